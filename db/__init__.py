@@ -1,0 +1,1 @@
+"""The SQLite store: schema, migrations and every SQL statement the project runs."""
