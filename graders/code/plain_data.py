@@ -9,12 +9,16 @@ everything arrives at the comparison as `Opaque`, not as a value.
 from __future__ import annotations
 
 import base64
+import json
+import marshal
 import math
 from typing import Any
 
 TAG = "__t"
 MAX_DEPTH = 100
 MAX_ITEMS = 2_000_000
+BIG_INT = 10**4000
+MARSHAL_VERSION = marshal.version
 
 
 class TooLarge(Exception):
@@ -37,6 +41,27 @@ class Opaque:
 
     def __hash__(self) -> int:
         return hash(("Opaque", self.type_name))
+
+
+class Digest:
+    """A large output known by the SHA-256 of its marshal bytes (equal digests: equal data)."""
+
+    __slots__ = ("sha256", "size")
+
+    def __init__(self, sha256: str, size: int) -> None:
+        self.sha256, self.size = sha256, size
+
+    def __repr__(self) -> str:
+        return f"<{self.size} bytes of data, sha256 {self.sha256[:12]}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Digest) and other.sha256 == self.sha256
+
+    def __hash__(self) -> int:
+        return hash(self.sha256)
+
+    def to_json(self) -> dict[str, Any]:
+        return {TAG: "digest", "v": [self.sha256, self.size, MARSHAL_VERSION]}
 
 
 def _type_name(value: Any) -> str:
@@ -69,8 +94,11 @@ def encode(value: Any) -> Any:
 
 def _encode(value: Any, depth: int, budget: list[int]) -> Any:
     kind = type(value)
-    if value is None or kind is bool or kind is int or kind is str:
+    if value is None or kind is bool or kind is str:
         return value
+    if kind is int:
+        # JSON would print it in decimal, which Python refuses past 4300 digits; hex is exact
+        return value if -BIG_INT < value < BIG_INT else {TAG: "int", "v": hex(value)}
     if kind is float:
         if math.isfinite(value):
             return value
@@ -82,7 +110,10 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Any:
         raise TooLarge("more than %d items" % MAX_ITEMS)
     if kind is list:
         budget[0] -= len(value)
-        return [_encode(item, depth + 1, budget) for item in value]
+        if budget[0] < 0:
+            raise TooLarge("more than %d items" % MAX_ITEMS)
+        return [item if _is_json_scalar(item) else _encode(item, depth + 1, budget)
+                for item in value]
     if kind is tuple or kind is set or kind is frozenset:
         budget[0] -= len(value)
         items = [_encode(item, depth + 1, budget) for item in value]
@@ -105,6 +136,14 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Any:
     return {TAG: "opaque", "v": _type_name(value)}
 
 
+def _is_json_scalar(value: Any) -> bool:
+    """Values JSON holds exactly as they are (the fast path for long lists)."""
+    kind = type(value)
+    return (kind is str or kind is bool or value is None
+            or (kind is int and -BIG_INT < value < BIG_INT)
+            or (kind is float and value - value == 0))  # finite
+
+
 def _looks_tagged(mapping: dict) -> bool:
     return TAG in mapping
 
@@ -112,33 +151,49 @@ def _looks_tagged(mapping: dict) -> bool:
 _FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
+def loads(text: str | bytes) -> Any:
+    """Parse JSON and decode tags in one pass (tags are resolved as each object is parsed)."""
+    return json.loads(text, object_hook=_from_object)
+
+
 def decode(data: Any) -> Any:
-    """Inverse of `encode`; opaque values come back as `Opaque`."""
+    """Inverse of `encode` for already-parsed JSON; opaque values come back as `Opaque`."""
     kind = type(data)
     if kind is list:
-        return [decode(item) for item in data]
+        return [item if type(item) not in (list, dict) else decode(item) for item in data]
     if kind is not dict:
         return data
+    return _from_object({key: decode(item) for key, item in data.items()})
+
+
+def _from_object(data: dict[str, Any]) -> Any:
+    """One JSON object whose contents are already decoded: a tagged value or a plain dict."""
     tag = data.get(TAG)
     if tag is None:
-        return {key: decode(item) for key, item in data.items()}
+        return data
     payload = data["v"]
     if tag == "tuple":
-        return tuple(decode(item) for item in payload)
+        return tuple(payload)
     if tag == "set":
-        return {decode(item) for item in payload}
+        return set(payload)
     if tag == "frozenset":
-        return frozenset(decode(item) for item in payload)
+        return frozenset(payload)
     if tag == "dict":
-        return {decode(k): decode(v) for k, v in payload}
+        return {key: value for key, value in payload}
+    if tag == "int":
+        return int(payload, 16)
     if tag == "float":
         return _FLOATS[payload]
     if tag == "complex":
-        return complex(decode(payload[0]), decode(payload[1]))
+        return complex(payload[0], payload[1])
     if tag == "bytes":
         return base64.b64decode(payload)
     if tag == "opaque":
         return Opaque(payload)
+    if tag == "digest":  # a digest from another marshal format cannot be compared: opaque
+        if payload[2] != MARSHAL_VERSION:
+            return Opaque("digest of another marshal version")
+        return Digest(payload[0], payload[1])
     raise ValueError(f"unknown tag {tag!r}")
 
 

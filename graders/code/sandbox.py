@@ -23,6 +23,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from graders.code import plain_data
 from graders.code.cgroups import SlotCgroups, create_slot
 
 log = logging.getLogger(__name__)
@@ -44,7 +45,8 @@ class SandboxLimits:
     open_files: int = 64
     processes: int = 16
     tmpfs_mb: int = 64
-    max_output_bytes: int = 4 << 20
+    max_output_bytes: int = 32 << 20
+    digest_over_bytes: int = 16 << 10
     max_captured_chars: int = 2000
     load_time_limit_s: float = 10.0
     grace_s: float = 1.0
@@ -189,8 +191,10 @@ class Sandbox:
 
     def run(self, program: str, entry_point: str, suite: TestSuite, start: int, stop: int,
             time_limits: list[float], segments: list[Segment],
-            on_result: Callable[[dict[str, Any]], bool]) -> RunResult:
-        """Run tests[start:stop] of `suite` on `program`; `on_result` returns True to stop."""
+            on_result: Callable[[dict[str, Any]], bool], digests: bool = True) -> RunResult:
+        """Run tests[start:stop] of `suite` on `program`; `on_result` returns True to stop.
+
+        With `digests`, large outputs come back as {"d": [sha256, size]} instead of "v"."""
         if self._control is None:
             raise SandboxError("the sandbox is not started")
         limits = self.config.limits
@@ -206,6 +210,7 @@ class Sandbox:
                "cgroup_procs": self._cgroups.procs_files, "wall_s": wall_s,
                "load_time_limit": limits.load_time_limit_s,
                "max_output_bytes": limits.max_output_bytes,
+               "digest_over": limits.digest_over_bytes if digests else 1 << 62,
                "max_captured_chars": limits.max_captured_chars,
                "limits": {**asdict(limits), "cpu_s": cpu_s}}
         data = json.dumps(job).encode()
@@ -232,21 +237,23 @@ class Sandbox:
         """Read results until the job is decided; only a crash waits for the exit status."""
         result = RunResult(next_index=watch.start)
         began = time.monotonic()
-        buffer = b""
+        pending: list[bytes] = []
         while True:
             ready, _, _ = select.select([pipe], [], [], max(0.0, watch.deadline - time.monotonic()))
             if not ready:
                 result.watchdog = watch.reason
                 self._kill(job, "watchdog")
                 break
-            chunk = os.read(pipe, 1 << 16)
+            chunk = os.read(pipe, 1 << 20)
             if not chunk:
                 status = self._wait_done(job)
                 result.exit_code, result.signal = status.get("exit"), status.get("signal")
                 break
-            buffer += chunk
-            lines = buffer.split(b"\n")
-            buffer = lines.pop()
+            if b"\n" not in chunk:
+                pending.append(chunk)
+                continue
+            lines = b"".join([*pending, chunk]).split(b"\n")
+            pending = [lines.pop()]
             verdict = None
             for line in lines:
                 verdict = self._handle(line, nonce, watch, result, on_result)
@@ -290,7 +297,7 @@ class Sandbox:
         try:
             if not text.startswith(nonce):
                 raise ValueError("line without the job's nonce")
-            message = json.loads(text[NONCE_CHARS:])
+            message = plain_data.loads(text[NONCE_CHARS:])
             if not isinstance(message, dict):
                 raise ValueError("not an object")
         except ValueError as error:

@@ -112,7 +112,10 @@ class ForkServer:
                 "notes": self.state["notes"] + notes}
 
     def send(self, message: dict[str, Any]) -> None:
-        self.control.send(json.dumps(message).encode())
+        try:
+            self.control.send(json.dumps(message).encode())
+        except OSError:
+            pass  # the host has gone; the next receive() sees it and the server exits
 
     def receive(self) -> tuple[dict[str, Any] | None, list[int]]:
         try:
