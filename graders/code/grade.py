@@ -60,26 +60,32 @@ class _Judge:
         return True
 
     def check(self, index: int, message: dict[str, Any]) -> str | Failure:
-        case = self.problem.tests[index]
-        base = {"call": call_text(self.problem.entry_point, case.args, case.text),
-                "elapsed_s": round(float(message.get("t", 0.0)), 6),
-                "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o")}
-        if "to" in message:
-            return Failure("timeout", index, base)
-        if "x" in message:
-            return Failure("exception", index, {**base, "exception": message["x"]})
-        if "big" in message:
-            return Failure("output_too_large", index, {**base, "detail": message["big"]})
         if "ok" in message:
             return "pass"
+        if "to" in message:
+            return Failure("timeout", index, self.context(index, message))
+        if "x" in message:
+            return Failure("exception", index,
+                           {**self.context(index, message), "exception": message["x"]})
+        if "big" in message:
+            return Failure("output_too_large", index,
+                           {**self.context(index, message), "detail": message["big"]})
+        case = self.problem.tests[index]
         if index in self.expected.errors and case.expected is NO_VALUE:
             self.skipped += 1
             return "pass"
         actual = Digest(*message["d"]) if "d" in message else message["v"]
-        return self.compare(index, actual, self.expected_value(index), base)
+        return self.compare(index, actual, self.expected_value(index), message)
+
+    def context(self, index: int, message: dict[str, Any]) -> dict[str, Any]:
+        """Evidence common to every kind of failure (built only once a failure is found)."""
+        case = self.problem.tests[index]
+        return {"call": call_text(self.problem.entry_point, case.args, case.text),
+                "elapsed_s": round(float(message.get("t", 0.0)), 6),
+                "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o")}
 
     def compare(self, index: int, actual: Any, expected: Any,
-                base: dict[str, Any]) -> str | Failure:
+                message: dict[str, Any]) -> str | Failure:
         case, oracle = self.problem.tests[index], self.problem.oracle
         if isinstance(actual, Digest) or isinstance(expected, Digest):
             if actual == expected and oracle != "poly_root":
@@ -87,14 +93,18 @@ class _Judge:
             return "recheck"
         if case.expected is not NO_VALUE:
             oracle = "equal"  # the test states its own expected value
-        evidence = {**base, "expected": clip(expected), "actual": clip(actual)}
+        detail = None
         try:
             shown = coerce(case.coerce, actual) if case.coerce else actual
+            atol = case.atol if case.atol is not None else self.problem.atol
+            if judge(oracle, shown, expected, case.args or [], atol):
+                return "pass"
         except (TypeError, ValueError) as error:
-            return Failure("wrong_output", index, {**evidence, "detail": str(error)})
-        atol = case.atol if case.atol is not None else self.problem.atol
-        if judge(oracle, shown, expected, case.args or [], atol):
-            return "pass"
+            detail = str(error)
+        evidence = {**self.context(index, message), "expected": clip(expected),
+                    "actual": clip(actual)}
+        if detail:
+            evidence["detail"] = detail
         return Failure("wrong_output", index, evidence)
 
 
@@ -192,11 +202,8 @@ def _recheck(state: _Judge, sandbox: Sandbox, program: str, index: int) -> bool:
         state.failure = Failure("crash", index, {"detail": "the re-run of this input ended "
                                                            "without a result"})
         return False
-    verdict = state.check(index, message) if "v" not in message else state.compare(
-        index, message["v"], expected,
-        {"call": call_text(problem.entry_point, problem.tests[index].args, None),
-         "elapsed_s": round(float(message.get("t", 0.0)), 6),
-         "time_limit_s": round(limit[0], 6), "stdout": message.get("o")})
+    verdict = (state.compare(index, message["v"], expected, message) if "v" in message
+               else state.check(index, message))
     if verdict == "pass":
         return True
     state.failure = verdict if isinstance(verdict, Failure) else Failure(

@@ -124,6 +124,11 @@ class Sandbox:
         self.close()
 
     @property
+    def alive(self) -> bool:
+        """Is the fork server still running?"""
+        return self._process is not None and self._process.poll() is None
+
+    @property
     def uid(self) -> int | None:
         return self.config.uid_base + self.slot if os.geteuid() == 0 else None
 
