@@ -31,13 +31,16 @@ class CodeGradeConfig:
 
     time_limits: TimeLimits = field(default_factory=TimeLimits)
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
+    strict_numbers: bool = False  # True: 0 is not 0.0 is not False (EvalPlus says they are)
 
 
 class _Judge:
     """Judges results as they stream in; remembers the first failure."""
 
-    def __init__(self, problem: CodeProblem, expected: ExpectedOutputs, limits: list[float]):
+    def __init__(self, problem: CodeProblem, expected: ExpectedOutputs, limits: list[float],
+                 strict_numbers: bool = False) -> None:
         self.problem, self.expected, self.limits = problem, expected, limits
+        self.strict_numbers = strict_numbers
         self.passed = self.skipped = 0
         self.failure: Failure | None = None
         self.recheck: int | None = None
@@ -97,7 +100,7 @@ class _Judge:
         try:
             shown = coerce(case.coerce, actual) if case.coerce else actual
             atol = case.atol if case.atol is not None else self.problem.atol
-            if judge(oracle, shown, expected, case.args or [], atol):
+            if judge(oracle, shown, expected, case.args or [], atol, self.strict_numbers):
                 return "pass"
         except (TypeError, ValueError) as error:
             detail = str(error)
@@ -123,7 +126,7 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
                               error=f"expected outputs do not belong to {problem.task_id}")
     limits = expected.time_limits(config.time_limits)
     budgets = segments(problem, limits, config.time_limits)
-    state = _Judge(problem, expected, limits)
+    state = _Judge(problem, expected, limits, config.strict_numbers)
     start, error = 0, None
     try:
         while True:

@@ -9,6 +9,7 @@ everything arrives at the comparison as `Opaque`, not as a value.
 from __future__ import annotations
 
 import base64
+import collections
 import json
 import marshal
 import math
@@ -18,6 +19,7 @@ TAG = "__t"
 MAX_DEPTH = 100
 MAX_ITEMS = 2_000_000
 BIG_INT = 10**4000
+_DICT_LIKE = (collections.Counter, collections.OrderedDict, collections.defaultdict)
 MARSHAL_VERSION = marshal.version
 
 
@@ -118,7 +120,11 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Any:
         budget[0] -= len(value)
         items = [_encode(item, depth + 1, budget) for item in value]
         return {TAG: kind.__name__, "v": items}
-    if kind is dict:
+    if kind is dict or kind in _DICT_LIKE:
+        # Counter/OrderedDict/defaultdict compare as dicts (as Python's == does); read them
+        # through dict's own C methods so no overridden method runs
+        if kind is not dict:
+            value = dict(dict.items(value))
         budget[0] -= len(value)
         if all(type(key) is str for key in value) and not _looks_tagged(value):
             return {key: _encode(item, depth + 1, budget) for key, item in value.items()}
