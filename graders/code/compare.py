@@ -22,6 +22,8 @@ FLOAT_RTOL = 1e-7
 def floats_close(actual: float, expected: float, atol: float) -> bool:
     if actual == expected or (math.isnan(actual) and math.isnan(expected)):
         return True
+    if math.isinf(actual) or math.isinf(expected):
+        return False
     tolerance = (atol or DEFAULT_FLOAT_ATOL) + FLOAT_RTOL * abs(expected)
     return abs(actual - expected) <= tolerance
 

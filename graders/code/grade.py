@@ -175,9 +175,10 @@ def _settle(state: _Judge, result: RunResult) -> str | None:
                                                   if index < len(state.limits) else None)})
     elif not result.ended and index < len(state.limits):
         kind = "timeout" if result.signal == _SIGXCPU else "crash"
-        detail = (f"the process ended before reporting this input (exit code "
-                  f"{result.exit_code}, signal {result.signal})")
-        state.failure = Failure(kind, index, {"detail": detail})
+        moment = "this input" if result.loaded else "the program finished loading"
+        detail = (f"the process ended before {moment} (exit code {result.exit_code}, "
+                  f"signal {result.signal})")
+        state.failure = Failure(kind, index if result.loaded else None, {"detail": detail})
     return None
 
 

@@ -77,6 +77,7 @@ class RunResult:
     """How one job ended, as seen from the host."""
 
     next_index: int
+    loaded: bool = False
     ended: bool = False
     stopped: bool = False
     watchdog: str | None = None
@@ -115,6 +116,7 @@ class Sandbox:
         self._cgroups = SlotCgroups()
         self._jobs = 0
         self._done: dict[int, dict[str, Any]] = {}
+        self._reported = 0
 
     def __enter__(self) -> Sandbox:
         self.start()
@@ -122,6 +124,10 @@ class Sandbox:
 
     def __exit__(self, *_exc: object) -> None:
         self.close()
+
+    @property
+    def cgroup_directories(self) -> list[Path]:
+        return list(self._cgroups.directories)
 
     @property
     def alive(self) -> bool:
@@ -272,6 +278,13 @@ class Sandbox:
         result.elapsed_s = time.monotonic() - began
         return result
 
+    def settle(self, timeout: float = 30.0) -> None:
+        """Wait until every job's processes are gone (runs return before teardown ends)."""
+        deadline = time.monotonic() + timeout
+        while self._reported < self._jobs:
+            if not self._read_control(max(0.0, deadline - time.monotonic())):
+                raise SandboxError("sandbox jobs did not finish tearing down")
+
     def _wait_done(self, job: int) -> dict[str, Any]:
         """Block until the fork server reports how `job` ended (its exit code or signal)."""
         deadline = time.monotonic() + 30
@@ -290,6 +303,7 @@ class Sandbox:
         if not message:
             raise SandboxError("the sandbox fork server died")
         report = json.loads(message)
+        self._reported += 1
         self._done[report["done"]] = report
         while len(self._done) > 64:
             self._done.pop(next(iter(self._done)))
@@ -315,6 +329,7 @@ class Sandbox:
             result.load = message
             return "bad"
         if "ready" in message:
+            result.loaded = True
             watch.loaded(message)
             return None
         if "end" in message:

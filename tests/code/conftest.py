@@ -1,0 +1,38 @@
+"""Shared fixtures for the code grader tests: one sandbox per session, a toy problem, data paths."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from graders.code import CodeGradeConfig, CodeProblem, Sandbox, TimeLimits, compute_expected
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"  # ../shared/data
+FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    if not DATA.is_dir():
+        pytest.skip(f"benchmark data not found at {DATA}")
+    return DATA
+
+
+@pytest.fixture(scope="session")
+def sandbox():
+    with Sandbox(slot=7) as box:
+        yield box
+
+
+@pytest.fixture(scope="session")
+def toy() -> CodeProblem:
+    """add(a, b) with two base inputs and one plus input."""
+    return CodeProblem.from_fields(
+        "toy/add", 'def add(a, b):\n    """Add two numbers."""\n', "    return a + b\n", "add",
+        {"base_input": [[1, 2], [3, 4]], "plus_input": [[10, 20]], "atol": 0})
+
+
+@pytest.fixture(scope="session")
+def toy_expected(toy, sandbox):
+    return compute_expected(toy, sandbox)

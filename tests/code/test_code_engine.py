@@ -1,0 +1,40 @@
+"""The parallel engine: every item comes back under its own key, with progress reported."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from conftest import FAST
+
+from graders.code import CodeJob, ExpectedOutputs, grade_code_many
+from graders.verdict import ACCEPT, ERROR, REJECT
+
+ADD = 'def add(a, b):\n    """Add two numbers."""\n'
+
+
+def test_grade_code_many_keeps_keys_and_reports_progress(toy, toy_expected):
+    bodies = {f"good-{i}": "    return a + b\n" for i in range(4)}
+    bodies |= {f"bad-{i}": "    return a * b\n" for i in range(3)}
+    jobs = [CodeJob(key, ADD + body, toy, toy_expected) for key, body in bodies.items()]
+    jobs.append(CodeJob("foreign", ADD, toy, ExpectedOutputs("other", [], [])))
+    progress: list[tuple[int, int]] = []
+    results = {r.key: r.verdicts for r in grade_code_many(
+        jobs, jobs=2, on_progress=lambda done, total: progress.append((done, total)),
+        config=FAST)}
+    assert set(results) == set(bodies) | {"foreign"}
+    assert all(results[k]["plus"].outcome == ACCEPT for k in bodies if k.startswith("good"))
+    assert all(results[k]["base"].outcome == REJECT for k in bodies if k.startswith("bad"))
+    assert results["foreign"]["plus"].outcome == ERROR
+    assert progress == [(n, 8) for n in range(1, 9)]
+
+
+def test_grading_an_empty_batch_yields_nothing():
+    assert list(grade_code_many([], jobs=2)) == []
+
+
+def test_graders_code_never_imports_textual():
+    probe = "import sys, graders.code; print('textual' in sys.modules)"
+    output = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                            check=True)
+    assert output.stdout.strip() == "False"

@@ -1,0 +1,271 @@
+"""Hostile samples: each is rejected or times out, and the host is provably untouched afterwards.
+
+Every test grades a sample that attacks the host through the real sandbox (no stubs), then
+checks the attack's target (file, listener, process table, parent process, disk) and that the
+same sandbox still grades an honest program correctly.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+from conftest import FAST
+
+from graders.code import grade_sample
+from graders.verdict import ACCEPT, REJECT, TIMEOUT
+
+STATEMENT = 'def add(a, b):\n    """Add two numbers."""\n'
+
+
+def processes_of(uid: int) -> list[int]:
+    """Pids on the host whose real uid is `uid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                status = (entry / "status").read_text()
+            except OSError:
+                continue
+            uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
+            if int(uid_line.split()[1]) == uid:
+                found.append(int(entry.name))
+    return found
+
+
+def assert_host_untouched(sandbox, toy, toy_expected) -> None:
+    """No process left under the sample uid; the fork server lives and still grades correctly."""
+    sandbox.settle()
+    if sandbox.uid is not None:
+        assert processes_of(sandbox.uid) == []
+    for directory in sandbox.cgroup_directories:
+        if (directory / "pids.current").exists():
+            assert (directory / "pids.current").read_text().strip() == "0"
+    assert sandbox.alive
+    honest = grade_sample(STATEMENT + "    return a + b\n", toy, toy_expected, sandbox, FAST)
+    assert honest["plus"].outcome == ACCEPT
+
+
+def grade(body: str, sandbox, toy, toy_expected) -> dict:
+    return grade_sample(STATEMENT + body, toy, toy_expected, sandbox, FAST)
+
+
+@pytest.fixture
+def victim():
+    """A file outside any sandbox temp dir (not under /tmp, so no tmpfs hides it)."""
+    directory = Path(__file__).resolve().parent / f".victim-{uuid.uuid4().hex[:8]}"
+    directory.mkdir()
+    target = directory / "precious.txt"
+    target.write_text("keep me")
+    yield target
+    shutil.rmtree(directory)
+
+
+def test_deleting_files_outside_the_temp_dir(sandbox, toy, toy_expected, victim, tmp_path):
+    in_tmp = tmp_path / "also-precious.txt"
+    in_tmp.write_text("keep me too")
+    body = f"""    import ctypes, os, shutil, subprocess
+    for path in ({str(victim)!r}, {str(in_tmp)!r}):
+        for attack in (lambda: os.remove(path), lambda: shutil.rmtree(os.path.dirname(path)),
+                       lambda: ctypes.CDLL(None).unlink(path.encode()),
+                       lambda: open(path, "w").write("gone"),
+                       lambda: subprocess.run(["rm", "-rf", os.path.dirname(path)])):
+            try:
+                attack()
+            except Exception:
+                pass
+    return a + b + 1
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == REJECT
+    assert victim.read_text() == "keep me"
+    assert in_tmp.read_text() == "keep me too"
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_network_connect(sandbox, toy, toy_expected):
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    listener.settimeout(3)
+    port = listener.getsockname()[1]
+    accepted: list[object] = []
+
+    def accept() -> None:
+        try:
+            accepted.append(listener.accept())
+        except OSError:
+            pass
+
+    thread = threading.Thread(target=accept)
+    thread.start()
+    body = f"""    import socket
+    for address in (("127.0.0.1", {port}), ("8.8.8.8", 53), ("1.1.1.1", 443)):
+        socket.create_connection(address, timeout=1).close()
+    return a + b
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    thread.join()
+    listener.close()
+    assert verdicts["base"].outcome == REJECT
+    failure = verdicts["base"].evidence["first_failure"]
+    assert failure["kind"] == "exception" and failure["exception"]["type"] == "OSError" or (
+        failure["exception"]["type"] in ("ConnectionRefusedError", "TimeoutError"))
+    assert accepted == []  # nothing reached the host's listener
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_fork_bomb_is_contained(sandbox, toy, toy_expected):
+    body = """    import ctypes, os
+    libc = ctypes.CDLL(None)
+    try:
+        os.fork()
+    except PermissionError:
+        pass
+    while True:
+        libc.fork()  # the guard is bypassed: only the kernel limits stop it
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == TIMEOUT
+    assert verdicts["base"].evidence["triage"] == "timeout"
+    # killing the sample (its pid namespace's init) killed every process it forked
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+@pytest.mark.parametrize("body", [
+    "    return len(bytearray(10**11))\n",  # one huge allocation
+    "    chunks = []\n    while True:\n        chunks.append(bytearray(10**8))\n",  # growth
+])
+def test_memory_bomb(sandbox, toy, toy_expected, body):
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome in (REJECT, TIMEOUT)  # filling 2 GB may outlast 0.5 s
+    first = verdicts["base"].evidence["first_failure"]
+    if verdicts["base"].outcome == REJECT:
+        assert first["exception"]["type"] == "MemoryError"
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_ten_gigabyte_file_write(sandbox, toy, toy_expected):
+    name = f"adjudicate-bomb-{uuid.uuid4().hex[:8]}"
+    free_before = shutil.disk_usage("/").free
+    body = f"""    block = b"x" * 2**20
+    for path in ("big.bin", "/tmp/{name}", "/var/tmp/{name}"):
+        try:
+            with open(path, "wb") as handle:
+                for _ in range(10 * 1024):
+                    handle.write(block)
+        except OSError:
+            pass
+    return -1
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome in (REJECT, TIMEOUT)
+    assert not Path("/tmp", name).exists() and not Path("/var/tmp", name).exists()
+    assert free_before - shutil.disk_usage("/").free < 100 * 2**20
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_endless_output(sandbox, toy, toy_expected):
+    body = """    import os, sys
+    while True:
+        print("spam" * 1000)
+        sys.stderr.write("more spam\\n")
+        os.write(1, b"raw spam\\n")
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == TIMEOUT
+    captured = verdicts["base"].evidence["first_failure"]["stdout"]
+    assert captured.startswith("spam") and len(captured) < 2200  # capped, then counted
+    assert "more characters" in captured
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_killing_the_parent(sandbox, toy, toy_expected):
+    body = f"""    import ctypes, os, signal
+    libc = ctypes.CDLL(None)
+    for pid in ({os.getpid()}, {os.getppid()}, os.getppid(), -1):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except Exception:
+            pass
+        libc.kill(pid, signal.SIGKILL)
+    return a - b
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == REJECT
+    assert os.getppid() > 1  # this test process and its parent are still here
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_infinite_loop(sandbox, toy, toy_expected):
+    verdicts = grade("    while True:\n        pass\n", sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == verdicts["plus"].outcome == TIMEOUT
+    first = verdicts["base"].evidence["first_failure"]
+    assert (first["set"], first["index"], first["kind"]) == ("base", 0, "timeout")
+    assert verdicts["plus"].evidence["triage"] == "timeout"
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_swallowing_the_timeout(sandbox, toy, toy_expected):
+    body = """    import time
+    while True:
+        try:
+            time.sleep(10)
+        except BaseException:
+            pass
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == TIMEOUT  # the host's watchdog kills it
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+@pytest.mark.parametrize("program", [
+    "import os\nos._exit(0)\n" + STATEMENT + "    return a + b\n",
+    "import ctypes\nctypes.CDLL(None)._exit(0)\n" + STATEMENT + "    return a + b\n",
+    "import sys\nsys.exit(0)\n" + STATEMENT + "    return a + b\n",
+    STATEMENT + "    import ctypes\n    ctypes.CDLL(None)._exit(0)\n",
+    STATEMENT + "    raise SystemExit(0)\n",
+])
+def test_exit_zero_before_tests(sandbox, toy, toy_expected, program):
+    verdicts = grade_sample(program, toy, toy_expected, sandbox, FAST)
+    assert verdicts["base"].outcome == REJECT
+    assert verdicts["plus"].outcome == REJECT
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+@pytest.mark.parametrize("body", [
+    # an object that equals everything
+    "    class Equal:\n        def __eq__(self, other):\n            return True\n"
+    "        def __ne__(self, other):\n            return False\n    return Equal()\n",
+    # an int subclass that equals everything
+    "    class Sneaky(int):\n        def __eq__(self, other):\n            return True\n"
+    "        __hash__ = int.__hash__\n    return Sneaky(0)\n",
+    # a dict subclass that equals everything
+    "    class Sneaky(dict):\n        def __eq__(self, other):\n            return True\n"
+    "    return Sneaky()\n",
+])
+def test_always_equal_objects(sandbox, toy, toy_expected, body):
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == REJECT
+    assert verdicts["base"].evidence["first_failure"]["actual"].startswith("<")
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_forged_results_on_the_channel(sandbox, toy, toy_expected):
+    body = """    import os
+    for fd in range(3, 20):
+        try:
+            os.write(fd, b'{"i": 0, "v": 3}\\n{"i": 1, "v": 7}\\n{"i": 2, "v": 30}\\n{"end": 1}\\n')
+        except OSError:
+            pass
+    return None
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == REJECT
+    assert verdicts["base"].evidence["first_failure"]["kind"] == "corrupted_result_channel"
+    assert_host_untouched(sandbox, toy, toy_expected)
