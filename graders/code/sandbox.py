@@ -16,15 +16,21 @@ import secrets
 import select
 import socket
 import subprocess
-import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable
 
 from graders.code import plain_data
 from graders.code.cgroups import SlotCgroups, create_slot
+from graders.code.sandbox_records import (
+    RunResult,
+    SandboxConfig,
+    SandboxLimits,
+    Segment,
+    TestSuite,
+)
 
 log = logging.getLogger(__name__)
 CHILD = Path(__file__).with_name("sandbox_child.py")
@@ -34,67 +40,6 @@ NONCE_CHARS = 16
 
 class SandboxError(RuntimeError):
     """The sandbox itself failed (the fork server died or never started)."""
-
-
-@dataclass(frozen=True)
-class SandboxLimits:
-    """Resource caps for one sample process (and, via cgroups, everything it starts)."""
-
-    memory_mb: int = 2048
-    file_size_mb: int = 16
-    open_files: int = 64
-    processes: int = 16
-    tmpfs_mb: int = 64
-    max_output_bytes: int = 32 << 20
-    digest_over_bytes: int = 16 << 10
-    max_captured_chars: int = 2000
-    load_time_limit_s: float = 10.0
-    grace_s: float = 1.0
-    max_cpu_s: int = 300
-
-
-@dataclass(frozen=True)
-class SandboxConfig:
-    """How samples are confined; `uid_base + slot` is the sample uid when running as root."""
-
-    limits: SandboxLimits = field(default_factory=SandboxLimits)
-    uid_base: int = 61000
-    use_cgroups: bool = True
-    python: str = sys.executable
-
-
-@dataclass(frozen=True)
-class Segment:
-    """A run of test indices with its own total time budget (EvalPlus: per test set)."""
-
-    start: int
-    stop: int
-    budget_s: float
-
-
-@dataclass
-class RunResult:
-    """How one job ended, as seen from the host."""
-
-    next_index: int
-    loaded: bool = False
-    ended: bool = False
-    stopped: bool = False
-    watchdog: str | None = None
-    load: dict[str, Any] | None = None
-    setup_error: str | None = None
-    protocol_error: str | None = None
-    exit_code: int | None = None
-    signal: int | None = None
-    elapsed_s: float = 0.0
-
-
-@dataclass(frozen=True)
-class TestSuite:
-    """Test inputs as the fork server loads them: a key and the JSON payload."""
-
-    key: str
-    payload: bytes
 
 
 @functools.lru_cache(maxsize=None)
@@ -148,7 +93,8 @@ class Sandbox:
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
                "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
         self._process = subprocess.Popen(
-            [self.config.python, "-I", str(CHILD), str(theirs.fileno())],
+            [self.config.python, "-I", str(CHILD), str(theirs.fileno()),
+             *([] if self.config.use_namespaces else ["--no-namespaces"])],
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
             env=env, start_new_session=True, cwd=self._directory.name)
         theirs.close()
@@ -159,12 +105,13 @@ class Sandbox:
             self.close()
             raise SandboxError("the sandbox fork server did not start")
         self.capabilities = hello["hello"]
-        if self.config.use_cgroups and os.geteuid() == 0:
+        if self.config.use_cgroups:
             limits = self.config.limits
             self._cgroups = create_slot(f"adjudicate-{os.getpid()}-{self.slot}",
                                         limits.memory_mb, limits.processes)
             if self._cgroups.error:
-                self.capabilities["notes"].append(self._cgroups.error)
+                self.capabilities["notes"].append(
+                    f"no cgroup limits ({self._cgroups.error}); per-process rlimits only")
         self.capabilities["cgroups"] = bool(self._cgroups.directories)
         self.capabilities["uid"] = self.uid
         for note in self.capabilities["notes"]:

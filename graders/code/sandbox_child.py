@@ -77,10 +77,17 @@ class RunningJob:
 class ForkServer:
     """Reads jobs from the control socket, runs each in a fresh process, reports how it ended."""
 
-    def __init__(self, control: socket.socket) -> None:
+    def __init__(self, control: socket.socket, namespaces: bool = True) -> None:
         self.control = control
         self.tests: dict[str, list[Any]] = {}
         self.running: dict[int, RunningJob] = {}
+        if not namespaces:
+            self.state = {"root": os.geteuid() == 0, "userns": False, "netns": False,
+                          "pidns": False, "mountns": False,
+                          "notes": ["namespaces disabled by configuration: samples share the "
+                                    "host's network, /tmp and process table (rlimits and "
+                                    "the guard still apply)"]}
+            return
         self.state = setup.enter_user_and_net_namespace()
         if self.state["root"]:
             error = setup.expose_to_others(sys.path)
@@ -192,8 +199,6 @@ class ForkServer:
     def finish_job(self, job: RunningJob, report: bool = True) -> None:
         _, status = os.waitpid(job.helper, 0)
         job.close()
-        if not self.state["pidns"]:
-            self._reap_strays(job.spec, job.sample)
         if job.workdir:
             shutil.rmtree(job.workdir, ignore_errors=True)
         code = os.waitstatus_to_exitcode(status)
@@ -207,6 +212,8 @@ class ForkServer:
             self.control.close()
             if self.state["pidns"]:
                 setup.unshare(setup.CLONE_NEWPID)
+            else:  # orphans of the sample become ours, so we can reap them
+                setup.become_subreaper()
             setup.join_cgroups(job.get("cgroup_procs", []))
             sample = os.fork()
             if sample == 0:
@@ -216,29 +223,39 @@ class ForkServer:
             os.close(report)
             os.close(result_fd)
             _, status = os.waitpid(sample, 0)
+            if not self.state["pidns"]:
+                _reap_strays(job, sample)
             code = os.waitstatus_to_exitcode(status)
             os._exit(code if code >= 0 else 128 - code)
         except BaseException:  # noqa: B036 - never return into the server loop
             os._exit(125)
 
-    def _reap_strays(self, job: dict[str, Any], sample: int | None) -> None:
-        """Without a pid namespace: kill the sample's process group and everything of its uid."""
-        if sample is not None:
-            try:
-                os.killpg(sample, signal.SIGKILL)
-            except OSError:
-                pass
-        if job.get("uid") is None:
-            return
+
+def _reap_strays(job: dict[str, Any], sample: int) -> None:
+    """Without a pid namespace: kill the sample's group and every process of its uid, reap all."""
+    try:
+        os.killpg(sample, signal.SIGKILL)
+    except OSError:
+        pass
+    if job.get("uid") is not None:
         reaper = os.fork()
         if reaper == 0:
             try:
                 os.setgid(job["uid"])
                 os.setuid(job["uid"])
-                os.kill(-1, signal.SIGKILL)
+                for _ in range(1000):  # a fork bomb refills as it dies: until none is left
+                    os.kill(-1, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
             finally:
                 os._exit(0)
-        os.waitpid(reaper, 0)
+    deadline = time.monotonic() + 2.0
+    while time.monotonic() < deadline:  # the reaper and the orphans (we are their subreaper)
+        try:
+            if os.waitpid(-1, os.WNOHANG)[0] == 0:
+                time.sleep(0.01)
+        except ChildProcessError:
+            return
 
 
 def _sample_process(job: dict[str, Any], tests: list[Any], result_fd: int,
@@ -302,7 +319,7 @@ def main() -> None:
     control = socket.socket(fileno=int(sys.argv[1]))
     for name in PRELOADED:
         __import__(name)
-    ForkServer(control).serve()
+    ForkServer(control, namespaces="--no-namespaces" not in sys.argv).serve()
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ MS_REC = 0x4000
 MS_PRIVATE = 1 << 18
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_DUMPABLE = 4
+PR_SET_CHILD_SUBREAPER = 36
 _LINUX_CAPABILITY_VERSION_3 = 0x20080522
 TMPFS_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
 
@@ -156,6 +157,11 @@ def _drop_capabilities() -> None:
     header = (ctypes.c_uint32 * 2)(_LINUX_CAPABILITY_VERSION_3, 0)
     data = (ctypes.c_uint32 * 6)()
     _libc.capset(header, data)
+
+
+def become_subreaper() -> None:
+    """Orphaned descendants are re-parented to the caller instead of the host's init."""
+    _libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
 def isolate_fds(keep: int, target: int) -> int:

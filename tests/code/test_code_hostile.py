@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import FAST
 
-from graders.code import grade_sample
+from graders.code import Sandbox, SandboxConfig, compute_expected, grade_sample
 from graders.verdict import ACCEPT, REJECT, TIMEOUT
 
 STATEMENT = 'def add(a, b):\n    """Add two numbers."""\n'
@@ -269,3 +269,31 @@ def test_forged_results_on_the_channel(sandbox, toy, toy_expected):
     assert verdicts["base"].outcome == REJECT
     assert verdicts["base"].evidence["first_failure"]["kind"] == "corrupted_result_channel"
     assert_host_untouched(sandbox, toy, toy_expected)
+
+
+@pytest.fixture(scope="module")
+def bare_sandbox():
+    """The fallback for kernels that refuse namespaces: uid, rlimits, guard, group/uid reaping."""
+    with Sandbox(SandboxConfig(use_namespaces=False), slot=9) as box:
+        yield box
+
+
+def test_without_namespaces_the_sandbox_says_so_once(bare_sandbox, caplog):
+    assert not bare_sandbox.capabilities["pidns"] and not bare_sandbox.capabilities["netns"]
+    with caplog.at_level("WARNING"):
+        with Sandbox(SandboxConfig(use_namespaces=False), slot=10):
+            pass
+    assert not [r for r in caplog.records if "namespaces disabled" in r.getMessage()]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback's fork-bomb cap is the sample uid")
+@pytest.mark.parametrize("body", [
+    "    import ctypes\n    libc = ctypes.CDLL(None)\n    while True:\n        libc.fork()\n",
+    "    import ctypes\n    libc = ctypes.CDLL(None)\n    if libc.fork() == 0:\n"
+    "        libc.setsid()\n        while True:\n            libc.fork()\n    return 0\n",
+])
+def test_without_namespaces_fork_bombs_are_still_reaped(bare_sandbox, toy, body):
+    expected = compute_expected(toy, bare_sandbox)
+    verdicts = grade_sample(STATEMENT + body, toy, expected, bare_sandbox, FAST)
+    assert verdicts["base"].outcome in (REJECT, TIMEOUT)
+    assert_host_untouched(bare_sandbox, toy, expected)

@@ -1,0 +1,69 @@
+"""Records shared by the sandbox's host side and its callers: limits, config, jobs, results."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class SandboxLimits:
+    """Resource caps for one sample process (and, via cgroups, everything it starts)."""
+
+    memory_mb: int = 2048
+    file_size_mb: int = 16
+    open_files: int = 64
+    processes: int = 16
+    tmpfs_mb: int = 64
+    max_output_bytes: int = 32 << 20
+    digest_over_bytes: int = 16 << 10
+    max_captured_chars: int = 2000
+    load_time_limit_s: float = 10.0
+    grace_s: float = 1.0
+    max_cpu_s: int = 300
+
+
+@dataclass(frozen=True)
+class SandboxConfig:
+    """How samples are confined; `uid_base + slot` is the sample uid when running as root."""
+
+    limits: SandboxLimits = field(default_factory=SandboxLimits)
+    uid_base: int = 61000
+    use_cgroups: bool = True
+    use_namespaces: bool = True  # False: the fallback used where the kernel refuses them
+    python: str = sys.executable
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of test indices with its own total time budget (EvalPlus: per test set)."""
+
+    start: int
+    stop: int
+    budget_s: float
+
+
+@dataclass
+class RunResult:
+    """How one job ended, as seen from the host."""
+
+    next_index: int
+    loaded: bool = False
+    ended: bool = False
+    stopped: bool = False
+    watchdog: str | None = None
+    load: dict[str, Any] | None = None
+    setup_error: str | None = None
+    protocol_error: str | None = None
+    exit_code: int | None = None
+    signal: int | None = None
+    elapsed_s: float = 0.0
+
+
+@dataclass(frozen=True)
+class TestSuite:
+    """Test inputs as the fork server loads them: a key and the JSON payload."""
+
+    key: str
+    payload: bytes
