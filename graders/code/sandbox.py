@@ -304,8 +304,10 @@ class _Watch:
                  limits: SandboxLimits) -> None:
         self.start, self.stop = start, start + len(time_limits)
         self.limits, self.segments, self.grace = time_limits, segments, limits.grace_s
+        self.wall_per_cpu = limits.wall_per_cpu
         self.is_loaded = False
-        self.deadline = time.monotonic() + limits.load_time_limit_s + 5 + self.grace
+        self.deadline = (time.monotonic() + limits.load_time_limit_s * limits.wall_per_cpu
+                         + 5 + self.grace)
         self.reason = "load time limit"
         self._segment_started: dict[int, float] = {}
         self._index = start
@@ -320,7 +322,7 @@ class _Watch:
         if index >= self.stop:
             self.deadline, self.reason = now + 5 + self.grace, "harness did not finish"
             return
-        self.deadline = now + self.limits[index - self.start] + self.grace
+        self.deadline = now + self.limits[index - self.start] * self.wall_per_cpu + self.grace
         self.reason = "input time limit"
         for number, segment in enumerate(self.segments):
             if segment.start <= index < segment.stop:

@@ -20,7 +20,7 @@ from typing import Any, Callable
 
 
 class SampleTimeout(BaseException):
-    """Raised by SIGALRM when one input runs past its time limit."""
+    """Raised by SIGPROF when one input uses more CPU time than its limit."""
 
 
 class CappedText:
@@ -73,8 +73,10 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
         is_plain: Callable[[Any], bool], apply_guard: Callable[[], None]) -> None:
     """Load the program, then run tests[start:stop], writing one JSON line per input."""
     nonce = job["nonce"]
-    write, dumps, perf = os.write, json.dumps, time.perf_counter
-    setitimer, real = signal.setitimer, signal.ITIMER_REAL
+    write, dumps, perf, cpu = os.write, json.dumps, time.perf_counter, time.process_time
+    # limits count CPU time (a loaded machine does not make a sample time out); the host's
+    # wall-clock watchdog catches samples that sleep or block instead
+    setitimer, real = signal.setitimer, signal.ITIMER_PROF
     limits: list[float] = job["time_limits"]
     max_bytes = job["max_output_bytes"]
     # large outputs travel as a digest of their marshal bytes (exact types, no user code)
@@ -93,7 +95,7 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
     def on_alarm(_signum: int, _frame: Any) -> None:
         raise SampleTimeout()
 
-    signal.signal(signal.SIGALRM, on_alarm)
+    signal.signal(signal.SIGPROF, on_alarm)
     capture = CappedText(job["max_captured_chars"])
     sys.stdout = sys.stderr = capture  # type: ignore[assignment]
     namespace: dict[str, Any] = {"__name__": "__sample__", "__builtins__": builtins}
@@ -126,7 +128,7 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
     def call(test: Any, limit: float) -> dict[str, Any]:
         message: dict[str, Any] = {}
         value: Any = None
-        begin = perf()
+        begin, begin_cpu = perf(), cpu()
         try:
             setitimer(real, limit)
             if type(test) is CodeType:
@@ -139,7 +141,8 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
         except BaseException as error:  # noqa: B036 - anything the sample raises is its failure
             setitimer(real, 0)
             message["x"] = describe(error)
-        message["t"] = elapsed = perf() - begin
+        message["t"] = elapsed = cpu() - begin_cpu
+        message["w"] = perf() - begin
         if not message.keys() & {"to", "x"}:
             if elapsed > limit:
                 message["to"] = 1

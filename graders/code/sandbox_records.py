@@ -20,6 +20,7 @@ class SandboxLimits:
     digest_over_bytes: int = 16 << 10
     max_captured_chars: int = 2000
     load_time_limit_s: float = 10.0
+    wall_per_cpu: float = 3.0  # the host kills an input after this many times its CPU limit
     grace_s: float = 1.0
     max_cpu_s: int = 300
 
