@@ -6,6 +6,10 @@ Prints base / plus pass@1, newly failed samples and wall time for both graders, 
 per-sample agreement, and every sample on which they differ.
 
     python bench/code/bench_code.py [--jobs 2] [--per-task 10] [--evalplus-bin PATH]
+        [--strict-numbers] [--evalplus-cache FILE]
+
+--evalplus-cache saves EvalPlus's per-sample results (and times) to FILE, or reuses FILE if it
+exists, to compare another configuration of ours without running EvalPlus again.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from graders.code import (
+    CodeGradeConfig,
     CodeJob,
     expected_many,
     grade_code_many,
@@ -44,7 +49,8 @@ def load_samples(per_task: int) -> list[dict]:
     return samples
 
 
-def run_ours(samples: list[dict], jobs: int) -> tuple[dict, float, float]:
+def run_ours(samples: list[dict], jobs: int, config: CodeGradeConfig,
+             ) -> tuple[dict, float, float]:
     problems = {p.task_id: p for p in load_evalplus(DATA / "HumanEvalPlus.jsonl.gz")}
     started = time.perf_counter()
     expected = dict((p.task_id, e) for p, e in expected_many(problems.values(), jobs=jobs))
@@ -53,7 +59,7 @@ def run_ours(samples: list[dict], jobs: int) -> tuple[dict, float, float]:
     items = [CodeJob((s["task_id"], s["sample_index"]),
                      problems[s["task_id"]].statement + s["completion"],
                      problems[s["task_id"]], expected[s["task_id"]]) for s in samples]
-    results = {r.key: r.verdicts for r in grade_code_many(items, jobs=jobs)}
+    results = {r.key: r.verdicts for r in grade_code_many(items, jobs=jobs, config=config)}
     return results, reference_s, time.perf_counter() - started
 
 
@@ -97,12 +103,15 @@ def main() -> None:
     parser.add_argument("--per-task", type=int, default=10)
     parser.add_argument("--evalplus-bin", default=EVALPLUS_BIN)
     parser.add_argument("--skip-evalplus", action="store_true")
+    parser.add_argument("--strict-numbers", action="store_true")
+    parser.add_argument("--evalplus-cache", type=Path)
     args = parser.parse_args()
     if not DATA.is_dir():
         sys.exit(f"no data at {DATA}")
     samples = load_samples(args.per_task)
     print(f"{len(samples)} samples, {args.jobs} jobs")
-    ours, our_ref_s, our_grade_s = run_ours(samples, args.jobs)
+    config = CodeGradeConfig(strict_numbers=args.strict_numbers)
+    ours, our_ref_s, our_grade_s = run_ours(samples, args.jobs, config)
     our_base = {k: v["base"].outcome == "accept" for k, v in ours.items()}
     our_plus = {k: v["plus"].outcome == "accept" for k, v in ours.items()}
     recorded = sum(v["plus"].evidence.get("first_failure") is not None
@@ -113,7 +122,17 @@ def main() -> None:
           f"{dict(sorted(_count(v['plus'].outcome for v in ours.values()).items()))}")
     if args.skip_evalplus:
         return
-    theirs, ep_ref_s, ep_grade_s = run_evalplus(samples, args.jobs, args.evalplus_bin)
+    if args.evalplus_cache and args.evalplus_cache.exists():
+        cached = json.loads(args.evalplus_cache.read_text())
+        theirs = {tuple(json.loads(k)): v for k, v in cached["results"].items()}
+        ep_ref_s, ep_grade_s = cached["reference_s"], cached["grading_s"]
+        print(f"(EvalPlus results and times reused from {args.evalplus_cache})")
+    else:
+        theirs, ep_ref_s, ep_grade_s = run_evalplus(samples, args.jobs, args.evalplus_bin)
+        if args.evalplus_cache:
+            args.evalplus_cache.write_text(json.dumps({
+                "reference_s": ep_ref_s, "grading_s": ep_grade_s,
+                "results": {json.dumps(list(k)): v for k, v in theirs.items()}}))
     ep_base = {k: r["base_status"] == "pass" for k, r in theirs.items()}
     ep_plus = {k: r["base_status"] == "pass" and r["plus_status"] == "pass"
                for k, r in theirs.items()}

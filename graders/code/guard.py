@@ -23,7 +23,7 @@ DISABLED: dict[str, tuple[str, ...]] = {
         "setresuid", "setresgid", "setsid", "setpgid", "setpgrp", "remove", "unlink", "rmdir",
         "removedirs", "rename", "renames", "replace", "truncate", "ftruncate", "chmod",
         "fchmod", "lchmod", "chown", "fchown", "lchown", "chroot", "fchdir", "link", "symlink",
-        "putenv", "unsetenv", "nice", "plock", "register_at_fork",
+        "nice", "plock",
     ),
     "shutil": ("rmtree", "move", "chown"),
     "subprocess": ("Popen", "run", "call", "check_call", "check_output", "getoutput",

@@ -8,6 +8,7 @@ caller has seen enough (the first failure). Nothing the sample does can end this
 
 from __future__ import annotations
 
+import fcntl
 import functools
 import json
 import logging
@@ -60,6 +61,8 @@ class Sandbox:
         self._suites: dict[str, str] = {}
         self._cgroups = SlotCgroups()
         self._jobs = 0
+        self._uid: int | None = None
+        self._uid_lock: Any = None
         self._done: dict[int, dict[str, Any]] = {}
         self._reported = 0
 
@@ -81,10 +84,28 @@ class Sandbox:
 
     @property
     def uid(self) -> int | None:
-        return self.config.uid_base + self.slot if os.geteuid() == 0 else None
+        """The samples' own uid (as root), claimed so no other sandbox on the host shares it."""
+        return self._uid
+
+    def _claim_uid(self) -> int | None:
+        """First free uid of this slot's series (uid_base + slot + 64k), held by a file lock."""
+        if os.geteuid() != 0:
+            return None
+        for step in range(64):
+            uid = self.config.uid_base + self.slot % 64 + 64 * step
+            handle = open(Path(tempfile.gettempdir()) / f"adjudicate-uid-{uid}.lock", "a")
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                handle.close()
+                continue
+            self._uid_lock = handle
+            return uid
+        raise SandboxError("no free sandbox uid: 64 sandboxes already run in this slot")
 
     def start(self) -> None:
         """Spawn the fork server and learn which confinements the kernel allowed."""
+        self._uid = self._claim_uid()
         self._directory = tempfile.TemporaryDirectory(prefix="adjudicate-sandbox-")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         for sock in (ours, theirs):
@@ -134,6 +155,9 @@ class Sandbox:
                 self._process.wait()
             self._process = None
         self._cgroups.remove()
+        if self._uid_lock is not None:
+            self._uid_lock.close()
+            self._uid_lock = None
         if self._directory is not None:
             self._directory.cleanup()
             self._directory = None

@@ -297,3 +297,18 @@ def test_without_namespaces_fork_bombs_are_still_reaped(bare_sandbox, toy, body)
     verdicts = grade_sample(STATEMENT + body, toy, expected, bare_sandbox, FAST)
     assert verdicts["base"].outcome in (REJECT, TIMEOUT)
     assert_host_untouched(bare_sandbox, toy, expected)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="samples get their own uid only under root")
+def test_two_sandboxes_never_share_a_sample_uid(sandbox):
+    with Sandbox(slot=sandbox.slot) as other:
+        assert other.uid is not None and other.uid != sandbox.uid
+
+
+@pytest.mark.parametrize("call", ["os.remove('x')", "os.kill(1, 9)", "os.fork()",
+                                  "subprocess.run(['true'])", "shutil.rmtree('.')"])
+def test_the_guard_refuses_destructive_calls(sandbox, toy, toy_expected, call):
+    body = f"    import os, shutil, subprocess\n    open('x', 'w').close()\n    {call}\n"
+    first = grade(body, sandbox, toy, toy_expected)["base"].evidence["first_failure"]
+    assert first["exception"]["type"] == "PermissionError"
+    assert "disabled in the grading sandbox" in first["exception"]["message"]
