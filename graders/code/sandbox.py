@@ -128,7 +128,7 @@ class Sandbox:
         self.capabilities = hello["hello"]
         if self.config.use_cgroups:
             limits = self.config.limits
-            self._cgroups = create_slot(f"adjudicate-{os.getpid()}-{self.slot}",
+            self._cgroups = create_slot(f"adjudicate-{os.getpid()}-{self.slot}-{self._uid}",
                                         limits.memory_mb, limits.processes)
             if self._cgroups.error:
                 self.capabilities["notes"].append(
@@ -230,6 +230,8 @@ class Sandbox:
             if not chunk:
                 status = self._wait_done(job)
                 result.exit_code, result.signal = status.get("exit"), status.get("signal")
+                if status.get("helper_failed"):
+                    result.setup_error = "the sandbox could not start the sample's process"
                 break
             if b"\n" not in chunk:
                 pending.append(chunk)

@@ -204,7 +204,8 @@ class ForkServer:
         code = os.waitstatus_to_exitcode(status)
         if report:
             self.send({"done": job.number, "exit": code if code < 128 else None,
-                       "signal": code - 128 if code >= 128 else None, "killed": job.killed})
+                       "signal": code - 128 if code >= 128 else None, "killed": job.killed,
+                       "helper_failed": job.sample is None})
 
     def _helper(self, job: dict[str, Any], tests: list[Any], result_fd: int, report: int,
                 workdir: str | None) -> None:

@@ -310,5 +310,6 @@ def test_two_sandboxes_never_share_a_sample_uid(sandbox):
 def test_the_guard_refuses_destructive_calls(sandbox, toy, toy_expected, call):
     body = f"    import os, shutil, subprocess\n    open('x', 'w').close()\n    {call}\n"
     first = grade(body, sandbox, toy, toy_expected)["base"].evidence["first_failure"]
+    assert "exception" in first, first
     assert first["exception"]["type"] == "PermissionError"
     assert "disabled in the grading sandbox" in first["exception"]["message"]
