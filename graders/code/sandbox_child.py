@@ -233,30 +233,84 @@ class ForkServer:
 
 
 def _reap_strays(job: dict[str, Any], sample: int) -> None:
-    """Without a pid namespace: kill the sample's group and every process of its uid, reap all."""
+    """Without a pid namespace: kill the sample's group and every process of its uid, reap all.
+
+    We are the subreaper, so the sample's orphans are our children: we reap while a reaper
+    running as the sample's uid kills everything of that uid until nothing of it is alive.
+    """
     try:
         os.killpg(sample, signal.SIGKILL)
     except OSError:
         pass
-    if job.get("uid") is not None:
-        reaper = os.fork()
-        if reaper == 0:
-            try:
-                os.setgid(job["uid"])
-                os.setuid(job["uid"])
-                for _ in range(1000):  # a fork bomb refills as it dies: until none is left
-                    os.kill(-1, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            finally:
-                os._exit(0)
-    deadline = time.monotonic() + 2.0
-    while time.monotonic() < deadline:  # the reaper and the orphans (we are their subreaper)
+    _kill_cgroup_members(job.get("cgroup_procs", []))
+    reaper = _start_uid_reaper(job["uid"]) if job.get("uid") is not None else None
+    deadline = time.monotonic() + 5.0
+    while time.monotonic() < deadline:
         try:
-            if os.waitpid(-1, os.WNOHANG)[0] == 0:
-                time.sleep(0.01)
+            pid, _status = os.waitpid(-1, os.WNOHANG)
         except ChildProcessError:
             return
+        if pid == reaper:
+            reaper = None
+        elif pid == 0:
+            time.sleep(0.005)
+    if reaper is not None:
+        os.kill(reaper, signal.SIGKILL)
+
+
+def _kill_cgroup_members(procs_files: list[str]) -> None:
+    """SIGKILL every process in the slot's cgroups but ourselves, until none is left."""
+    me = os.getpid()
+    deadline = time.monotonic() + 5.0
+    while procs_files and time.monotonic() < deadline:
+        members = set()
+        for path in procs_files:
+            with open(path) as handle:
+                members |= {int(pid) for pid in handle.read().split()} - {me}
+        if not members:
+            return
+        for pid in members:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+
+def _alive_of(uid: int) -> bool:
+    """Is any process of `uid` other than the caller alive (zombies do not count)?"""
+    me = str(os.getpid())
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and entry != me:
+            try:
+                with open(f"/proc/{entry}/status") as handle:
+                    status = handle.read()
+            except OSError:
+                continue
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid and not fields["State"].strip().startswith(
+                    ("Z", "X")):
+                return True
+    return False
+
+
+def _start_uid_reaper(uid: int) -> int:
+    """Fork a process that, as `uid`, kills all of the uid's processes until none is alive."""
+    reaper = os.fork()
+    if reaper == 0:
+        try:
+            os.setgid(uid)
+            os.setuid(uid)
+            deadline = time.monotonic() + 5.0
+            while time.monotonic() < deadline:  # a fork bomb refills as it dies
+                for _ in range(50):
+                    os.kill(-1, signal.SIGKILL)
+                if not _alive_of(uid):
+                    break
+        except ProcessLookupError:
+            pass
+        finally:
+            os._exit(0)
+    return reaper
 
 
 def _sample_process(job: dict[str, Any], tests: list[Any], result_fd: int,

@@ -24,7 +24,7 @@ STATEMENT = 'def add(a, b):\n    """Add two numbers."""\n'
 
 
 def processes_of(uid: int) -> list[int]:
-    """Pids on the host whose real uid is `uid`."""
+    """Live pids on the host whose real uid is `uid` (dead zombies awaiting init excluded)."""
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
@@ -32,8 +32,8 @@ def processes_of(uid: int) -> list[int]:
                 status = (entry / "status").read_text()
             except OSError:
                 continue
-            uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
-            if int(uid_line.split()[1]) == uid:
+            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+            if int(fields["Uid"].split()[0]) == uid and fields["State"].split()[0] != "Z":
                 found.append(int(entry.name))
     return found
 
