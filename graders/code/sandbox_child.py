@@ -43,6 +43,7 @@ plain_data = _load("plain_data")
 guard = _load("guard")
 setup = _load("sandbox_setup")
 harness = _load("sandbox_harness")
+reap = _load("sandbox_reap")
 
 
 class RunningJob:
@@ -225,92 +226,11 @@ class ForkServer:
             os.close(result_fd)
             _, status = os.waitpid(sample, 0)
             if not self.state["pidns"]:
-                _reap_strays(job, sample)
+                reap.reap_strays(job, sample)
             code = os.waitstatus_to_exitcode(status)
             os._exit(code if code >= 0 else 128 - code)
         except BaseException:  # noqa: B036 - never return into the server loop
             os._exit(125)
-
-
-def _reap_strays(job: dict[str, Any], sample: int) -> None:
-    """Without a pid namespace: kill the sample's group and every process of its uid, reap all.
-
-    We are the subreaper, so the sample's orphans are our children: we reap while a reaper
-    running as the sample's uid kills everything of that uid until nothing of it is alive.
-    """
-    try:
-        os.killpg(sample, signal.SIGKILL)
-    except OSError:
-        pass
-    _kill_cgroup_members(job.get("cgroup_procs", []))
-    reaper = _start_uid_reaper(job["uid"]) if job.get("uid") is not None else None
-    deadline = time.monotonic() + 5.0
-    while time.monotonic() < deadline:
-        try:
-            pid, _status = os.waitpid(-1, os.WNOHANG)
-        except ChildProcessError:
-            return
-        if pid == reaper:
-            reaper = None
-        elif pid == 0:
-            time.sleep(0.005)
-    if reaper is not None:
-        os.kill(reaper, signal.SIGKILL)
-
-
-def _kill_cgroup_members(procs_files: list[str]) -> None:
-    """SIGKILL every process in the slot's cgroups but ourselves, until none is left."""
-    me = os.getpid()
-    deadline = time.monotonic() + 5.0
-    while procs_files and time.monotonic() < deadline:
-        members = set()
-        for path in procs_files:
-            with open(path) as handle:
-                members |= {int(pid) for pid in handle.read().split()} - {me}
-        if not members:
-            return
-        for pid in members:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except OSError:
-                pass
-
-
-def _alive_of(uid: int) -> bool:
-    """Is any process of `uid` other than the caller alive (zombies do not count)?"""
-    me = str(os.getpid())
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and entry != me:
-            try:
-                with open(f"/proc/{entry}/status") as handle:
-                    status = handle.read()
-            except OSError:
-                continue
-            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-            if int(fields["Uid"].split()[0]) == uid and not fields["State"].strip().startswith(
-                    ("Z", "X")):
-                return True
-    return False
-
-
-def _start_uid_reaper(uid: int) -> int:
-    """Fork a process that, as `uid`, kills all of the uid's processes until none is alive."""
-    reaper = os.fork()
-    if reaper == 0:
-        try:
-            os.setgid(uid)
-            os.setuid(uid)
-            deadline = time.monotonic() + 5.0
-            while time.monotonic() < deadline:  # a fork bomb refills as it dies
-                for _ in range(50):
-                    os.kill(-1, signal.SIGKILL)
-                if not _alive_of(uid):
-                    break
-        except ProcessLookupError:
-            pass
-        finally:
-            os._exit(0)
-    return reaper
 
 
 def _sample_process(job: dict[str, Any], tests: list[Any], result_fd: int,
