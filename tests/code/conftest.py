@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from graders.code import CodeGradeConfig, CodeProblem, Sandbox, TimeLimits, compute_expected
+from graders.code import CodeProblem, Sandbox, compute_expected
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"  # ../shared/data
-FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))
 
 
 @pytest.fixture(scope="session")

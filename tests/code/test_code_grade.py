@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
-from conftest import FAST
 
 from graders.code import (
+    CodeGradeConfig,
     CodeProblem,
     ExpectedOutputs,
     TimeLimits,
@@ -16,6 +17,8 @@ from graders.code import (
     grade_sample,
 )
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
+
+FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))  # 0.5 s floor: timeouts come quickly
 
 ADD = 'def add(a, b):\n    """Add two numbers."""\n'
 
@@ -52,6 +55,7 @@ def test_reference_passes_base_and_plus(toy, toy_expected, sandbox):
 def test_first_failing_input(toy, toy_expected, sandbox, body, base, plus, first):
     verdicts = grade(body, toy, toy_expected, sandbox)
     assert (verdicts["base"].outcome, verdicts["plus"].outcome) == (base, plus)
+    assert json.loads(json.dumps(verdicts["plus"].evidence)) == verdicts["plus"].evidence
     found = verdicts["plus"].evidence["first_failure"]
     assert {key: found[key] for key in first} == first
 

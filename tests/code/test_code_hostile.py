@@ -15,10 +15,18 @@ import uuid
 from pathlib import Path
 
 import pytest
-from conftest import FAST
 
-from graders.code import Sandbox, SandboxConfig, compute_expected, grade_sample
+from graders.code import (
+    CodeGradeConfig,
+    Sandbox,
+    SandboxConfig,
+    TimeLimits,
+    compute_expected,
+    grade_sample,
+)
 from graders.verdict import ACCEPT, REJECT, TIMEOUT
+
+FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))  # 0.5 s floor: timeouts come quickly
 
 STATEMENT = 'def add(a, b):\n    """Add two numbers."""\n'
 
