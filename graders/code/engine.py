@@ -1,8 +1,9 @@
 """Parallel batch engine: N sandboxes (one fork server each), results streamed as they finish.
 
 The store's `grade` and `selfcheck` commands call these. Items are grouped by problem so each
-fork server keeps that problem's inputs loaded; results come back in completion order, keyed
-by the caller's own key. A fork server that dies is restarted and its item retried once.
+fork server keeps that problem's inputs loaded, heaviest problems first; results come back in
+completion order, keyed by the caller's own key. A fork server that dies is restarted and its
+item retried once.
 """
 
 from __future__ import annotations
@@ -107,7 +108,10 @@ def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Progre
                     config: CodeGradeConfig | None = None) -> Iterator[CodeResult]:
     """Grade many programs in parallel; yields a CodeResult per item as each finishes."""
     config = config or CodeGradeConfig()
-    ordered = sorted(items, key=lambda job: job.problem.task_id)
+    # grouped by problem (its fork server keeps the inputs loaded), heaviest problems first so
+    # that the long ones do not end up alone at the tail
+    ordered = sorted(items, key=lambda job: (-len(job.problem.suite.payload),
+                                             job.problem.task_id))
 
     def work(sandbox: Sandbox, job: CodeJob) -> CodeResult:
         return CodeResult(job.key, grade_sample(job.program, job.problem, job.expected,
@@ -135,7 +139,8 @@ def expected_many(problems: Iterable[CodeProblem], jobs: int = 2,
         return problem, ExpectedOutputs(problem.task_id, [None] * count, [0.0] * count,
                                         {index: error for index in range(count)})
 
-    return _parallel(list(problems), jobs, config, work, failed, on_progress)
+    heaviest_first = sorted(problems, key=lambda problem: -len(problem.suite.payload))
+    return _parallel(heaviest_first, jobs, config, work, failed, on_progress)
 
 
 def selfcheck_many(pairs: Iterable[tuple[CodeProblem, ExpectedOutputs]], jobs: int = 2,
