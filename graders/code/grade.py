@@ -40,14 +40,15 @@ class _Judge:
     def __init__(self, problem: CodeProblem, expected: ExpectedOutputs, limits: list[float],
                  strict_numbers: bool = False) -> None:
         self.problem, self.expected, self.limits = problem, expected, limits
+        self.tests, self.outputs = problem.tests, expected.outputs
         self.strict_numbers = strict_numbers
         self.passed = self.skipped = 0
         self.failure: Failure | None = None
         self.recheck: int | None = None
 
     def expected_value(self, index: int) -> Any:
-        case = self.problem.tests[index]
-        return case.expected if case.expected is not NO_VALUE else self.expected.outputs[index]
+        case = self.tests[index]
+        return case.expected if case.expected is not NO_VALUE else self.outputs[index]
 
     def on_result(self, message: dict[str, Any]) -> bool:
         """True (stop the run) at the first failure or when a digest needs a full re-run."""
@@ -73,7 +74,7 @@ class _Judge:
         if "big" in message:
             return Failure("output_too_large", index,
                            {**self.context(index, message), "detail": message["big"]})
-        case = self.problem.tests[index]
+        case = self.tests[index]
         if index in self.expected.errors and case.expected is NO_VALUE:
             self.skipped += 1
             return "pass"
@@ -82,7 +83,7 @@ class _Judge:
 
     def context(self, index: int, message: dict[str, Any]) -> dict[str, Any]:
         """Evidence common to every kind of failure (built only once a failure is found)."""
-        case = self.problem.tests[index]
+        case = self.tests[index]
         return {"call": call_text(self.problem.entry_point, case.args, case.text),
                 "cpu_s": round(float(message.get("t", 0.0)), 6),
                 "wall_s": round(float(message.get("w", 0.0)), 6),
@@ -90,7 +91,7 @@ class _Judge:
 
     def compare(self, index: int, actual: Any, expected: Any,
                 message: dict[str, Any]) -> str | Failure:
-        case, oracle = self.problem.tests[index], self.problem.oracle
+        case, oracle = self.tests[index], self.problem.oracle
         if isinstance(actual, Digest) or isinstance(expected, Digest):
             if actual == expected and oracle != "poly_root":
                 return "pass"

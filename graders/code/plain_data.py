@@ -157,9 +157,9 @@ def _looks_tagged(mapping: dict) -> bool:
 _FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
 
 
-def loads(text: str | bytes) -> Any:
+def loads(text: str) -> Any:
     """Parse JSON and decode tags in one pass (tags are resolved as each object is parsed)."""
-    return json.loads(text, object_hook=_from_object)
+    return _TAGGED.decode(text) if TAG in text else _PLAIN.decode(text)
 
 
 def decode(data: Any) -> Any:
@@ -220,3 +220,7 @@ def _has_opaque(data: Any) -> bool:
             return True
         return any(_has_opaque(item) for item in data.values())
     return False
+
+
+_TAGGED = json.JSONDecoder(object_hook=_from_object)
+_PLAIN = json.JSONDecoder()

@@ -70,7 +70,7 @@ class CodeProblem:
                                record["canonical_solution"], record["entry_point"],
                                {"test": record["test"]})
 
-    @property
+    @functools.cached_property
     def tests(self) -> tuple[TestCase, ...]:
         """Base then plus: the order in which they run and the indices results refer to."""
         return self.base + self.plus
