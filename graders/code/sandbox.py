@@ -231,7 +231,8 @@ class Sandbox:
                 status = self._wait_done(job)
                 result.exit_code, result.signal = status.get("exit"), status.get("signal")
                 if status.get("helper_failed"):
-                    result.setup_error = "the sandbox could not start the sample's process"
+                    result.setup_error = (f"the sandbox could not start the sample's process: "
+                                          f"{status['helper_failed']}")
                 break
             if b"\n" not in chunk:
                 pending.append(chunk)

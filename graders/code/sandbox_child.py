@@ -10,6 +10,7 @@ process kills everything it started, because it is the pid namespace's init.
 
 from __future__ import annotations
 
+import errno
 import importlib.util
 import json
 import os
@@ -57,6 +58,7 @@ class RunningJob:
         self.sample_fd = _pidfd(sample)
         self.deadline = time.monotonic() + spec["wall_s"]
         self.killed: str | None = None
+        self.error: str | None = None
 
     def fileno(self) -> int:
         return self.helper_fd
@@ -195,6 +197,7 @@ class ForkServer:
         text = _read_all(report_read)
         sample = int(text) if text.strip().isdigit() else None
         running = RunningJob(job, helper, sample, workdir)
+        running.error = None if sample else (text or "the helper died")
         self.running[running.helper_fd] = running
 
     def finish_job(self, job: RunningJob, report: bool = True) -> None:
@@ -206,7 +209,7 @@ class ForkServer:
         if report:
             self.send({"done": job.number, "exit": code if code < 128 else None,
                        "signal": code - 128 if code >= 128 else None, "killed": job.killed,
-                       "helper_failed": job.sample is None})
+                       "helper_failed": job.error})
 
     def _helper(self, job: dict[str, Any], tests: list[Any], result_fd: int, report: int,
                 workdir: str | None) -> None:
@@ -217,7 +220,7 @@ class ForkServer:
             else:  # orphans of the sample become ours, so we can reap them
                 setup.become_subreaper()
             setup.join_cgroups(job.get("cgroup_procs", []))
-            sample = os.fork()
+            sample = _fork_when_possible()
             if sample == 0:
                 os.close(report)
                 _sample_process(job, tests, result_fd, workdir, self.state)
@@ -229,7 +232,11 @@ class ForkServer:
                 reap.reap_strays(job, sample)
             code = os.waitstatus_to_exitcode(status)
             os._exit(code if code >= 0 else 128 - code)
-        except BaseException:  # noqa: B036 - never return into the server loop
+        except BaseException as error:  # noqa: B036 - never return into the server loop
+            try:
+                os.write(report, f"helper failed: {error!r}".encode())
+            except OSError:
+                pass
             os._exit(125)
 
 
@@ -263,6 +270,18 @@ def _sample_process(job: dict[str, Any], tests: list[Any], result_fd: int,
         write(out_fd, (job["nonce"] + json.dumps({"setup": f"harness: {error!r}"}) + "\n").encode())
     finally:
         exit_now(0)
+
+
+def _fork_when_possible() -> int:
+    """fork(), waiting out a previous job's dying processes that still fill the slot's pids."""
+    deadline = time.monotonic() + 5.0
+    while True:
+        try:
+            return os.fork()
+        except OSError as error:  # EAGAIN (pids.max) or ENOMEM (memory cgroup), for now
+            if error.errno not in (errno.EAGAIN, errno.ENOMEM) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
 
 
 def _read_all(fd: int) -> str:

@@ -321,3 +321,13 @@ def test_the_guard_refuses_destructive_calls(sandbox, toy, toy_expected, call):
     assert "exception" in first, first
     assert first["exception"]["type"] == "PermissionError"
     assert "disabled in the grading sandbox" in first["exception"]["message"]
+
+
+def test_back_to_back_attacks_without_waiting_for_teardown(sandbox, toy, toy_expected):
+    # the next sample starts while the fork bomb's processes may still be dying
+    bomb = "    import ctypes\n    libc = ctypes.CDLL(None)\n    while True:\n        libc.fork()\n"
+    outcomes = [grade(body, sandbox, toy, toy_expected)["base"].outcome
+                for body in (bomb, "    return len(bytearray(10**11))\n", bomb,
+                             "    return a + b\n")]
+    assert outcomes == [TIMEOUT, REJECT, TIMEOUT, ACCEPT]
+    assert_host_untouched(sandbox, toy, toy_expected)
