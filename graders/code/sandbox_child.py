@@ -25,6 +25,7 @@ from typing import Any
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_MESSAGE = 4 << 20
+RETRY = "retry: "  # the helper's report when forking the sample failed for now (EAGAIN/ENOMEM)
 PRELOADED = ("math", "re", "collections", "itertools", "functools", "typing", "string", "heapq",
              "bisect", "random", "statistics", "fractions", "decimal", "hashlib", "copy",
              "operator", "datetime", "numbers", "array", "cmath", "unicodedata", "subprocess")
@@ -188,13 +189,20 @@ class ForkServer:
         workdir = None if self.state["mountns"] else tempfile.mkdtemp(prefix="adjudicate-")
         if workdir and job.get("uid") is not None:
             os.chown(workdir, job["uid"], job["uid"])
-        report_read, report_write = os.pipe()
-        helper = os.fork()
-        if helper == 0:
-            self._helper(job, tests, result_fd, report_write, workdir)
-        os.close(report_write)
+        deadline = time.monotonic() + 5.0
+        while True:
+            report_read, report_write = os.pipe()
+            helper = os.fork()
+            if helper == 0:
+                self._helper(job, tests, result_fd, report_write, workdir)
+            os.close(report_write)
+            text = _read_all(report_read)
+            if not text.startswith(RETRY) or time.monotonic() > deadline:
+                break
+            # a dying job still fills the slot's pids or memory: a new helper, a new namespace
+            os.waitpid(helper, 0)
+            time.sleep(0.005)
         os.close(result_fd)
-        text = _read_all(report_read)
         sample = int(text) if text.strip().isdigit() else None
         running = RunningJob(job, helper, sample, workdir)
         running.error = None if sample else (text or "the helper died")
@@ -220,7 +228,12 @@ class ForkServer:
             else:  # orphans of the sample become ours, so we can reap them
                 setup.become_subreaper()
             setup.join_cgroups(job.get("cgroup_procs", []))
-            sample = _fork_when_possible()
+            try:
+                sample = os.fork()
+            except OSError as error:  # a failed first fork leaves the pid namespace unusable
+                if error.errno in (errno.EAGAIN, errno.ENOMEM):
+                    os.write(report, f"{RETRY}{error!r}".encode())
+                raise
             if sample == 0:
                 os.close(report)
                 _sample_process(job, tests, result_fd, workdir, self.state)
@@ -270,18 +283,6 @@ def _sample_process(job: dict[str, Any], tests: list[Any], result_fd: int,
         write(out_fd, (job["nonce"] + json.dumps({"setup": f"harness: {error!r}"}) + "\n").encode())
     finally:
         exit_now(0)
-
-
-def _fork_when_possible() -> int:
-    """fork(), waiting out a previous job's dying processes that still fill the slot's pids."""
-    deadline = time.monotonic() + 5.0
-    while True:
-        try:
-            return os.fork()
-        except OSError as error:  # EAGAIN (pids.max) or ENOMEM (memory cgroup), for now
-            if error.errno not in (errno.EAGAIN, errno.ENOMEM) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.005)
 
 
 def _read_all(fd: int) -> str:

@@ -326,8 +326,9 @@ def test_the_guard_refuses_destructive_calls(sandbox, toy, toy_expected, call):
 def test_back_to_back_attacks_without_waiting_for_teardown(sandbox, toy, toy_expected):
     # the next sample starts while the fork bomb's processes may still be dying
     bomb = "    import ctypes\n    libc = ctypes.CDLL(None)\n    while True:\n        libc.fork()\n"
-    outcomes = [grade(body, sandbox, toy, toy_expected)["base"].outcome
+    verdicts = [grade(body, sandbox, toy, toy_expected)["base"]
                 for body in (bomb, "    return len(bytearray(10**11))\n", bomb,
                              "    return a + b\n")]
-    assert outcomes == [TIMEOUT, REJECT, TIMEOUT, ACCEPT]
+    assert [v.outcome for v in verdicts] == [TIMEOUT, REJECT, TIMEOUT, ACCEPT], [
+        v.evidence for v in verdicts]
     assert_host_untouched(sandbox, toy, toy_expected)
