@@ -15,7 +15,7 @@ from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
 
 GRADER_BASE = "code_base"
 GRADER_PLUS = "code_plus"
-VERSION = "1"
+VERSION = "2"  # 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
 TIMEOUT_KINDS = {"timeout", "load_timeout"}
 
 

@@ -14,7 +14,7 @@ from graders.code.plain_data import Digest, decode, encode
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox, SandboxConfig, Segment
 
-VERSION = 1
+VERSION = 2  # 2: seconds are CPU time; Counter/OrderedDict/defaultdict stored as dicts
 REFERENCE_TIME_LIMIT_S = 30.0
 
 

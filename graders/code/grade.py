@@ -85,8 +85,8 @@ class _Judge:
         """Evidence common to every kind of failure (built only once a failure is found)."""
         case = self.tests[index]
         return {"call": call_text(self.problem.entry_point, case.args, case.text),
+                "elapsed_s": round(float(message.get("w", 0.0)), 6),
                 "cpu_s": round(float(message.get("t", 0.0)), 6),
-                "wall_s": round(float(message.get("w", 0.0)), 6),
                 "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o")}
 
     def compare(self, index: int, actual: Any, expected: Any,
