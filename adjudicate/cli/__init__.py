@@ -1,0 +1,31 @@
+"""The `adjudicate` command: import → grade → review → report, one subcommand each."""
+
+from __future__ import annotations
+
+import click
+
+from adjudicate import __version__
+from adjudicate.cli.common import AdjudicateGroup
+from adjudicate.cli.export_cmd import export
+from adjudicate.cli.import_cmd import import_
+from adjudicate.cli.runs_cmd import runs
+
+
+@click.group(cls=AdjudicateGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="adjudicate")
+def main() -> None:
+    """Find the replies your graders get wrong, read them, and regrade every score.
+
+    \b
+    A typical session:
+      adjudicate import math500_test.jsonl --db evals.db
+      adjudicate import replies.jsonl --db evals.db --run haiku-thinking-off
+      adjudicate runs --db evals.db
+      adjudicate export --db evals.db --format csv --out evals.csv
+
+    Every command takes --db (or the ADJUDICATE_DB environment variable).
+    """
+
+
+for command in (import_, export, runs):
+    main.add_command(command)
