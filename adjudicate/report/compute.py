@@ -301,23 +301,23 @@ def _notes(report: Report, tables: Sequence[RunTable]) -> list[str]:
         )
     if report.conflicts:
         notes.append(
-            f"{len(report.conflicts)} replies have conflicting labels and no adjudication; "
-            "they count as neither right nor wrong."
+            "Replies with conflicting labels and no adjudication (counted as neither right "
+            f"nor wrong): {len(report.conflicts)}."
         )
     if report.bad_keys:
         notes.append(
-            f"{len(report.bad_keys)} problems are excluded from every score because a "
-            "reviewer labeled their key wrong or ambiguous."
+            "Problems excluded from every score because a reviewer labeled their key wrong "
+            f"or ambiguous: {len(report.bad_keys)}."
         )
     if report.selfcheck_failures:
         notes.append(
-            f"{len(report.selfcheck_failures)} problems' references failed their own tests; "
-            "their replies are scored as graded."
+            "Problems whose reference failed its own tests (their replies are scored as "
+            f"graded): {len(report.selfcheck_failures)}."
         )
     split = sum(1 for t in tables for r in t.resolutions if r.status in (GRADERS_SPLIT, UNGRADED))
     if split:
         notes.append(
-            f"{split} unqueued replies have no unanimous verdict (graders split or ungraded) "
-            "and no label; they have no reading."
+            "Unqueued, unlabeled replies without a unanimous verdict (graders split or "
+            f"ungraded), which therefore have no reading: {split}."
         )
     return notes
