@@ -68,12 +68,14 @@ def extraction_rules(
 
 
 def failure_excerpt(evidence: dict[str, Any]) -> dict[str, Any]:
-    """The first failing input from a code grader's evidence (`first_failure` if present)."""
+    """The first failing input from a code grader's evidence (`first_failure` if present),
+    without empty fields."""
     first = evidence.get("first_failure")
     if isinstance(first, dict):
-        return dict(first)
-    picked = {k: evidence[k] for k in FAILURE_KEYS if k in evidence}
-    return picked or dict(evidence)
+        picked = dict(first)
+    else:
+        picked = {k: evidence[k] for k in FAILURE_KEYS if k in evidence} or dict(evidence)
+    return {k: v for k, v in picked.items() if v is not None}
 
 
 def triage(

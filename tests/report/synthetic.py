@@ -129,3 +129,93 @@ def timing_records(problems: int, samples: int, runs: int = 1) -> list[ReplyReco
 
 
 SELFCHECK = (SelfCheckFailure("HumanEval+", "HumanEval/32", "reference fails its own tests"),)
+
+
+def _math(rid, run, bench, problem, sample, accepting, *, rule="boxed", answer="", key="",
+          labels=None, adjudicated=None, queued=None, graders=MATH_GRADERS):
+    verdicts = _verdicts(set(accepting), graders)
+    if queued is None:
+        queued = len(set(verdicts.values())) > 1 or "accept" not in verdicts.values()
+    return ReplyRecord(rid, run, bench, "math", problem, sample, verdicts, queued=queued,
+                       queue_reason="disputed" if queued else None, extraction_rule=rule,
+                       answer=answer, key=key, labels=labels or {}, adjudicated=adjudicated)
+
+
+def golden_records() -> list[ReplyRecord]:
+    """A small fixed record set touching every part of the report (golden-file tests)."""
+    e, n, s = "exact", "normalized", "symbolic"
+    a_off, a_high = "a-thinking-off", "a-thinking-high"
+    records = [
+        # MATH-mini, one reply per problem in two runs (Wilson intervals, McNemar between runs).
+        _math(1, a_off, "MATH-mini", "p1", 0, {e, n, s}, answer="3", key="3"),
+        _math(2, a_off, "MATH-mini", "p2", 0, {n, s}, answer="\\dfrac{1}{2}", key="\\frac12",
+              labels={"ana": "correct", "ben": "correct"}),
+        _math(3, a_off, "MATH-mini", "p3", 0, {s}, answer="10,080", key="10080",
+              labels={"ana": "correct", "ben": "incorrect"}, adjudicated="correct"),
+        _math(4, a_off, "MATH-mini", "p4", 0, set(), answer="|x| < 2", key="(-2,2)",
+              labels={"ana": "correct", "ben": "correct"}),
+        _math(5, a_off, "MATH-mini", "p5", 0, set(), rule="last_number", answer="128",
+              key="-256", labels={"ana": "incorrect", "ben": "incorrect"}),
+        _math(6, a_off, "MATH-mini", "p6", 0, {e, n, s}, answer="7", key="7"),
+        _math(7, a_off, "MATH-mini", "p7", 0, {s}, answer="2\\sqrt5", key="2 \\sqrt{5}",
+              labels={"ana": "correct", "ben": "incorrect"}),  # conflict, not adjudicated
+        _math(8, a_off, "MATH-mini", "p8", 0, {n, s}, answer="x = 9", key="9",
+              labels={"ana": "bad_key"}),  # key labeled wrong: p8 leaves every score
+        _math(11, a_high, "MATH-mini", "p1", 0, {e, n, s}, answer="3", key="3"),
+        _math(12, a_high, "MATH-mini", "p2", 0, {n, s}, answer="\\dfrac{1}{2}", key="\\frac12",
+              labels={"ana": "correct"}),
+        _math(13, a_high, "MATH-mini", "p3", 0, set(), rule="last_number", answer="128 > 0",
+              key="10080", labels={"ana": "incorrect"}),
+        _math(14, a_high, "MATH-mini", "p4", 0, set(), rule="answer_line", answer="|x| < 2",
+              key="(-2,2)", labels={"ana": "correct"}),
+        _math(15, a_high, "MATH-mini", "p5", 0, set(), rule="last_number", answer="128",
+              key="-256", labels={"ana": "incorrect", "ben": "incorrect"}),
+        _math(16, a_high, "MATH-mini", "p6", 0, {e, n, s}, answer="7", key="7"),
+        _math(17, a_high, "MATH-mini", "p7", 0, {s}, answer="2\\sqrt5", key="2 \\sqrt{5}"),
+        _math(18, a_high, "MATH-mini", "p8", 0, {e, n, s}, answer="9", key="9"),
+    ]
+    # GSM-mini: three samples per problem (bootstrap intervals, pass@1..3), one unlabeled.
+    gsm = [("g1", [{e, n, s}, {e, n, s}, {e, n, s}]),
+           ("g2", [{e, n, s}, {n, s}, set()]),
+           ("g3", [set(), set(), {s}]),
+           ("g4", [{e, n, s}, {e, n, s}, {n, s}])]
+    gsm_labels = {"g2": [None, "correct", "incorrect"], "g3": ["incorrect", "incorrect", None],
+                  "g4": [None, None, "correct"]}
+    rid = 100
+    for problem, samples in gsm:
+        for i, accepting in enumerate(samples):
+            rid += 1
+            label = gsm_labels.get(problem, [None] * 3)[i]
+            records.append(_math(rid, "b-greedy", "GSM-mini", problem, i, accepting,
+                                 rule="hash_answer" if i else "boxed", answer=f"{i + 1}",
+                                 key="1,000", labels={"ana": label} if label else None))
+    # HumanEval+-mini: two samples per problem, every triage category, one unlabeled sample.
+    code = [("HumanEval/2", ["pass", "pass"]), ("HumanEval/10", ["bug", "pass"]),
+            ("HumanEval/32", ["reference_quirk", "reference_quirk"]),
+            ("HumanEval/55", ["edge_case", "fail"]), ("HumanEval/163", ["timeout", None])]
+    rid = 200
+    for problem, samples in code:
+        for i, state in enumerate(samples):
+            rid += 1
+            base = state != "fail"
+            plus = state == "pass"
+            queued = base and not plus
+            evidence = {}
+            if queued:
+                evidence = {"plus": {"first_failure": {
+                    "index": 3, "input": f"{problem.split('/')[1]}, <{i}>",
+                    "expected": "0" if state != "timeout" else None,
+                    "actual": "1" if state != "timeout" else None,
+                    "time_limit": 1.5 if state == "timeout" else None}}}
+            records.append(ReplyRecord(
+                rid, "c-default", "HumanEval+-mini", "code", problem, i,
+                {"base": "accept" if base else "reject", "plus": "accept" if plus else
+                 ("timeout" if state == "timeout" else "reject")},
+                queued=queued, labels={"ben": state} if queued and state else {},
+                evidence=evidence))
+    return records
+
+
+GOLDEN_SELFCHECK = (
+    SelfCheckFailure("HumanEval+-mini", "HumanEval/32", "reference fails its own tests"),
+)
