@@ -5,10 +5,13 @@ from __future__ import annotations
 from .blocks import Chart, Heading, Paragraph, Table, report_blocks
 from .model import Report
 
+MARKUP = "\\`*_<>[]|~"  # characters Markdown could read as markup (or as a table's edge)
+
 
 def _cell(value: str) -> str:
-    """Escape what would break a pipe table."""
-    return value.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+    """Escape markup so answers, keys and inputs show exactly as stored."""
+    escaped = "".join("\\" + ch if ch in MARKUP else ch for ch in value)
+    return escaped.replace("\n", " ")
 
 
 def _table(block: Table) -> list[str]:
@@ -32,9 +35,10 @@ def render_markdown(report: Report) -> str:
     lines: list[str] = []
     for block in report_blocks(report):
         if isinstance(block, Heading):
-            lines.append("#" * block.level + " " + block.text)
+            lines.append("#" * block.level + " " + _cell(block.text))
         elif isinstance(block, Paragraph):
-            lines.append(f"> **{block.text}**" if block.warning else block.text)
+            text = _cell(block.text)
+            lines.append(f"> **{text}**" if block.warning else text)
         elif isinstance(block, Table):
             lines += _table(block)
         elif isinstance(block, Chart):
