@@ -217,8 +217,9 @@ def _run_report(table: RunTable, stats: _RunStats, plan: EstimatePlan, level: fl
     per_problem = list(Counter(r.problem for r in table.records).values())
     several = max(per_problem) > 1
     differences = tuple(
-        Difference(a, b, plan.difference(diff), McNemar(x, y, mcnemar_exact(x, y)),
-                   REPLY_MCNEMAR_NOTE if several else None)
+        Difference(a, b, plan.difference(diff),
+                   McNemar(x, y, mcnemar_exact(x, y)) if diff.replies else None,
+                   REPLY_MCNEMAR_NOTE if several and diff.replies else None)
         for a, b, diff, x, y in stats.pairs
     )
     pass_k = tuple(

@@ -47,6 +47,8 @@ def estimate(e: Estimate) -> str:
 
 def fraction(e: Estimate) -> str:
     """'406/500' where the numerator is a count, else the reply count."""
+    if e.n_replies == 0:
+        return DASH
     if e.successes is None:
         return str(e.n_replies)
     return f"{e.successes}/{e.n_replies}"
