@@ -18,22 +18,13 @@ from .model import (
     GraderScore,
     McNemar,
     PassAtK,
-    QueueProgress,
     Report,
     RunDifference,
     RunReport,
-    SelfCheckRow,
     Settings,
 )
-from .reading import (
-    CONFLICT,
-    GRADERS_SPLIT,
-    LABELED_STATUSES,
-    UNGRADED,
-    UNLABELED,
-    is_bad_key,
-    resolve,
-)
+from .progress import notes, run_queue, selfcheck_rows, total_queue
+from .reading import is_bad_key, resolve
 from .records import CODE, MATH, ReplyRecord, SelfCheckFailure
 from .stats import mcnemar_exact
 from .tables import RunTable, describe
@@ -103,7 +94,7 @@ def build_report(
                     RunDifference(benchmark, a, b, grader, plan.difference(diff), mcnemar, note)
                 )
 
-    queue = _total_queue([r.queue for r in runs])
+    queue = total_queue([r.queue for r in runs])
     summary, pairs_top = diagnostics.disputed_pairs(ordered, resolutions, top_pairs)
     settings = Settings(bootstrap, seed, level, edge_cases_pass, top_pairs)
     report = Report(
@@ -117,10 +108,10 @@ def build_report(
         bad_keys=tuple(bad_keys),
         conflicts=diagnostics.conflicts(ordered, resolutions),
         kappa=diagnostics.reviewer_kappa(ordered),
-        selfcheck_failures=_selfcheck_rows(selfcheck_failures, ordered),
+        selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),
         notes=(),
     )
-    return replace(report, notes=tuple(_notes(report, tables)))
+    return replace(report, notes=tuple(notes(report, tables)))
 
 
 def _check(records: Sequence[ReplyRecord]) -> None:
@@ -238,87 +229,10 @@ def _run_report(table: RunTable, stats: _RunStats, plan: EstimatePlan, level: fl
         graders=tuple(graders),
         differences=differences,
         pass_at_k=pass_k,
-        queue=_queue(table, stats.scores[READING]),
+        queue=run_queue(table, stats.scores[READING]),
         extraction_rules=(
             diagnostics.extraction_rules(table.records, readings, level)
             if table.kind == MATH else ()
         ),
         triage=diagnostics.triage(table.records, table.resolutions) if table.kind == CODE else (),
     )
-
-
-def _queue(table: RunTable, reading: Ratio) -> QueueProgress:
-    """Queue progress for one run, with reading-score bounds while replies lack a reading."""
-    in_queue = [
-        res for r, res in zip(table.records, table.resolutions, strict=True)
-        if r.queued or r.labels or r.adjudicated is not None
-    ]
-    labeled = sum(1 for res in in_queue if res.status in LABELED_STATUSES)
-    conflicting = sum(1 for res in in_queue if res.status == CONFLICT)
-    unlabeled = sum(1 for res in in_queue if res.status == UNLABELED)
-    unresolved = sum(1 for v in table.outcomes[READING] if v is None)
-    low = high = None
-    if unresolved:
-        passed, total = sum(reading.num.values()), reading.total + unresolved
-        low, high = passed / total, (passed + unresolved) / total
-    partial = conflicting + unlabeled > 0
-    return QueueProgress(len(in_queue), labeled, conflicting, unlabeled, partial, low, high)
-
-
-def _total_queue(parts: Sequence[QueueProgress]) -> QueueProgress:
-    total = sum(p.total for p in parts)
-    labeled = sum(p.labeled for p in parts)
-    conflicting = sum(p.conflicting for p in parts)
-    unlabeled = sum(p.unlabeled for p in parts)
-    return QueueProgress(total, labeled, conflicting, unlabeled, conflicting + unlabeled > 0,
-                         None, None)
-
-
-def _selfcheck_rows(
-    failures: Iterable[SelfCheckFailure], records: Sequence[ReplyRecord]
-) -> tuple[SelfCheckRow, ...]:
-    sizes: dict[tuple[str, str], int] = defaultdict(int)
-    for record in records:
-        sizes[(record.benchmark, record.problem)] += 1
-    rows = [SelfCheckRow(f.benchmark, f.problem, f.reason, sizes[(f.benchmark, f.problem)])
-            for f in failures]
-    return tuple(sorted(rows, key=lambda r: (r.benchmark, diagnostics.natural_key(r.problem))))
-
-
-def _notes(report: Report, tables: Sequence[RunTable]) -> list[str]:
-    """Plain sentences every format prints under the numbers."""
-    s = report.settings
-    notes = [
-        f"Intervals are {s.level:.0%}: 'wilson' where every problem has one reply, otherwise "
-        f"a bootstrap over problems ({s.resamples} resamples, seed {s.seed}); differences use "
-        "a paired bootstrap on the same problems."
-    ]
-    q = report.queue
-    if q.partial:
-        notes.append(
-            f"PARTIAL: only {q.labeled} of {q.total} queued replies have a settled label "
-            f"({q.unlabeled} unlabeled, {q.conflicting} conflicting); reading scores and "
-            "agreements use only replies with a reading."
-        )
-    if report.conflicts:
-        notes.append(
-            "Replies with conflicting labels and no adjudication (counted as neither right "
-            f"nor wrong): {len(report.conflicts)}."
-        )
-    if report.bad_keys:
-        notes.append(
-            "Problems excluded from every score because a reviewer labeled their key wrong "
-            f"or ambiguous: {len(report.bad_keys)}."
-        )
-    if report.selfcheck_failures:
-        notes.append(
-            "Problems whose reference failed its own tests (their replies are scored as "
-            f"graded): {len(report.selfcheck_failures)}."
-        )
-    split = sum(1 for t in tables for r in t.resolutions if r.status in (GRADERS_SPLIT, UNGRADED))
-    if split:
-        notes.append(
-            "Unqueued, unlabeled replies without a unanimous verdict (graders split or "
-            f"ungraded), which therefore have no reading: {split}."
-        )
-    return notes
