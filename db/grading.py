@@ -140,3 +140,37 @@ def current_verdicts(db: Database, reply_ids: Sequence[int] | None = None) -> di
         wanted = set(reply_ids)
         out = {k: v for k, v in out.items() if k in wanted}
     return out
+
+
+def save_selfcheck(
+    db: Database, problem_id: int, version: str, reference_passes: bool, stub_fails: bool,
+    details: dict[str, Any],
+) -> None:
+    """Record whether a problem's reference passes its own tests and a stub fails them."""
+    with write_transaction(db):
+        db.execute(
+            """INSERT INTO problem_checks (problem_id, checker_version, reference_passes,
+                   stub_fails, details, checked_at) VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (problem_id, checker_version) DO UPDATE SET
+                   reference_passes = excluded.reference_passes, stub_fails = excluded.stub_fails,
+                   details = excluded.details, checked_at = excluded.checked_at""",
+            [problem_id, version, int(reference_passes), int(stub_fails),
+             json.dumps(details, sort_keys=True, ensure_ascii=False), now()])
+
+
+def failed_selfchecks(db: Database) -> list[dict[str, Any]]:
+    """Problems whose reference failed its own tests or whose stub passed, latest check each."""
+    rows = db.execute(
+        """SELECT problems.benchmark, problems.task_id, c.reference_passes, c.stub_fails,
+                  c.details
+           FROM problem_checks c JOIN problems ON problems.id = c.problem_id
+           WHERE c.checked_at = (SELECT max(checked_at) FROM problem_checks d
+                                 WHERE d.problem_id = c.problem_id)
+             AND (c.reference_passes = 0 OR c.stub_fails = 0)
+           ORDER BY problems.benchmark, problems.task_id"""
+    ).fetchall()
+    return [
+        {"benchmark": b, "task_id": t, "reference_passes": bool(r), "stub_fails": bool(s),
+         "details": json.loads(d)}
+        for b, t, r, s, d in rows
+    ]

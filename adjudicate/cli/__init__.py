@@ -8,6 +8,7 @@ from adjudicate import __version__
 from adjudicate.cli.common import AdjudicateGroup
 from adjudicate.cli.export_cmd import export
 from adjudicate.cli.import_cmd import import_
+from adjudicate.cli.report_cmd import report
 from adjudicate.cli.runs_cmd import runs
 
 
@@ -27,5 +28,5 @@ def main() -> None:
     """
 
 
-for command in (import_, export, runs):
+for command in (import_, export, runs, report):
     main.add_command(command)

@@ -1,4 +1,4 @@
-"""Time build_report on synthetic replies (not a test; run: python tests/report/time_report.py).
+"""Time build_report on synthetic replies (run: python bench/bench_report.py).
 
 Prints the best of three builds with 1,000 bootstrap resamples for a few shapes of 5,000
 replies, and the bare bootstrap over 5,000 and 500 problems.
@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adjudicate.report import build_report  # noqa: E402
 from adjudicate.report.bootstrap import bootstrap_interval  # noqa: E402
-from report.synthetic import timing_records  # noqa: E402
+from tests.report.synthetic import timing_records  # noqa: E402
 
 SHAPES = {
     "500 problems x 10 samples, 1 run": (500, 10, 1),
