@@ -33,9 +33,10 @@ def runs(db_path: Path, as_json: bool) -> None:
         click.echo(f"{db_path}: no runs yet; import replies with `adjudicate import FILE --run NAME`")
         return
     table = Table(title=f"Runs in {db_path}")
-    for column in ("run", "model", "benchmarks", "replies", "problems", "graded", "queued",
-                   "labeled"):
-        table.add_column(column, justify="right" if column[0] in "rpgql" and column != "run" else "left")
+    for column in ("run", "model", "benchmarks"):
+        table.add_column(column, overflow="fold", min_width=10)
+    for column in ("replies", "problems", "graded", "queued", "labeled"):
+        table.add_column(column, justify="right", no_wrap=True)
     for row in rows:
         table.add_row(
             row["name"], row["model"] or "", ", ".join(row["benchmarks"]),
