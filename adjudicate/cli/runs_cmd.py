@@ -32,14 +32,17 @@ def runs(db_path: Path, as_json: bool) -> None:
     if not rows:
         click.echo(f"{db_path}: no runs yet; import replies with `adjudicate import FILE --run NAME`")
         return
+    show_model = any(row["model"] for row in rows)
     table = Table(title=f"Runs in {db_path}")
     for column in ("run", "model", "benchmarks"):
-        table.add_column(column, overflow="fold", min_width=10)
+        if column != "model" or show_model:
+            table.add_column(column, overflow="fold")
     for column in ("replies", "problems", "graded", "queued", "labeled"):
         table.add_column(column, justify="right", no_wrap=True)
     for row in rows:
+        names = [row["name"], row["model"] or ""] if show_model else [row["name"]]
         table.add_row(
-            row["name"], row["model"] or "", ", ".join(row["benchmarks"]),
+            *names, ", ".join(row["benchmarks"]),
             *(f"{row[c]:,}" for c in ("replies", "problems", "graded", "queued", "labeled")),
         )
     Console().print(table)
