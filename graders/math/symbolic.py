@@ -1,0 +1,168 @@
+"""The `symbolic` grader (Math-Verify on the extracted answer, hardened) and `mathverify-full`.
+
+`symbolic` rewrites notation Math-Verify misreads (see `rewrite.py`), parses LaTeX first and a
+plain expression only when it covers the whole answer (a prefix parse such as `1+1/` from
+`1+1/\\mathrm{e}` must never decide), compares integers and choice letters directly, and lets
+Math-Verify compare everything else, with set/relation comparison on so `3 < \\lambda \\le 4`
+meets `(3,4]`. Evidence is always strings: parsed SymPy objects are never printed.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from importlib.metadata import version as package_version
+
+from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+
+from graders.math.rewrite import choice_letter, harden
+from graders.math.spans import matching_brace
+from graders.math.time_limit import CheckTimeout, time_limit
+from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
+
+# Math-Verify warns through logging when its own signal timeouts are off (ours replace them).
+logging.getLogger("math_verify").addHandler(logging.NullHandler())
+logging.getLogger("math_verify").propagate = False
+
+MATH_VERIFY_VERSION = package_version("math-verify")
+SYMBOLIC_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
+FULL_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
+
+_LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
+_EXPR_ONLY = (ExprExtractionConfig(),)
+_DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
+_INTEGER = re.compile(r"[-+]?\d+")
+_LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
+_COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
+
+
+@dataclass(frozen=True)
+class SymbolicConfig:
+    """Math-Verify's comparison options plus the soft per-check time limit (seconds)."""
+
+    float_rounding: int = 6
+    numeric_precision: int = 15
+    strict: bool = True
+    allow_set_relation_comp: bool = True
+    timeout_s: float | None = 5.0
+
+
+def unwrap_key(text: str) -> str:
+    """A key as an answer: the content of its last `\\boxed{}`, else without `$` delimiters."""
+    at = text.rfind("\\boxed{")
+    if at >= 0:
+        close = matching_brace(text, at + 6)
+        if close is not None:
+            return text[at + 7 : close].strip()
+    stripped = text.strip()
+    while len(stripped) > 1 and stripped[0] == "$" and stripped[-1] == "$":
+        stripped = stripped[1:-1].strip()
+    return stripped
+
+
+@lru_cache(maxsize=65536)
+def _parse_hardened(text: str) -> tuple[list, str, str]:
+    """(Math-Verify parse result, what it read, which path) for hardened answer text."""
+    latex = parse(f"${text}$", _LATEX_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
+    if latex:
+        return latex, text, "latex"
+    expr = parse(text, _EXPR_ONLY, fallback_mode="first_match", parsing_timeout=None)
+    read = next((item for item in reversed(expr) if isinstance(item, str)), "")
+    if expr and len(expr) > 1 and _COMPACT.sub("", read) == _COMPACT.sub("", text):
+        return expr[:1], read, "expr"
+    return [], read, "unparsed"
+
+
+def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
+    evidence: dict = {"answer": answer, "key": key}
+    if not answer.strip() or not key.strip():
+        return REJECT, {**evidence, "reason": "empty answer or key"}
+    key_choice = choice_letter(key)
+    if key_choice is not None:
+        answer_choice = choice_letter(answer)
+        if answer_choice is None and (m := _LEADING_CHOICE.match(answer)):
+            answer_choice = m.group(1)
+        if answer_choice is not None:
+            same = answer_choice == key_choice
+            return (ACCEPT if same else REJECT), {**evidence, "method": "choice"}
+    if _INTEGER.fullmatch(answer) and _INTEGER.fullmatch(key):
+        return (ACCEPT if int(answer) == int(key) else REJECT), {**evidence, "method": "integer"}
+    gold, gold_read, gold_path = _parse_hardened(key)
+    pred, pred_read, pred_path = _parse_hardened(answer)
+    evidence.update(
+        method="math-verify", key_parsed=gold_read, answer_parsed=pred_read,
+        key_path=gold_path, answer_path=pred_path,
+    )
+    if not gold:
+        return ERROR, {**evidence, "reason": "key did not parse"}
+    if not pred:
+        return REJECT, {**evidence, "reason": "answer did not parse"}
+    same = verify(
+        gold, pred, float_rounding=config.float_rounding,
+        numeric_precision=config.numeric_precision, strict=config.strict,
+        allow_set_relation_comp=config.allow_set_relation_comp, timeout_seconds=None,
+    )
+    return (ACCEPT if same else REJECT), evidence
+
+
+def grade_symbolic(
+    answer: str | None, key: str, config: SymbolicConfig = SymbolicConfig()
+) -> Verdict:
+    """Math-Verify over SymPy on the extracted answer, hardened; never raises."""
+    started = time.perf_counter()
+    if answer is None:
+        return _done("symbolic", REJECT, {"reason": "no answer extracted"}, started)
+    if not isinstance(key, str):
+        return _done("symbolic", ERROR, {"reason": "key is not text"}, started)
+    prepared = {"answer": harden(unwrap_key(answer)), "key": harden(unwrap_key(key))}
+    try:
+        with time_limit(config.timeout_s):
+            outcome, evidence = _compare(prepared["answer"], prepared["key"], config)
+    except CheckTimeout:
+        outcome, evidence = TIMEOUT, {**prepared, "reason": f"over {config.timeout_s}s"}
+    except Exception as exc:  # a grader returns a failing verdict, never raises
+        outcome, evidence = ERROR, {**prepared, "reason": f"{type(exc).__name__}: {exc}"[:300]}
+    return _done("symbolic", outcome, {**evidence, "config": asdict(config)}, started)
+
+
+@lru_cache(maxsize=4096)
+def _parse_key_full(key: str) -> list:
+    text = key if "$" in key or "\\boxed" in key else f"${key}$"
+    return parse(text, _DEFAULT, parsing_timeout=None)
+
+
+def _read(parsed: list) -> str:
+    return next((item for item in reversed(parsed) if isinstance(item, str)), "")
+
+
+def grade_mathverify_full(
+    reply: str | None, key: str, config: SymbolicConfig = SymbolicConfig()
+) -> Verdict:
+    """Math-Verify's own extraction on the whole reply, compared with the key; never raises."""
+    started = time.perf_counter()
+    if not isinstance(reply, str) or not isinstance(key, str):
+        return _done("mathverify-full", ERROR, {"reason": "reply or key is not text"}, started)
+    try:
+        with time_limit(config.timeout_s):
+            gold = _parse_key_full(key)
+            pred = parse(reply, _DEFAULT, parsing_timeout=None)
+            evidence = {"answer_parsed": _read(pred), "key_parsed": _read(gold)}
+            same = bool(gold and pred) and verify(
+                gold, pred, float_rounding=config.float_rounding,
+                numeric_precision=config.numeric_precision, strict=config.strict,
+                timeout_seconds=None,
+            )
+        outcome = ACCEPT if same else REJECT
+    except CheckTimeout:
+        outcome, evidence = TIMEOUT, {"reason": f"over {config.timeout_s}s"}
+    except Exception as exc:
+        outcome, evidence = ERROR, {"reason": f"{type(exc).__name__}: {exc}"[:300]}
+    return _done("mathverify-full", outcome, evidence, started)
+
+
+def _done(name: str, outcome: str, evidence: dict, started: float) -> Verdict:
+    version = SYMBOLIC_VERSION if name == "symbolic" else FULL_VERSION
+    return Verdict(name, version, outcome, evidence, (time.perf_counter() - started) * 1000)
