@@ -31,8 +31,8 @@ from collections.abc import Callable
 
 from graders.math.spans import (
     Span,
-    math_segments,
     matching_brace,
+    math_segments,
     refine,
     rhs_of_simple_assignment,
     strip_span,
@@ -53,12 +53,12 @@ _ANSWER_IS = re.compile(r"(?i)\b(?:the\s+)?(?:final\s+)?answer\s+is\s*[:：]?\s*
 _SENTENCE_END = re.compile(r"\n|[.;!?](?=\s|$)(?<!\d\.)|[.;](?=\s+[A-Z])")
 _GSM8K = re.compile(r"####[ \t]*(?P<rest>[^\n]*)")
 _BOLD = re.compile(r"\*\*(?P<b>[^*\n]{1,120}?)\*\*|__(?P<u>[^_\n]{1,120}?)__")
-_PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
+_PROSE_WORD = re.compile(r"(?<![\\A-Za-z])(?!and\b)[A-Za-z]{3,}")
 _CALCULATOR = re.compile(r"<<[^<>\n]*>>")
 _NUMBER = re.compile(
     r"(?<![\w.])-?(?:\d+\s*)?[√∛∜]\s*\(?\d+(?:\.\d+)?\)?"  # 2√5, √(12)
     r"|(?<![\w.])-?\d+(?:\.\d+)?\s*π"  # 3π
-    r"|(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?![\d.]))?"  # 1,234.5 3/4
+    r"|(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?"  # 1,234.5 3/4
     r"|(?<![\w.])-?\.\d+"
 )
 _CHECK_OPENING = re.compile(
@@ -67,41 +67,114 @@ _CHECK_OPENING = re.compile(
     r"ication)\b|sanity\s+check|consistency\s+check|to\s+(?:double[- ]?)?(?:check|verify|confirm)|"
     r"confirm(?:ing|ation)?\b|plugging\s+(?:back|in)|substituting\s+back)"
 )
+_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
+_LIST_SEPARATOR = re.compile(r"(?:\s|[,;\"'“”]|\\[\"']|\band\b|\\text\{\s*and\s*\})*")
+_COPULA = re.compile(r"\s(?:is|are|was|equals|=)\s")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_START = re.compile(r"(?:(?<=[.!?])\s+|\n)(?=\S)")
 
 
+def _box_content(reply: str, m: re.Match) -> tuple[Span, int] | None:
+    """The content span of one box and the index just past it."""
+    i = m.end()
+    while i < len(reply) and reply[i] in " \t":
+        i += 1
+    if i < len(reply) and reply[i] == "{":
+        close = matching_brace(reply, i)
+        if close is not None:
+            return strip_span(reply, (i + 1, close)), close + 1
+    elif i > m.end():  # `\boxed 5`: one token after the space
+        token = re.match(r"[^\s$.,;}]+", reply[i:])
+        if token:
+            return (i, i + token.end()), i + token.end()
+    return None
+
+
 def _boxed(reply: str) -> Span | None:
-    for m in reversed(list(_BOXED.finditer(reply))):
-        i = m.end()
-        while i < len(reply) and reply[i] in " \t":
-            i += 1
-        if i < len(reply) and reply[i] == "{":
-            close = matching_brace(reply, i)
-            if close is not None:
-                span = strip_span(reply, (i + 1, close))
-                if span[1] > span[0]:
-                    return span
-        elif i > m.end():  # `\boxed 5`: one token after the space
-            token = re.match(r"[^\s$.,;]+", reply[i:])
-            if token:
-                return i, i + token.end()
+    boxes = _boxes(reply)
+    if not boxes:
+        return None
+    start, content, after = boxes[-1]
+    first = len(boxes) - 1
+    # `\boxed{1}, \boxed{2} and \boxed{3}`: a run of boxes is one answer (a list).
+    while first > 0 and _joins(reply, boxes[first - 1][2], boxes[first][0]):
+        first -= 1
+    span = content if first == len(boxes) - 1 else (boxes[first][0], after)
+    later = _statement_after(reply, after)
+    return later or span
+
+
+def _joins(reply: str, start: int, end: int) -> bool:
+    """Whether the text between two boxes is a short list separator, not a new statement."""
+    between = reply[start:end]
+    words = re.findall(r"(?<![\\A-Za-z])[A-Za-z]{2,}", between)
+    return (
+        len(between) <= 40
+        and len(words) <= 3
+        and "\n\n" not in between
+        and not _SENTENCE_BREAK.search(between)
+    )
+
+
+def _boxes(reply: str) -> list[tuple[int, Span, int]]:
+    """(start of `\boxed`, content span, end) of every well-formed non-empty box."""
+    found = []
+    for m in _BOXED.finditer(reply):
+        box = _box_content(reply, m)
+        if box and box[0][1] > box[0][0]:
+            found.append((m.start(), box[0], box[1]))
+    return found
+
+
+def _statement_after(reply: str, after: int) -> Span | None:
+    """An explicit answer line or 'the answer is' after the last box overrides it."""
+    region_end = answer_region(reply)[1]
+    for finder in (_answer_line, _final_answer_is):
+        span = finder(reply)
+        if span and span[0] >= after and span[1] <= region_end:
+            return span
     return None
 
 
 def _narrow_statement(reply: str, span: Span) -> Span:
-    """Inside an answer line or sentence: skip 'the answer is', prefer its first math segment."""
+    """A stated answer: skip 'the answer is', keep one sentence, take what follows a copula."""
     span = strip_span(reply, span)
     phrase = _ANSWER_IS.search(reply, span[0], span[1])
     if phrase and not reply[span[0] : phrase.start()].strip(" *_:"):
         span = strip_span(reply, (phrase.end(), span[1]))
+    span = strip_span(reply, _sentence_after(reply, span[0], span[1]))
+    masked = _mask_math(reply, span)
+    copulas = list(_COPULA.finditer(masked, *span))
+    if copulas:
+        span = strip_span(reply, (copulas[-1].end(), span[1]))
     segments = math_segments(reply, *span)
     if segments:
+        last = 1
+        while last < len(segments) and _LIST_SEPARATOR.fullmatch(
+            reply, segments[last - 1][1] + 1, segments[last][0] - 1
+        ):
+            last += 1
+        if last > 1:  # `$12$ and $13$`: a list of math segments is one answer
+            return strip_span(reply, (segments[0][0] - 1, segments[last - 1][1] + 1))
         whole = strip_span(reply, span)
         inner = strip_span(reply, segments[0])
         if len(segments) > 1 or inner != whole:
             return refine(reply, inner)
+        return refine(reply, span)
+    text = _strip_text_commands(reply[span[0] : span[1]])
+    if len(_PROSE_WORD.findall(text)) > 2:  # a worded sentence: its last number is the answer
+        numbers = list(_NUMBER.finditer(_masked(reply), *span))
+        if numbers:
+            return strip_span(reply, (numbers[-1].start(), numbers[-1].end()))
     return refine(reply, span)
+
+
+def _mask_math(reply: str, span: Span) -> str:
+    """The reply with math segments inside span blanked, so prose-level matches skip them."""
+    chars = list(reply)
+    for start, end in math_segments(reply, *span):
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
 
 
 def _answer_line(reply: str) -> Span | None:
@@ -119,14 +192,16 @@ def _answer_line(reply: str) -> Span | None:
     return None
 
 
-def _sentence_after(reply: str, start: int) -> Span:
-    segment = re.match(r"\$\$|\$|\\\(|\\\[", reply[start:])
-    if segment:
-        inner = math_segments(reply, start)
+def _sentence_after(reply: str, start: int, end: int | None = None) -> Span:
+    """From start to the end of its sentence, or the math segment that opens there."""
+    end = len(reply) if end is None else end
+    if re.match(r"\$|\\\(|\\\[", reply[start:end]):
+        inner = math_segments(reply, start, end)
         if inner and inner[0][0] - start <= 2:
             return inner[0]
-    stop = _SENTENCE_END.search(reply, start)
-    return start, stop.start() if stop else len(reply)
+    masked = _mask_math(reply, (start, end))
+    stop = _SENTENCE_END.search(masked, start, end)
+    return start, stop.start() if stop else end
 
 
 def _final_answer_is(reply: str) -> Span | None:
@@ -150,7 +225,7 @@ def _bare(reply: str) -> Span | None:
     text = reply[span[0] : span[1]]
     if not text or "\n" in text or len(text) > 80 or text.endswith("?"):
         return None
-    if len(_PROSE_WORD.findall(_strip_text_commands(text))) > 1:
+    if _PROSE_WORD.search(_strip_text_commands(text)):
         return None
     return refine(reply, span)
 
@@ -190,7 +265,13 @@ def _final_paragraph(reply: str, region: Span) -> Span:
 
 def _last_math_final_paragraph(reply: str) -> Span | None:
     region = answer_region(reply)
-    segments = math_segments(reply, *_final_paragraph(reply, region))
+    paragraph = _final_paragraph(reply, region)
+    segments = math_segments(reply, *paragraph)
+    if not segments:
+        return None
+    # A plain number stated after the last math segment ("... is 12.") is the later statement.
+    if list(_NUMBER.finditer(_mask_math(_masked(reply), paragraph), segments[-1][1], paragraph[1])):
+        return None
     for seg in reversed(segments):
         span = refine(reply, rhs_of_simple_assignment(reply, strip_span(reply, seg)))
         if span[1] > span[0]:

@@ -17,6 +17,7 @@ from functools import lru_cache
 from importlib.metadata import version as package_version
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+from sympy import Basic, nan, zoo
 
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
@@ -36,6 +37,7 @@ _EXPR_ONLY = (ExprExtractionConfig(),)
 _DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
 _INTEGER = re.compile(r"[-+]?\d+")
 _LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
+_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
 
 
@@ -51,16 +53,18 @@ class SymbolicConfig:
 
 
 def unwrap_key(text: str) -> str:
-    """A key as an answer: the content of its last `\\boxed{}`, else without `$` delimiters."""
-    at = text.rfind("\\boxed{")
-    if at >= 0:
+    """An answer or key as bare math: its boxes' contents (a list if several), no `$`."""
+    contents = []
+    at = text.find("\\boxed{")
+    while at >= 0:
         close = matching_brace(text, at + 6)
-        if close is not None:
-            return text[at + 7 : close].strip()
-    stripped = text.strip()
-    while len(stripped) > 1 and stripped[0] == "$" and stripped[-1] == "$":
-        stripped = stripped[1:-1].strip()
-    return stripped
+        if close is None:
+            break
+        contents.append(text[at + 7 : close].strip())
+        at = text.find("\\boxed{", close)
+    if contents:
+        return ", ".join(contents)
+    return _UNESCAPED_DOLLAR.sub("", text).strip()
 
 
 @lru_cache(maxsize=65536)
@@ -80,6 +84,8 @@ def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
     evidence: dict = {"answer": answer, "key": key}
     if not answer.strip() or not key.strip():
         return REJECT, {**evidence, "reason": "empty answer or key"}
+    if _COMPACT.sub("", answer) == _COMPACT.sub("", key):
+        return ACCEPT, {**evidence, "method": "identical"}
     key_choice = choice_letter(key)
     if key_choice is not None:
         answer_choice = choice_letter(answer)
@@ -100,12 +106,19 @@ def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
         return ERROR, {**evidence, "reason": "key did not parse"}
     if not pred:
         return REJECT, {**evidence, "reason": "answer did not parse"}
+    if _undefined(gold) or _undefined(pred):
+        return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}
     same = verify(
         gold, pred, float_rounding=config.float_rounding,
         numeric_precision=config.numeric_precision, strict=config.strict,
         allow_set_relation_comp=config.allow_set_relation_comp, timeout_seconds=None,
     )
     return (ACCEPT if same else REJECT), evidence
+
+
+def _undefined(parsed: list) -> bool:
+    value = parsed[0]
+    return isinstance(value, Basic) and (value.has(zoo) or value.has(nan))
 
 
 def grade_symbolic(
