@@ -3,8 +3,8 @@
 Rules, in order: drop newlines and `\\!`; unescape doubled backslashes; `\\tfrac`/`\\dfrac` ->
 `\\frac`; drop `\\left`/`\\right`; drop `^{\\circ}`/`^\\circ`, `\\$`, `\\%`/`%`; drop a trailing
 `\\text{ unit}`; give bare decimals a leading `0`; drop a short `x =` left-hand side; brace
-`\\sqrt2` -> `\\sqrt{2}`; remove spaces; brace `\\frac12` -> `\\frac{1}{2}`; `0.5` -> `\\frac{1}{2}`;
-`a/b` of two integers -> `\\frac{a}{b}`.
+`\\sqrt2` -> `\\sqrt{2}`; remove spaces; brace `\\frac12` -> `\\frac{1}{2}`;
+`0.5` -> `\\frac{1}{2}`; `a/b` of two integers -> `\\frac{a}{b}`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ _SIMPLE_SLASH = re.compile(r"(-?\d+)/(\d+)")
 
 
 def _brace_fracs(text: str) -> str:
-    """`\\frac12` -> `\\frac{1}{2}`, `\\frac1{72}` -> `\\frac{1}{72}`, `\\frac{3}4` -> `\\frac{3}{4}`."""
+    """Brace fraction arguments: `\\frac12` -> `\\frac{1}{2}`, `\\frac1{72}` -> `\\frac{1}{72}`."""
     parts = text.split("\\frac")
     out = parts[0]
     for part in parts[1:]:

@@ -12,12 +12,13 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
+from fractions import Fraction
 from functools import lru_cache
 from importlib.metadata import version as package_version
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, nan, zoo
+from sympy import Basic, Rational, nan, zoo
 
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
@@ -35,7 +36,7 @@ FULL_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
 _LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
 _EXPR_ONLY = (ExprExtractionConfig(),)
 _DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
-_INTEGER = re.compile(r"[-+]?\d+")
+_DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
 _LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
@@ -94,8 +95,11 @@ def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
         if answer_choice is not None:
             same = answer_choice == key_choice
             return (ACCEPT if same else REJECT), {**evidence, "method": "choice"}
-    if _INTEGER.fullmatch(answer) and _INTEGER.fullmatch(key):
-        return (ACCEPT if int(answer) == int(key) else REJECT), {**evidence, "method": "integer"}
+    if _DECIMAL.fullmatch(answer) and _DECIMAL.fullmatch(key):
+        # Plain numbers: equal, or apart by more than any rounding Math-Verify would allow.
+        gap = abs(Fraction(answer) - Fraction(key))
+        if gap == 0 or gap > Fraction(1, 10**config.float_rounding):
+            return (ACCEPT if gap == 0 else REJECT), {**evidence, "method": "number"}
     gold, gold_read, gold_path = _parse_hardened(key)
     pred, pred_read, pred_path = _parse_hardened(answer)
     evidence.update(
@@ -108,17 +112,45 @@ def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
         return REJECT, {**evidence, "reason": "answer did not parse"}
     if _undefined(gold) or _undefined(pred):
         return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}
-    same = verify(
-        gold, pred, float_rounding=config.float_rounding,
-        numeric_precision=config.numeric_precision, strict=config.strict,
-        allow_set_relation_comp=config.allow_set_relation_comp, timeout_seconds=None,
-    )
-    return (ACCEPT if same else REJECT), evidence
+    return (ACCEPT if verify_fast(gold, pred, config) else REJECT), evidence
+
+
+def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
+    """Math-Verify's `verify`, with its result computed directly where it is certain.
+
+    `verify` is true when any (gold, pred) pair matches. Two SymPy rationals match exactly when
+    equal (Math-Verify compares them symbolically, and rounding applies only to floats); two
+    strings match when equal after trimming; a string never matches a SymPy object. Every other
+    pair goes to Math-Verify itself.
+    """
+    options = {
+        "float_rounding": config.float_rounding, "numeric_precision": config.numeric_precision,
+        "strict": config.strict, "allow_set_relation_comp": config.allow_set_relation_comp,
+        "timeout_seconds": None,
+    }
+    for g in gold:
+        for t in pred:
+            if isinstance(g, Rational) and isinstance(t, Rational):
+                same = g == t
+            elif isinstance(g, str) or isinstance(t, str):
+                same = isinstance(g, str) and isinstance(t, str) and bool(g.strip()) and (
+                    g.strip() == t.strip()
+                )
+            else:
+                same = verify([g], [t], **options)
+            if same:
+                return True
+    return False
 
 
 def _undefined(parsed: list) -> bool:
     value = parsed[0]
     return isinstance(value, Basic) and (value.has(zoo) or value.has(nan))
+
+
+def warm_up() -> None:
+    """Build Math-Verify's LaTeX parser tables once (about 0.5 s), e.g. before forking workers."""
+    _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
 
 
 def grade_symbolic(
@@ -143,8 +175,8 @@ def grade_symbolic(
 
 @lru_cache(maxsize=4096)
 def _parse_key_full(key: str) -> list:
-    text = key if "$" in key or "\\boxed" in key else f"${key}$"
-    return parse(text, _DEFAULT, parsing_timeout=None)
+    plain = "$" in key or "\\boxed" in key or _DECIMAL.fullmatch(key.strip())
+    return parse(key if plain else f"${key}$", _DEFAULT, parsing_timeout=None)
 
 
 def _read(parsed: list) -> str:
@@ -163,11 +195,8 @@ def grade_mathverify_full(
             gold = _parse_key_full(key)
             pred = parse(reply, _DEFAULT, parsing_timeout=None)
             evidence = {"answer_parsed": _read(pred), "key_parsed": _read(gold)}
-            same = bool(gold and pred) and verify(
-                gold, pred, float_rounding=config.float_rounding,
-                numeric_precision=config.numeric_precision, strict=config.strict,
-                timeout_seconds=None,
-            )
+            full = replace(config, allow_set_relation_comp=False)  # Math-Verify's default
+            same = bool(gold and pred) and verify_fast(gold, pred, full)
         outcome = ACCEPT if same else REJECT
     except CheckTimeout:
         outcome, evidence = TIMEOUT, {"reason": f"over {config.timeout_s}s"}
