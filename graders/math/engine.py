@@ -87,7 +87,7 @@ def grade_math_many(
     """
     specs = [MATH_GRADERS[name] for name in (graders or MATH_GRADERS)]
     isolated = [spec for spec in specs if spec.isolated]
-    pending: dict[int, dict[str, Verdict]] = {}
+    pending: dict[int, dict[str, Verdict]] = {index: {} for index in range(len(items))}
     extractions: dict[int, Extraction] = {}
     waiting: dict[tuple, list[tuple[int, str]]] = {}
     hard = 2 * timeout_s + 0.5
@@ -99,25 +99,20 @@ def grade_math_many(
             _failed(TIMEOUT, f"killed after {hard:.1f}s"), _failed(ERROR, "worker process died"),
         )
     try:
-        # Whole-reply checks need no extraction: start the workers on them at once.
-        if pool:
-            full = [s for s in isolated if s.reads == "reply"]
-            pool.submit(_tasks(waiting, items, range(len(items)), full, None, timeout_s))
         for first in range(0, len(items), _BATCH):
             batch = range(first, min(first + _BATCH, len(items)))
             for index in batch:
                 extractions[index] = extract_final_answer(items[index].reply)
-                pending[index] = _cheap_verdicts(specs, items[index], extractions[index])
-            done = [i for i in batch if _complete(pending[i], specs)]
+                pending[index].update(_cheap_verdicts(specs, items[index], extractions[index]))
+            done = [i for i in batch if len(pending[i]) == len(specs)]
             if pool:
-                answer_specs = [s for s in isolated if s.reads == "answer"]
-                pool.submit(
-                    _tasks(waiting, items, batch, answer_specs, extractions, timeout_s)
-                )
-                done += _collect(pool.poll(0), waiting, pending, specs)
+                # One item's checks go out together, so a worker parses its key and answer once
+                # (Math-Verify caches the last few LaTeX parses).
+                pool.submit(_tasks(waiting, items, batch, isolated, extractions, timeout_s))
+                done += _collect(pool.poll(0), waiting, pending, extractions, specs)
             yield from _finish(done, items, extractions, pending, specs, on_progress)
         while pool and pool.outstanding:
-            done = _collect(pool.poll(0.2), waiting, pending, specs)
+            done = _collect(pool.poll(0.2), waiting, pending, extractions, specs)
             yield from _finish(done, items, extractions, pending, specs, on_progress)
     finally:
         if pool:
@@ -146,18 +141,15 @@ def _tasks(waiting, items, indices, specs, extractions, timeout_s) -> list[tuple
     return new
 
 
-def _collect(results, waiting, pending, specs) -> list[int]:
+def _collect(results, waiting, pending, extractions, specs) -> list[int]:
+    """Record finished checks; the items now complete (extracted, every verdict in)."""
     done = []
     for payload, verdict in results:
         for index, name in waiting.pop(payload):
             pending[index][name] = verdict
-            if _complete(pending[index], specs):
+            if index in extractions and len(pending[index]) == len(specs):
                 done.append(index)
     return done
-
-
-def _complete(verdicts: dict, specs: list[GraderSpec]) -> bool:
-    return len(verdicts) == len(specs)
 
 
 def _finish(done, items, extractions, pending, specs, on_progress) -> Iterator[MathGrading]:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib.metadata import version as package_version
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, Rational, nan, zoo
+from sympy import Basic, Rational, Set, nan, zoo
 
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
@@ -123,11 +123,10 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
     strings match when equal after trimming; a string never matches a SymPy object. Every other
     pair goes to Math-Verify itself.
     """
-    options = {
-        "float_rounding": config.float_rounding, "numeric_precision": config.numeric_precision,
-        "strict": config.strict, "allow_set_relation_comp": config.allow_set_relation_comp,
-        "timeout_seconds": None,
-    }
+    options = (
+        config.float_rounding, config.numeric_precision, config.strict,
+        config.allow_set_relation_comp,
+    )
     for g in gold:
         for t in pred:
             if isinstance(g, Rational) and isinstance(t, Rational):
@@ -137,10 +136,27 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
                     g.strip() == t.strip()
                 )
             else:
-                same = verify([g], [t], **options)
+                # The set/relation flag only acts when gold is a set: drop it otherwise so
+                # both graders share memo entries.
+                flags = options if isinstance(g, Set) else (*options[:3], False)
+                try:
+                    same = _verify_pair(g, t, flags)
+                except TypeError:  # unhashable (a mutable matrix): no memo
+                    same = _verify_pair.__wrapped__(g, t, flags)
             if same:
                 return True
     return False
+
+
+@lru_cache(maxsize=4096)
+def _verify_pair(gold: Basic, pred: Basic, options: tuple) -> bool:
+    """One Math-Verify comparison, memoised: `symbolic` and `mathverify-full` often compare
+    structurally identical SymPy trees (hashing a tree never evaluates or prints it)."""
+    rounding, precision, strict, set_relation = options
+    return verify(
+        [gold], [pred], float_rounding=rounding, numeric_precision=precision, strict=strict,
+        allow_set_relation_comp=set_relation, timeout_seconds=None,
+    )
 
 
 def _undefined(parsed: list) -> bool:
