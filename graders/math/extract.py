@@ -3,7 +3,10 @@
 Rules are tried in this order; the first that finds something wins:
 
 1. ``boxed`` -- the last ``\\boxed{...}`` / ``\\fbox{...}`` (balanced braces, nesting fine), or
-   ``\\boxed 5`` without braces.
+   ``\\boxed 5`` without braces; a run of boxes joined only by a short separator
+   (``\\boxed{1}, \\boxed{2} and \\boxed{3}``) is taken whole, as one list. An answer line or
+   "the answer is" stated after the last box (outside a trailing check) wins over it and is
+   recorded under its own rule.
 2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` / ``A:`` (markdown
    bold and headings allowed, e.g. ``**Answer:** 13``), or a ``Final Answer`` heading followed by
    the answer on the next line.
@@ -12,7 +15,9 @@ Rules are tried in this order; the first that finds something wins:
 4. ``gsm8k_hash`` -- GSM8K's ``#### N``.
 5. ``bare`` -- the whole reply is one short line that reads as math, not prose (``2√5``).
 6. ``last_math_final_paragraph`` -- the last delimited math segment (``$..$``, ``\\(..\\)``,
-   ``\\[..\\]``, ``$$..$$``) of the final paragraph, with ``x =`` dropped.
+   ``\\[..\\]``, ``$$..$$``) of the final paragraph, with a one-symbol ``x =`` dropped; it
+   does not fire when a plain number is stated after that segment ("... is 12."), which rule 8
+   then takes.
 7. ``last_bold`` -- the last ``**bold**`` phrase.
 8. ``last_number`` -- the last number (radicals and fractions included) outside worded
    parentheticals and GSM8K ``<<a+b=c>>`` annotations.
@@ -90,7 +95,7 @@ def _box_content(reply: str, m: re.Match) -> tuple[Span, int] | None:
     return None
 
 
-def _boxed(reply: str) -> Span | None:
+def _boxed(reply: str) -> Span | tuple[str, Span] | None:
     boxes = _boxes(reply)
     if not boxes:
         return None
@@ -100,8 +105,7 @@ def _boxed(reply: str) -> Span | None:
     while first > 0 and _joins(reply, boxes[first - 1][2], boxes[first][0]):
         first -= 1
     span = content if first == len(boxes) - 1 else (boxes[first][0], after)
-    later = _statement_after(reply, after)
-    return later or span
+    return _statement_after(reply, after) or span
 
 
 def _joins(reply: str, start: int, end: int) -> bool:
@@ -126,13 +130,13 @@ def _boxes(reply: str) -> list[tuple[int, Span, int]]:
     return found
 
 
-def _statement_after(reply: str, after: int) -> Span | None:
+def _statement_after(reply: str, after: int) -> tuple[str, Span] | None:
     """An explicit answer line or 'the answer is' after the last box overrides it."""
     region_end = answer_region(reply)[1]
-    for finder in (_answer_line, _final_answer_is):
+    for name, finder in (("answer_line", _answer_line), ("final_answer_is", _final_answer_is)):
         span = finder(reply)
         if span and span[0] >= after and span[1] <= region_end:
-            return span
+            return name, span
     return None
 
 
@@ -308,7 +312,7 @@ def _last_number(reply: str) -> Span | None:
     return strip_span(reply, (found[-1].start(), found[-1].end()))
 
 
-RULES: tuple[tuple[str, Callable[[str], Span | None]], ...] = (
+RULES: tuple[tuple[str, Callable[[str], Span | tuple[str, Span] | None]], ...] = (
     ("boxed", _boxed),
     ("answer_line", _answer_line),
     ("final_answer_is", _final_answer_is),
@@ -327,6 +331,8 @@ def extract_final_answer(reply: str) -> Extraction:
         return Extraction(EXTRACTOR, VERSION, "none", None)
     for name, rule in RULES:
         span = rule(reply)
+        if span is not None and isinstance(span[0], str):  # a rule deferring to another
+            name, span = span
         if span is not None and span[1] > span[0]:
             return Extraction(EXTRACTOR, VERSION, name, reply[span[0] : span[1]], *span)
     return Extraction(EXTRACTOR, VERSION, "none", None)

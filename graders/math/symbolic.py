@@ -19,6 +19,7 @@ from importlib.metadata import version as package_version
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
 from sympy import Basic, Rational, Set, nan, zoo
+from sympy.logic.boolalg import Boolean
 
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
@@ -136,9 +137,9 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
                     g.strip() == t.strip()
                 )
             else:
-                # The set/relation flag only acts when gold is a set: drop it otherwise so
-                # both graders share memo entries.
-                flags = options if isinstance(g, Set) else (*options[:3], False)
+                # The set/relation flag only acts when gold is (or unwraps from a relation to)
+                # a set: drop it otherwise so both graders share memo entries.
+                flags = options if isinstance(g, (Set, Boolean)) else (*options[:3], False)
                 try:
                     same = _verify_pair(g, t, flags)
                 except TypeError:  # unhashable (a mutable matrix): no memo
