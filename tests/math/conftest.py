@@ -1,8 +1,9 @@
-"""Shared helpers for the math grader tests: where the public peer data lives."""
+"""Shared fixtures for the math grader tests: reading the public peer data beside the checkout."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -10,10 +11,15 @@ import pytest
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 
 
-def load_jsonl(name: str) -> list[dict]:
-    """Rows of a file in ../shared/data, or skip the test cleanly when it is absent."""
-    path = DATA / name
-    if not path.exists():
-        pytest.skip(f"{path} not present")
-    with open(path, encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+@pytest.fixture
+def peer_rows() -> Callable[[str], list[dict]]:
+    """A loader for ../shared/data/<name> JSONL rows that skips cleanly when it is absent."""
+
+    def load(name: str) -> list[dict]:
+        path = DATA / name
+        if not path.exists():
+            pytest.skip(f"{path} not present")
+        with open(path, encoding="utf-8") as fh:
+            return [json.loads(line) for line in fh if line.strip()]
+
+    return load
