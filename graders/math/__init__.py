@@ -1,0 +1,1 @@
+"""Math graders: final-answer extraction with provenance, and exact/normalized/symbolic verdicts."""
