@@ -6,7 +6,9 @@ import click
 
 from adjudicate import __version__
 from adjudicate.cli.common import AdjudicateGroup
+from adjudicate.cli.explain import explain
 from adjudicate.cli.export_cmd import export
+from adjudicate.cli.grade_cmd import grade
 from adjudicate.cli.import_cmd import import_
 from adjudicate.cli.report_cmd import report
 from adjudicate.cli.runs_cmd import runs
@@ -28,5 +30,5 @@ def main() -> None:
     """
 
 
-for command in (import_, export, runs, report):
+for command in (import_, grade, explain, export, runs, report):
     main.add_command(command)

@@ -1,0 +1,50 @@
+"""`adjudicate grade`: precompute every grader's verdict, in parallel, and mark the queue."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+
+from adjudicate.cli.common import count_progress, db_option
+from adjudicate.grading.math_pipeline import grade_math_replies
+from db.connection import open_db
+
+
+@click.command()
+@db_option
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+              show_default="all cores", help="Worker processes for symbolic checks and sandboxes.")
+@click.option("--run", help="Only this run.")
+@click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.1), default=5.0,
+              show_default=True, help="Seconds per symbolic check before it counts as a timeout.")
+def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
+    """Grade every reply not yet graded by the current grader versions, and queue the disputes.
+
+    Math replies get an extraction (the rule that fired and its span) and verdicts from every
+    registered grader (exact, normalized, symbolic, mathverify-full); a reply goes to the
+    review queue when the graders disagree or all reject. Grading is idempotent and resumable:
+    rerun after Ctrl-C or a grader upgrade and only what is missing is graded. Labels are
+    never touched.
+
+    \b
+    Example:
+      adjudicate grade --db evals.db --jobs 2
+    """
+    db = open_db(db_path, create=False)
+    with count_progress("Grading math replies", None) as progress:
+        task = progress.task_ids[0]
+        summary = grade_math_replies(
+            db, jobs=jobs, run=run, timeout_s=timeout_s,
+            on_total=lambda n: progress.update(task, total=n),
+            on_progress=lambda n: progress.advance(task, n),
+        )
+    if summary.graded:
+        click.echo(
+            f"Math: graded {summary.graded:,} replies; {summary.queued:,} queued for review "
+            f"({summary.disagree:,} where graders disagree, {summary.all_reject:,} all reject)."
+        )
+    else:
+        click.echo("Math: nothing new to grade.")
+    click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
