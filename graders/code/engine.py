@@ -1,0 +1,156 @@
+"""Parallel batch engine: N sandboxes (one fork server each), results streamed as they finish.
+
+The store's `grade` and `selfcheck` commands call these. Items are grouped by problem so each
+fork server keeps that problem's inputs loaded; results come back in completion order, keyed
+by the caller's own key. A fork server that dies is restarted and its item retried once.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator, TypeVar
+
+from graders.code.evidence import build_verdicts
+from graders.code.expected import ExpectedOutputs, compute_expected
+from graders.code.grade import CodeGradeConfig, grade_sample
+from graders.code.problem import CodeProblem
+from graders.code.sandbox import Sandbox, SandboxError
+from graders.code.selfcheck import SelfCheckResult, selfcheck_problem
+from graders.verdict import Verdict
+
+Item = TypeVar("Item")
+Result = TypeVar("Result")
+Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class CodeJob:
+    """One program to grade; `key` is the caller's (e.g. the reply's row id)."""
+
+    key: Any
+    program: str
+    problem: CodeProblem
+    expected: ExpectedOutputs
+
+
+@dataclass(frozen=True)
+class CodeResult:
+    key: Any
+    verdicts: dict[str, Verdict]
+
+
+def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
+              work: Callable[[Sandbox, Item], Result], failed: Callable[[Item, str], Result],
+              on_progress: Progress | None) -> Iterator[Result]:
+    """Run `work` over items on `jobs` sandboxes; yield results as they complete."""
+    todo: queue.Queue[Item] = queue.Queue()
+    for item in items:
+        todo.put(item)
+    done: queue.Queue[tuple[str, Any]] = queue.Queue()
+    stop = threading.Event()
+
+    def worker(slot: int) -> None:
+        sandbox: Sandbox | None = None
+        try:
+            while not stop.is_set():
+                try:
+                    item = todo.get_nowait()
+                except queue.Empty:
+                    return
+                result = None
+                for _attempt in range(2):
+                    try:
+                        if sandbox is None or not sandbox.alive:
+                            if sandbox is not None:
+                                sandbox.close()
+                            sandbox = Sandbox(config.sandbox, slot)
+                            sandbox.start()
+                        result = work(sandbox, item)
+                        if sandbox.alive:
+                            break
+                    except SandboxError as error:
+                        result = failed(item, str(error))
+                done.put(("result", result))
+        except BaseException as error:  # noqa: B036 - report, never hang the consumer
+            done.put(("crash", error))
+        finally:
+            if sandbox is not None:
+                sandbox.close()
+            done.put(("exit", None))
+
+    threads = [threading.Thread(target=worker, args=(slot,), daemon=True)
+               for slot in range(max(1, min(jobs, len(items))))]
+    for thread in threads:
+        thread.start()
+    running, finished = len(threads), 0
+    try:
+        while running:
+            kind, payload = done.get()
+            if kind == "exit":
+                running -= 1
+            elif kind == "crash":
+                raise RuntimeError("a grading worker crashed") from payload
+            else:
+                finished += 1
+                if on_progress is not None:
+                    on_progress(finished, len(items))
+                yield payload
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+
+
+def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Progress | None = None,
+                    config: CodeGradeConfig | None = None) -> Iterator[CodeResult]:
+    """Grade many programs in parallel; yields a CodeResult per item as each finishes."""
+    config = config or CodeGradeConfig()
+    ordered = sorted(items, key=lambda job: job.problem.task_id)
+
+    def work(sandbox: Sandbox, job: CodeJob) -> CodeResult:
+        return CodeResult(job.key, grade_sample(job.program, job.problem, job.expected,
+                                                sandbox, config))
+
+    def failed(job: CodeJob, error: str) -> CodeResult:
+        count = len(job.problem.tests)
+        return CodeResult(job.key, build_verdicts(None, 0, 0, len(job.problem.base), count,
+                                                  0.0, error=error))
+
+    return _parallel(ordered, jobs, config, work, failed, on_progress)
+
+
+def expected_many(problems: Iterable[CodeProblem], jobs: int = 2,
+                  on_progress: Progress | None = None, config: CodeGradeConfig | None = None,
+                  ) -> Iterator[tuple[CodeProblem, ExpectedOutputs]]:
+    """Run each problem's reference once (in parallel) to get its expected outputs."""
+    config = config or CodeGradeConfig()
+
+    def work(sandbox: Sandbox, problem: CodeProblem) -> tuple[CodeProblem, ExpectedOutputs]:
+        return problem, compute_expected(problem, sandbox)
+
+    def failed(problem: CodeProblem, error: str) -> tuple[CodeProblem, ExpectedOutputs]:
+        count = len(problem.tests)
+        return problem, ExpectedOutputs(problem.task_id, [None] * count, [0.0] * count,
+                                        {index: error for index in range(count)})
+
+    return _parallel(list(problems), jobs, config, work, failed, on_progress)
+
+
+def selfcheck_many(pairs: Iterable[tuple[CodeProblem, ExpectedOutputs]], jobs: int = 2,
+                   on_progress: Progress | None = None,
+                   config: CodeGradeConfig | None = None) -> Iterator[SelfCheckResult]:
+    """Self-check many problems in parallel (reference passes, stub fails)."""
+    config = config or CodeGradeConfig()
+
+    def work(sandbox: Sandbox, pair: tuple[CodeProblem, ExpectedOutputs]) -> SelfCheckResult:
+        return selfcheck_problem(pair[0], pair[1], sandbox, config)
+
+    def failed(pair: tuple[CodeProblem, ExpectedOutputs], error: str) -> SelfCheckResult:
+        problem = pair[0]
+        count = len(problem.tests)
+        verdicts = build_verdicts(None, 0, 0, len(problem.base), count, 0.0, error=error)
+        return SelfCheckResult(problem.task_id, verdicts, verdicts)
+
+    return _parallel(list(pairs), jobs, config, work, failed, on_progress)

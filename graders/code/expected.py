@@ -1,0 +1,99 @@
+"""Expected outputs: run the reference once per problem, keep its outputs and runtimes as JSON.
+
+The store caches `ExpectedOutputs.to_json()` per problem, so the reference runs once, not once
+per sample. Per-input time limits derive from the reference's runtime the way EvalPlus does
+it: `max(floor, factor * reference_seconds)` with factor 4 and a 1 s floor.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from graders.code.plain_data import Digest, decode, encode
+from graders.code.problem import CodeProblem
+from graders.code.sandbox import Sandbox, SandboxConfig, Segment
+
+VERSION = 1
+REFERENCE_TIME_LIMIT_S = 30.0
+
+
+@dataclass(frozen=True)
+class TimeLimits:
+    """EvalPlus defaults: 4x the reference's time per input, at least 1 s; sets capped at 60 s."""
+
+    factor: float = 4.0
+    floor_s: float = 1.0
+    set_cap_s: float = 60.0
+
+
+@dataclass(frozen=True, eq=False)
+class ExpectedOutputs:
+    """Reference outputs and seconds per test (base then plus), and inputs it failed on."""
+
+    task_id: str
+    outputs: list[Any]
+    seconds: list[float]
+    errors: dict[int, str] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"version": VERSION, "task_id": self.task_id,
+                "outputs": [value.to_json() if isinstance(value, Digest) else encode(value)
+                            for value in self.outputs],
+                "seconds": self.seconds, "errors": {str(k): v for k, v in self.errors.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ExpectedOutputs:
+        if data.get("version") != VERSION:
+            raise ValueError(f"expected outputs version {data.get('version')}, need {VERSION}")
+        return cls(data["task_id"], [decode(value) for value in data["outputs"]],
+                   list(data["seconds"]), {int(k): v for k, v in data["errors"].items()})
+
+    def time_limits(self, limits: TimeLimits) -> list[float]:
+        return [max(limits.floor_s, limits.factor * seconds) for seconds in self.seconds]
+
+
+def segments(problem: CodeProblem, time_limits: list[float], limits: TimeLimits) -> list[Segment]:
+    """Base and plus each get EvalPlus's budget: min(cap, sum of their limits) + 1 s."""
+    cut = len(problem.base)
+    parts = [(0, cut), (cut, len(time_limits))]
+    return [Segment(start, stop, min(limits.set_cap_s, sum(time_limits[start:stop])) + 1)
+            for start, stop in parts if stop > start]
+
+
+def compute_expected(problem: CodeProblem, sandbox: Sandbox | None = None,
+                     config: SandboxConfig | None = None) -> ExpectedOutputs:
+    """Run the reference on every test once, in the sandbox, recording outputs and runtimes."""
+    if sandbox is None:
+        with Sandbox(config) as own:
+            return compute_expected(problem, own)
+    count = len(problem.tests)
+    outputs: list[Any] = [None] * count
+    seconds: list[float] = [0.0] * count
+    errors: dict[int, str] = {}
+
+    def record(message: dict[str, Any]) -> bool:
+        index = message["i"]
+        seconds[index] = float(message.get("t", 0.0))
+        if "v" in message:
+            outputs[index] = message["v"]
+        elif "d" in message:
+            outputs[index] = Digest(*message["d"])
+        elif "x" in message:
+            errors[index] = f"{message['x']['type']}: {message['x']['message']}"
+        elif "to" in message:
+            errors[index] = f"timed out after {seconds[index]:.1f} s"
+        elif "big" in message:
+            errors[index] = f"output too large: {message['big']}"
+        return False
+
+    limits = [REFERENCE_TIME_LIMIT_S] * count
+    budget = [Segment(0, count, REFERENCE_TIME_LIMIT_S * 4 + count * 0.05)]
+    result = sandbox.run(problem.reference_program, problem.entry_point, problem.suite, 0, count,
+                         limits, budget, record)
+    failure = result.setup_error or result.protocol_error or (result.load and str(result.load))
+    if failure or result.watchdog or not result.ended:
+        reason = failure or result.watchdog or f"exit {result.exit_code} signal {result.signal}"
+        for index in range(result.next_index, count):
+            errors.setdefault(index, f"reference did not run: {reason}")
+    return ExpectedOutputs(problem.task_id, outputs, seconds, errors)

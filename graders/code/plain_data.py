@@ -1,0 +1,216 @@
+"""Tagged JSON for Python values: tuples, sets, inf/nan, complex, bytes survive a round trip.
+
+Stdlib only: the sandbox child loads this file by path. `encode` never calls code that a
+sample could have defined (no `__eq__`, `__repr__`, `__iter__` of user classes): it checks
+exact builtin types and tags anything else as opaque, so an object that claims to equal
+everything arrives at the comparison as `Opaque`, not as a value.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import marshal
+import math
+from typing import Any
+
+TAG = "__t"
+MAX_DEPTH = 100
+MAX_ITEMS = 2_000_000
+BIG_INT = 10**4000
+MARSHAL_VERSION = marshal.version
+
+
+class TooLarge(Exception):
+    """The value is too deep or has too many items to encode."""
+
+
+class Opaque:
+    """A value that is not plain data (a user object, a generator, a numpy array ...)."""
+
+    __slots__ = ("type_name",)
+
+    def __init__(self, type_name: str) -> None:
+        self.type_name = type_name
+
+    def __repr__(self) -> str:
+        return f"<{self.type_name} object>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Opaque) and other.type_name == self.type_name
+
+    def __hash__(self) -> int:
+        return hash(("Opaque", self.type_name))
+
+
+class Digest:
+    """A large output known by the SHA-256 of its marshal bytes (equal digests: equal data)."""
+
+    __slots__ = ("sha256", "size")
+
+    def __init__(self, sha256: str, size: int) -> None:
+        self.sha256, self.size = sha256, size
+
+    def __repr__(self) -> str:
+        return f"<{self.size} bytes of data, sha256 {self.sha256[:12]}>"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Digest) and other.sha256 == self.sha256
+
+    def __hash__(self) -> int:
+        return hash(self.sha256)
+
+    def to_json(self) -> dict[str, Any]:
+        return {TAG: "digest", "v": [self.sha256, self.size, MARSHAL_VERSION]}
+
+
+def _type_name(value: Any) -> str:
+    try:
+        cls = type(value)
+        module = type.__getattribute__(cls, "__module__")
+        return f"{module}.{type.__getattribute__(cls, '__qualname__')}"
+    except Exception:  # a hostile metaclass may raise anything
+        return "<unknown type>"
+
+
+def _numpy_scalar(value: Any) -> Any:
+    """Numpy scalars become the Python value they hold; anything else is None."""
+    import sys
+
+    numpy = sys.modules.get("numpy")
+    if numpy is None or not isinstance(value, numpy.generic):
+        return None
+    if type(value).__module__ != "numpy":
+        return None
+    item = value.item()
+    return item if type(item) in (bool, int, float, complex, str, bytes) else None
+
+
+def encode(value: Any) -> Any:
+    """Turn a Python value into JSON-ready data with tags for non-JSON types."""
+    budget = [MAX_ITEMS]
+    return _encode(value, 0, budget)
+
+
+def _encode(value: Any, depth: int, budget: list[int]) -> Any:
+    kind = type(value)
+    if value is None or kind is bool or kind is str:
+        return value
+    if kind is int:
+        # JSON would print it in decimal, which Python refuses past 4300 digits; hex is exact
+        return value if -BIG_INT < value < BIG_INT else {TAG: "int", "v": hex(value)}
+    if kind is float:
+        if math.isfinite(value):
+            return value
+        return {TAG: "float", "v": "nan" if value != value else ("inf" if value > 0 else "-inf")}
+    if depth >= MAX_DEPTH:
+        raise TooLarge("nested deeper than %d" % MAX_DEPTH)
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise TooLarge("more than %d items" % MAX_ITEMS)
+    if kind is list:
+        budget[0] -= len(value)
+        if budget[0] < 0:
+            raise TooLarge("more than %d items" % MAX_ITEMS)
+        return [item if _is_json_scalar(item) else _encode(item, depth + 1, budget)
+                for item in value]
+    if kind is tuple or kind is set or kind is frozenset:
+        budget[0] -= len(value)
+        items = [_encode(item, depth + 1, budget) for item in value]
+        return {TAG: kind.__name__, "v": items}
+    if kind is dict:
+        budget[0] -= len(value)
+        if all(type(key) is str for key in value) and not _looks_tagged(value):
+            return {key: _encode(item, depth + 1, budget) for key, item in value.items()}
+        pairs = [[_encode(k, depth + 1, budget), _encode(v, depth + 1, budget)]
+                 for k, v in value.items()]
+        return {TAG: "dict", "v": pairs}
+    if kind is complex:
+        return {TAG: "complex", "v": [_encode(value.real, depth, budget),
+                                       _encode(value.imag, depth, budget)]}
+    if kind is bytes:
+        return {TAG: "bytes", "v": base64.b64encode(value).decode("ascii")}
+    scalar = _numpy_scalar(value)
+    if scalar is not None:
+        return _encode(scalar, depth, budget)
+    return {TAG: "opaque", "v": _type_name(value)}
+
+
+def _is_json_scalar(value: Any) -> bool:
+    """Values JSON holds exactly as they are (the fast path for long lists)."""
+    kind = type(value)
+    return (kind is str or kind is bool or value is None
+            or (kind is int and -BIG_INT < value < BIG_INT)
+            or (kind is float and value - value == 0))  # finite
+
+
+def _looks_tagged(mapping: dict) -> bool:
+    return TAG in mapping
+
+
+_FLOATS = {"nan": math.nan, "inf": math.inf, "-inf": -math.inf}
+
+
+def loads(text: str | bytes) -> Any:
+    """Parse JSON and decode tags in one pass (tags are resolved as each object is parsed)."""
+    return json.loads(text, object_hook=_from_object)
+
+
+def decode(data: Any) -> Any:
+    """Inverse of `encode` for already-parsed JSON; opaque values come back as `Opaque`."""
+    kind = type(data)
+    if kind is list:
+        return [item if type(item) not in (list, dict) else decode(item) for item in data]
+    if kind is not dict:
+        return data
+    return _from_object({key: decode(item) for key, item in data.items()})
+
+
+def _from_object(data: dict[str, Any]) -> Any:
+    """One JSON object whose contents are already decoded: a tagged value or a plain dict."""
+    tag = data.get(TAG)
+    if tag is None:
+        return data
+    payload = data["v"]
+    if tag == "tuple":
+        return tuple(payload)
+    if tag == "set":
+        return set(payload)
+    if tag == "frozenset":
+        return frozenset(payload)
+    if tag == "dict":
+        return {key: value for key, value in payload}
+    if tag == "int":
+        return int(payload, 16)
+    if tag == "float":
+        return _FLOATS[payload]
+    if tag == "complex":
+        return complex(payload[0], payload[1])
+    if tag == "bytes":
+        return base64.b64decode(payload)
+    if tag == "opaque":
+        return Opaque(payload)
+    if tag == "digest":  # a digest from another marshal format cannot be compared: opaque
+        if payload[2] != MARSHAL_VERSION:
+            return Opaque("digest of another marshal version")
+        return Digest(payload[0], payload[1])
+    raise ValueError(f"unknown tag {tag!r}")
+
+
+def is_plain(value: Any) -> bool:
+    """True when `value` is made only of plain data (no opaque object anywhere inside)."""
+    try:
+        return not _has_opaque(encode(value))
+    except TooLarge:
+        return False
+
+
+def _has_opaque(data: Any) -> bool:
+    kind = type(data)
+    if kind is list:
+        return any(_has_opaque(item) for item in data)
+    if kind is dict:
+        if data.get(TAG) == "opaque":
+            return True
+        return any(_has_opaque(item) for item in data.values())
+    return False

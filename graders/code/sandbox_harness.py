@@ -1,0 +1,174 @@
+"""Runs one sample against a range of test inputs inside the sandbox and streams what it did.
+
+Stdlib only; loaded by path inside the fork server. The harness never judges: it reports each
+output (as tagged plain data), exception or timeout on the result pipe, one line per input,
+and the grader compares in the host. Expected outputs never enter the sandbox.
+"""
+
+from __future__ import annotations
+
+import builtins
+import hashlib
+import json
+import marshal
+import os
+import signal
+import sys
+import time
+from types import CodeType
+from typing import Any, Callable
+
+
+class SampleTimeout(BaseException):
+    """Raised by SIGALRM when one input runs past its time limit."""
+
+
+class CappedText:
+    """A stdout/stderr stand-in that keeps the first `limit` characters and counts the rest."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.parts: list[str] = []
+        self.kept = 0
+        self.dropped = 0
+
+    def write(self, text: Any) -> int:
+        text = text if type(text) is str else "<non-str>"
+        room = self.limit - self.kept
+        if room > 0:
+            self.parts.append(text[:room])
+            self.kept += min(room, len(text))
+        self.dropped += max(0, len(text) - max(room, 0))
+        return len(text)
+
+    def flush(self) -> None:
+        return None
+
+    def take(self) -> str | None:
+        if not self.parts and not self.dropped:
+            return None
+        text = "".join(self.parts)
+        if self.dropped:
+            text += f"\n[... {self.dropped} more characters]"
+        self.parts, self.kept, self.dropped = [], 0, 0
+        return text
+
+
+def describe(error: BaseException) -> dict[str, Any]:
+    """Exception type, message and the sample line it came from, without trusting __str__."""
+    try:
+        message = str(error)[:500]
+    except BaseException:  # noqa: B036 - a hostile __str__ may raise anything
+        message = "<unprintable message>"
+    line = None
+    frame = error.__traceback__
+    while frame is not None:
+        if frame.tb_frame.f_code.co_filename == "<sample>":
+            line = frame.tb_lineno
+        frame = frame.tb_next
+    return {"type": type(error).__name__, "message": message, "line": line}
+
+
+def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[Any], Any],
+        is_plain: Callable[[Any], bool], apply_guard: Callable[[], None]) -> None:
+    """Load the program, then run tests[start:stop], writing one JSON line per input."""
+    nonce = job["nonce"]
+    write, dumps, perf = os.write, json.dumps, time.perf_counter
+    setitimer, real = signal.setitimer, signal.ITIMER_REAL
+    limits: list[float] = job["time_limits"]
+    max_bytes = job["max_output_bytes"]
+    # large outputs travel as a digest of their marshal bytes (exact types, no user code)
+    dump, sha256, digest_over = marshal.dumps, hashlib.sha256, job["digest_over"]
+
+    def send(message: dict[str, Any]) -> None:
+        text = dumps(message, separators=(",", ":"), allow_nan=False)
+        if len(text) > max_bytes and "v" in message:
+            del message["v"]
+            message["big"] = f"output is {len(text)} bytes, over the {max_bytes} byte cap"
+            text = dumps(message, separators=(",", ":"), allow_nan=False)
+        data = (nonce + text + "\n").encode()
+        while data:
+            data = data[write(out_fd, data):]
+
+    def on_alarm(_signum: int, _frame: Any) -> None:
+        raise SampleTimeout()
+
+    signal.signal(signal.SIGALRM, on_alarm)
+    capture = CappedText(job["max_captured_chars"])
+    sys.stdout = sys.stderr = capture  # type: ignore[assignment]
+    namespace: dict[str, Any] = {"__name__": "__sample__", "__builtins__": builtins}
+    apply_guard()
+    started = perf()
+    try:
+        setitimer(real, job["load_time_limit"])
+        exec(compile(job["program"], "<sample>", "exec"), namespace)
+        setitimer(real, 0)
+        function = namespace.get(job["entry_point"])
+        if not callable(function):
+            raise NameError(f"the program does not define {job['entry_point']}()")
+    except SampleTimeout:
+        send({"load": "timeout", "t": perf() - started, "o": capture.take()})
+        return
+    except BaseException as error:  # noqa: B036 - anything the sample raises is its failure
+        setitimer(real, 0)
+        send({"load": "error", "x": describe(error), "o": capture.take()})
+        return
+    send({"ready": 1, "t": perf() - started, "o": capture.take()})
+
+    def plain(value: Any) -> Any:
+        if not is_plain(value):
+            raise TypeError(f"candidate returned a {type(value).__name__}, not plain data")
+        return value
+
+    namespace["candidate"] = function
+    namespace["__adj_plain__"] = plain
+
+    def call(test: Any, limit: float) -> dict[str, Any]:
+        message: dict[str, Any] = {}
+        value: Any = None
+        begin = perf()
+        try:
+            setitimer(real, limit)
+            if type(test) is CodeType:
+                exec(test, namespace)
+            else:
+                value = function(*test)
+            setitimer(real, 0)
+        except SampleTimeout:
+            message["to"] = 1
+        except BaseException as error:  # noqa: B036 - anything the sample raises is its failure
+            setitimer(real, 0)
+            message["x"] = describe(error)
+        message["t"] = elapsed = perf() - begin
+        if not message.keys() & {"to", "x"}:
+            if elapsed > limit:
+                message["to"] = 1
+            elif type(test) is CodeType:
+                message["ok"] = 1
+            else:
+                try:
+                    blob = dump(value)
+                except (ValueError, TypeError, RecursionError):
+                    blob = b""  # not builtin data: encode() tags it as opaque
+                if len(blob) > digest_over:
+                    message["d"] = [sha256(blob).hexdigest(), len(blob)]
+                else:
+                    try:
+                        message["v"] = encode(value)
+                    except BaseException as error:  # noqa: B036 - too deep or too many items
+                        message["big"] = describe(error)["message"]
+        return message
+
+    for index in range(job["start"], job["stop"]):
+        limit = limits[index - job["start"]]
+        try:
+            message = call(tests[index], limit)
+        except SampleTimeout:  # the alarm fired while an exception was being handled
+            setitimer(real, 0)
+            message = {"to": 1, "t": limit}
+        message["i"] = index
+        text = capture.take()
+        if text is not None:
+            message["o"] = text
+        send(message)
+    send({"end": 1})
