@@ -174,3 +174,36 @@ def failed_selfchecks(db: Database) -> list[dict[str, Any]]:
          "details": json.loads(d)}
         for b, t, r, s, d in rows
     ]
+
+
+def cached_reference_outputs(
+    db: Database, problem_ids: Iterable[int], version: str
+) -> dict[int, dict[str, Any]]:
+    """Expected outputs already computed from each problem's reference, by problem id."""
+    wanted = list(problem_ids)
+    found: dict[int, dict[str, Any]] = {}
+    for first in range(0, len(wanted), 500):
+        chunk = wanted[first:first + 500]
+        marks = ", ".join("?" * len(chunk))
+        for problem_id, payload in db.execute(
+            f"SELECT problem_id, payload FROM reference_outputs WHERE grader_version = ? "
+            f"AND problem_id IN ({marks})", [version, *chunk]
+        ):
+            found[problem_id] = json.loads(payload)
+    return found
+
+
+def save_reference_outputs(db: Database, problem_id: int, version: str, payload: dict) -> None:
+    """Cache a problem's expected outputs (computed once from its reference)."""
+    with write_transaction(db):
+        db.execute(
+            """INSERT INTO reference_outputs (problem_id, grader_version, payload, created_at)
+               VALUES (?, ?, ?, ?) ON CONFLICT (problem_id, grader_version) DO UPDATE SET
+               payload = excluded.payload, created_at = excluded.created_at""",
+            [problem_id, version, json.dumps(payload, ensure_ascii=False), now()])
+
+
+def selfchecked_problems(db: Database, version: str) -> set[int]:
+    """Problems already self-checked by this checker version."""
+    return {row[0] for row in db.execute(
+        "SELECT problem_id FROM problem_checks WHERE checker_version = ?", [version])}

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from adjudicate.cli.common import count_progress, db_option
+from adjudicate.grading.code_pipeline import grade_code_replies
 from adjudicate.grading.math_pipeline import grade_math_replies
 from db.connection import open_db
 
@@ -21,6 +22,11 @@ from db.connection import open_db
               show_default=True, help="Seconds per symbolic check before it counts as a timeout.")
 def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
     """Grade every reply not yet graded by the current grader versions, and queue the disputes.
+
+    Code samples have their program extracted and run in a sandbox against the base and the
+    extended tests, recording the first failing input; a sample that passes base and fails plus
+    is queued. Each problem is self-checked first (its reference must pass its own tests, a
+    stub must fail them) and problems that fail are flagged.
 
     Math replies get an extraction (the rule that fired and its span) and verdicts from every
     registered grader (exact, normalized, symbolic, mathverify-full); a reply goes to the
@@ -47,4 +53,20 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
         )
     else:
         click.echo("Math: nothing new to grade.")
+    with count_progress("Grading code replies", None) as progress:
+        task = progress.task_ids[0]
+
+        def stage(description: str, total: int) -> None:
+            progress.reset(task, total=total, description=description)
+
+        code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage,
+                                  on_progress=lambda n: progress.advance(task, n))
+    if code.graded:
+        click.echo(f"Code: graded {code.graded:,} samples of {code.problems:,} problems; "
+                   f"{code.queued:,} passed the base tests and failed the extended ones (queued).")
+    else:
+        click.echo("Code: nothing new to grade.")
+    for task_id, what, issues in code.selfcheck_failures:
+        click.echo(f"Warning: {task_id}: {what} its own tests, so its verdicts are not to be "
+                   f"trusted: {'; '.join(issues)[:200]}", err=True)
     click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")

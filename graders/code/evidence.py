@@ -13,8 +13,8 @@ from typing import Any
 
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
 
-GRADER_BASE = "code_base"
-GRADER_PLUS = "code_plus"
+GRADER_BASE = "base"
+GRADER_PLUS = "plus"
 VERSION = "1"
 TIMEOUT_KINDS = {"timeout", "load_timeout"}
 
