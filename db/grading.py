@@ -207,3 +207,8 @@ def selfchecked_problems(db: Database, version: str) -> set[int]:
     """Problems already self-checked by this checker version."""
     return {row[0] for row in db.execute(
         "SELECT problem_id FROM problem_checks WHERE checker_version = ?", [version])}
+
+
+def queue_count(db: Database) -> int:
+    """How many replies wait in the review queue."""
+    return int(db.execute("SELECT count(*) FROM queue").fetchone()[0])

@@ -6,6 +6,7 @@ import click
 
 from adjudicate import __version__
 from adjudicate.cli.common import AdjudicateGroup
+from adjudicate.cli.demo_cmd import demo
 from adjudicate.cli.explain import explain
 from adjudicate.cli.export_cmd import export
 from adjudicate.cli.grade_cmd import grade
@@ -30,5 +31,5 @@ def main() -> None:
     """
 
 
-for command in (import_, grade, explain, export, runs, report):
+for command in (demo, import_, grade, explain, export, runs, report):
     main.add_command(command)

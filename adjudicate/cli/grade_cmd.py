@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import click
+from sqlite_utils import Database
 
 from adjudicate.cli.common import count_progress, db_option
 from adjudicate.grading.code_pipeline import grade_code_replies
@@ -39,6 +40,13 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
       adjudicate grade --db evals.db --jobs 2
     """
     db = open_db(db_path, create=False)
+    grade_everything(db, jobs=jobs, run=run, timeout_s=timeout_s)
+    click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
+
+
+def grade_everything(db: Database, *, jobs: int, run: str | None = None,
+                     timeout_s: float = 5.0) -> None:
+    """Grade math then code replies with progress bars, and say what happened."""
     with count_progress("Grading math replies", None) as progress:
         task = progress.task_ids[0]
         summary = grade_math_replies(
@@ -67,6 +75,5 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
     else:
         click.echo("Code: nothing new to grade.")
     for task_id, what, issues in code.selfcheck_failures:
-        click.echo(f"Warning: {task_id}: {what} its own tests, so its verdicts are not to be "
-                   f"trusted: {'; '.join(issues)[:200]}", err=True)
-    click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
+        click.echo(f"Warning: {task_id}: {what}, so its verdicts are not to be trusted "
+                   f"({'; '.join(issues)[:200]}). The report lists it.", err=True)

@@ -150,7 +150,8 @@ def _selfcheck(
         if failure["task_id"] in ours:
             summary.selfcheck_failures.append(
                 (failure["task_id"],
-                 "reference fails" if not failure["reference_passes"] else "stub passes",
+                 "its reference fails its own tests" if not failure["reference_passes"]
+                 else "a `return None` stub passes its tests",
                  failure["details"].get("issues", [])))
 
 
