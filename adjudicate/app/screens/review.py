@@ -54,6 +54,7 @@ class ReviewScreen(Screen[None]):
         super().__init__()
         self.session = session
         self.item: QueueItem | None = None
+        self._footer_shape: str | None = "unset"
 
     def compose(self) -> ComposeResult:
         yield ItemHeader(id="item-header")
@@ -84,7 +85,10 @@ class ReviewScreen(Screen[None]):
             switcher.current = item.kind
             self.query_one(f"#{item.kind}", MathItemView | CodeItemView).show(item)
         self.query_one(ProgressLine).show(session.progress, session.reviewer)
-        self.refresh_bindings()
+        shape = item.kind if item else None
+        if shape != self._footer_shape:  # the footer recomposes: only when the keys change
+            self._footer_shape = shape
+            self.refresh_bindings()
 
     def _empty_message(self) -> Content:
         if self.session.progress.total == 0:

@@ -4,42 +4,46 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.table import Table
-from rich.text import Text
+from textual.content import Content
 from textual.widgets import Static
 
 from adjudicate.app.formatting import compact, split_evidence
 from db.queue import VerdictView
 
 OUTCOMES = ("accept", "reject", "error", "timeout")
+FORM_WIDTH = 30  # answer and key columns; longer forms are cut with …
 
 
 class VerdictTable(Static):
-    """grader · verdict · answer as graded · key as graded · the rest of the evidence."""
+    """grader · verdict · answer as graded · key as graded · the rest of the evidence.
+
+    Built as padded Content lines rather than a Rich table: it is redrawn on every keypress.
+    """
 
     COMPONENT_CLASSES = {f"verdict-table--{o}" for o in OUTCOMES} | {"verdict-table--dim"}
 
     def show(self, verdicts: Sequence[VerdictView]) -> None:
-        dim = self.get_component_rich_style("verdict-table--dim", partial=True)
-        table = Table(box=None, expand=True, show_edge=False, pad_edge=False,
-                      header_style=dim, padding=(0, 1))
-        table.add_column("grader", no_wrap=True, ratio=None)
-        table.add_column("verdict", no_wrap=True)
-        table.add_column("answer as graded", ratio=3, overflow="fold")
-        table.add_column("key as graded", ratio=3, overflow="fold")
-        table.add_column("evidence", ratio=4, overflow="fold")
-        if not verdicts:
-            table.add_row(Text("no verdicts stored for this reply yet", style=dim))
+        dim = self.get_visual_style("verdict-table--dim", partial=True)
+        rows = []
         for verdict in verdicts:
             answer, key, rest = split_evidence(verdict.evidence)
-            style = self.get_component_rich_style(
-                f"verdict-table--{verdict.outcome if verdict.outcome in OUTCOMES else 'error'}",
-                partial=True)
-            details = "  ".join(f"{k}={compact(v, 60)}" for k, v in rest)
-            table.add_row(
-                Text(verdict.grader), Text(verdict.outcome, style=style),
-                Text(answer if answer is not None else "—"),
-                Text(key if key is not None else "—"),
-                Text(details, style=dim),
-            )
-        self.update(table)
+            rows.append((verdict.grader, verdict.outcome, compact(answer, FORM_WIDTH),
+                         compact(key, FORM_WIDTH),
+                         "  ".join(f"{k}={compact(v, 60)}" for k, v in rest)))
+        if not rows:
+            self.update(Content.styled("no verdicts stored for this reply yet", dim))
+            return
+        heading = ("grader", "verdict", "answer as graded", "key as graded", "evidence")
+        widths = [max(len(r[i]) for r in [heading, *rows]) for i in range(4)]
+        lines = [Content.styled(self._pad(heading, widths), dim)]
+        for grader, outcome, answer, key, rest in rows:
+            style = self.get_visual_style(
+                f"verdict-table--{outcome if outcome in OUTCOMES else 'error'}", partial=True)
+            lines.append(Content.assemble(
+                grader.ljust(widths[0]), "  ", (outcome.ljust(widths[1]), style), "  ",
+                answer.ljust(widths[2]), "  ", key.ljust(widths[3]), "  ", (rest, dim)))
+        self.update(Content("\n").join(lines))
+
+    @staticmethod
+    def _pad(cells: Sequence[str], widths: Sequence[int]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, [*widths, 0], strict=False)).rstrip()
