@@ -106,8 +106,10 @@ def _code_graded(reply_id: int, reply: str, failing: dict, tally: tuple[int, int
     return GradedReply(reply_id, extraction, [base, plus])
 
 
-def build_review_db(path: Path, *, math_run: str = "haiku", code_run: str = "qwen") -> Path:
-    """A small database: 7 math replies (one group of 3) and 3 code samples, all queued."""
+def build_review_db(path: Path, *, math_runs: tuple[str, ...] = ("haiku",),
+                    code_run: str = "qwen") -> Path:
+    """7 math replies per math run (a group of 3 identical ones first) and 3 code samples,
+    all queued."""
     db = open_db(path)
     problems = [ProblemRecord("math500", c.task_id, "math", c.statement, answer=c.key)
                 for c in MATH_CASES]
@@ -121,7 +123,8 @@ def build_review_db(path: Path, *, math_run: str = "haiku", code_run: str = "qwe
                          ReplyRecord(c.task_id, sample, c.reply, f"built:{i}"))
                         for i, (c, n) in enumerate(zip(MATH_CASES, MATH_SAMPLES, strict=True))
                         for sample in range(n)]
-        add_replies(db, ensure_run(db, math_run, "claude-haiku"), math_replies)
+        for run in math_runs:
+            add_replies(db, ensure_run(db, run, "claude-haiku"), math_replies)
         code_replies = [(index[("humanevalplus", task)],
                          ReplyRecord(task, 0, reply, f"built:code:{i}", form="solution"))
                         for i, (task, _, _, reply, *_) in enumerate(CODE_CASES)]
