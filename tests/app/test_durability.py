@@ -80,7 +80,7 @@ def test_two_reviewers_label_one_database_at_once(tmp_path):
     acked = {}
     for name, process in sessions.items():
         acked[name] = read_acks(process, wanted=None, timeout=120)
-    for name, process in sessions.items():
+    for process in sessions.values():
         _, stderr = process.communicate(timeout=60)
         assert process.returncode == 0, stderr[-2000:]
         assert "locked" not in stderr

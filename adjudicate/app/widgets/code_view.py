@@ -10,7 +10,6 @@ from textual.widgets import Static
 
 from adjudicate.app.formatting import block, compact, counts, first_failure
 from adjudicate.app.keys import LABEL_KEYS
-from adjudicate.app.widgets.math_view import scroll_pane
 from adjudicate.app.widgets.verdict_table import OUTCOMES
 from db.queue import QueueItem
 
@@ -87,6 +86,10 @@ def failure_lines(item: QueueItem) -> list[Content]:
 class CodeItemView(Vertical):
     """Prompt on top, verdicts and the failing input, the program filling the rest."""
 
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
+        super().__init__(id=id)
+        self._prompt: str | None = None
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="code-problem", can_focus=False) as problem:
             problem.border_title = "Prompt"
@@ -99,10 +102,12 @@ class CodeItemView(Vertical):
             yield Static(id="code-source")
 
     def show(self, item: QueueItem) -> None:
-        title = item.entry_point or item.task_id
-        self.query_one("#code-problem").border_title = f"Prompt · {title}"
-        self.query_one("#code-statement", Static).update(
-            highlight(item.statement or "(no prompt stored)", language="python"))
+        if item.statement != self._prompt:
+            self._prompt = item.statement
+            title = item.entry_point or item.task_id
+            self.query_one("#code-problem").border_title = f"Prompt · {title}"
+            self.query_one("#code-statement", Static).update(
+                highlight(item.statement or "(no prompt stored)", language="python"))
         self.query_one(TestPanel).show(item)
         source, where = program_of(item)
         pane = self.query_one("#code-program", VerticalScroll)
@@ -112,3 +117,10 @@ class CodeItemView(Vertical):
 
     def scroll_main(self, direction: str) -> None:
         scroll_pane(self.query_one("#code-program", VerticalScroll), direction)
+
+
+def scroll_pane(pane: VerticalScroll, direction: str) -> None:
+    """up/down/pageup/pagedown/home/end on a scrollable pane."""
+    getattr(pane, {"up": "scroll_up", "down": "scroll_down", "pageup": "scroll_page_up",
+                   "pagedown": "scroll_page_down", "home": "scroll_home",
+                   "end": "scroll_end"}[direction])(animate=False)

@@ -15,26 +15,37 @@ def describe_item(item: QueueItem) -> str:
     return f"{item.run} · {item.benchmark} {item.task_id} · sample {item.sample_index}"
 
 
+REASONS = {
+    "disagree": "graders disagree",
+    "all_reject": "every grader rejects",
+    "plus_only_fail": "passes base tests, fails plus",
+}
+
+
 class ItemHeader(Static):
     """Position in the view, which reply it is, why it is queued, and the reviewer's label."""
 
-    def show(self, position: int, total: int, item: QueueItem | None, view: str,
-             others: str = "") -> None:
+    DEFAULT_CSS = "ItemHeader { height: 2; text-wrap: nowrap; text-overflow: ellipsis; }"
+
+    def show(self, position: int, total: int, item: QueueItem | None, view: str) -> None:
         if item is None:
-            self.update(Content.from_markup("[b]Nothing to review[/b] · $view", view=view))
+            self.update(Content.from_markup("[b]Nothing to review[/b]\nview: $view", view=view),
+                        layout=False)
             return
-        mine = LABEL_WORDS.get(item.my_label or "", item.my_label) if item.my_status == "labeled" \
-            else item.my_status or "not labeled"
-        group = (f" · same answer & key as {item.group_size - 1} more (Shift+key labels all)"
+        if item.my_status == "labeled":
+            mine = LABEL_WORDS.get(item.my_label or "", item.my_label or "")
+        else:
+            mine = item.my_status or "not labeled"
+        group = (f" · {item.group_size} identical (Shift+key labels all)"
                  if item.group_size > 1 else "")
         note = f" · note: {item.my_note}" if item.my_note else ""
         self.update(Content.from_markup(
-            "[b]$pos[/b] of $total · $where · [i]$reason[/i]$group\n"
-            "you: [b]$mine[/b]$note$others · view: $view",
+            "[b]$pos[/b] of $total · $where · [i]$reason[/i]\n"
+            "you: [b]$mine[/b]$note$group · view: $view",
             pos=f"{position + 1:,}", total=f"{total:,}", where=describe_item(item),
-            reason=item.reason or "no longer queued", group=group, mine=mine, note=note,
-            others=others, view=view,
-        ))
+            reason=REASONS.get(item.reason or "", item.reason or "no longer queued"),
+            group=group, mine=mine, note=note, view=view,
+        ), layout=False)  # a fixed two lines: no relayout of the screen
 
 
 class ProgressLine(Static):
@@ -50,4 +61,4 @@ class ProgressLine(Static):
             mine=f"{p.labeled_by_me:,}", reviewer=reviewer, left=f"{p.left_for_me:,}",
             anyone=f"{p.labeled_by_anyone:,}", total=f"{p.total:,}", others=others, rate=rate,
             eta=duration(p.minutes_left),
-        ))
+        ), layout=False)

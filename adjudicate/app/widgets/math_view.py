@@ -8,6 +8,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from adjudicate.app.formatting import compact
+from adjudicate.app.widgets.lines import Lines
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.app.widgets.verdict_table import VerdictTable
 from db.queue import ExtractionView, QueueItem
@@ -33,6 +34,11 @@ def main_extraction(item: QueueItem) -> ExtractionView | None:
 class MathItemView(Vertical):
     """Problem and key on top, verdicts in the middle, the reply filling the rest."""
 
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
+        super().__init__(id=id)
+        self._problem: tuple[str, str | None] | None = None
+        self._extraction: list[str] = []
+
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="math-problem", can_focus=False) as problem:
             problem.border_title = "Problem"
@@ -41,32 +47,30 @@ class MathItemView(Vertical):
         table = VerdictTable(id="math-verdicts")
         table.border_title = "Graders"
         yield table
-        yield Static(id="math-extraction")
+        yield Lines(id="math-extraction")
         reply = ReplyView(id="math-reply")
         reply.border_title = "Reply"
         yield reply
 
     def show(self, item: QueueItem) -> None:
-        self.query_one("#math-statement", Static).update(Content(item.statement or "(no statement)"))
-        self.query_one("#math-key", Static).update(Content.from_markup(
-            "[b]Key[/b]  $key", key=item.key if item.key is not None else "(no key stored)"))
+        if (item.statement, item.key) != self._problem:  # the queue goes problem by problem
+            self._problem = (item.statement, item.key)
+            self.query_one("#math-statement", Static).update(
+                Content(item.statement or "(no statement)"))
+            self.query_one("#math-key", Static).update(Content.from_markup(
+                "[b]Key[/b]  $key", key=item.key if item.key is not None else "(no key stored)"))
         self.query_one(VerdictTable).show(item.verdicts)
         extraction = main_extraction(item)
         lines = [describe_extraction(extraction)]
         lines += [describe_extraction(e) for e in item.extractions if e is not extraction]
-        self.query_one("#math-extraction", Static).update(Content("\n".join(lines)))
-        reply = self.query_one(ReplyView)
-        reply.border_subtitle = f"{len(item.reply_text):,} characters"
-        reply.show(item.reply_text, extraction.start if extraction else None,
-                   extraction.end if extraction else None)
+        if lines != self._extraction:
+            self._extraction = lines
+            self.query_one("#math-extraction", Lines).show_lines([Content(t) for t in lines])
+        self.query_one(ReplyView).show(item.reply_text,
+                                       extraction.start if extraction else None,
+                                       extraction.end if extraction else None)
 
     def scroll_main(self, direction: str) -> None:
         """Scroll the reply (the keyboard never needs to focus it)."""
-        scroll_pane(self.query_one(ReplyView), direction)
+        self.query_one(ReplyView).scroll_main(direction)
 
-
-def scroll_pane(pane: VerticalScroll, direction: str) -> None:
-    """up/down/pageup/pagedown/home/end on a scrollable pane."""
-    getattr(pane, {"up": "scroll_up", "down": "scroll_down", "pageup": "scroll_page_up",
-                   "pagedown": "scroll_page_down", "home": "scroll_home",
-                   "end": "scroll_end"}[direction])(animate=False)

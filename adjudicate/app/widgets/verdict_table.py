@@ -5,16 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from textual.content import Content
-from textual.widgets import Static
 
 from adjudicate.app.formatting import compact, split_evidence
+from adjudicate.app.widgets.lines import Lines
 from db.queue import VerdictView
 
 OUTCOMES = ("accept", "reject", "error", "timeout")
 FORM_WIDTH = 30  # answer and key columns; longer forms are cut with …
 
 
-class VerdictTable(Static):
+class VerdictTable(Lines):
     """grader · verdict · answer as graded · key as graded · the rest of the evidence.
 
     Built as padded Content lines rather than a Rich table: it is redrawn on every keypress.
@@ -22,7 +22,12 @@ class VerdictTable(Static):
 
     COMPONENT_CLASSES = {f"verdict-table--{o}" for o in OUTCOMES} | {"verdict-table--dim"}
 
+    _shown: tuple[VerdictView, ...] | None = None
+
     def show(self, verdicts: Sequence[VerdictView]) -> None:
+        if tuple(verdicts) == self._shown:
+            return
+        self._shown = tuple(verdicts)
         dim = self.get_visual_style("verdict-table--dim", partial=True)
         rows = []
         for verdict in verdicts:
@@ -31,7 +36,7 @@ class VerdictTable(Static):
                          compact(key, FORM_WIDTH),
                          "  ".join(f"{k}={compact(v, 60)}" for k, v in rest)))
         if not rows:
-            self.update(Content.styled("no verdicts stored for this reply yet", dim))
+            self.show_lines([Content.styled("no verdicts stored for this reply yet", dim)])
             return
         heading = ("grader", "verdict", "answer as graded", "key as graded", "evidence")
         widths = [max(len(r[i]) for r in [heading, *rows]) for i in range(4)]
@@ -42,7 +47,7 @@ class VerdictTable(Static):
             lines.append(Content.assemble(
                 grader.ljust(widths[0]), "  ", (outcome.ljust(widths[1]), style), "  ",
                 answer.ljust(widths[2]), "  ", key.ljust(widths[3]), "  ", (rest, dim)))
-        self.update(Content("\n").join(lines))
+        self.show_lines(lines)
 
     @staticmethod
     def _pad(cells: Sequence[str], widths: Sequence[int]) -> str:
