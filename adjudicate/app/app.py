@@ -17,6 +17,7 @@ class ReviewApp(App[None]):
     """`adjudicate review`: the queue for one reviewer on one database."""
 
     TITLE = "adjudicate review"
+    ENABLE_COMMAND_PALETTE = False  # every action has a key; the footer room is worth more
     CSS_PATH = ["app.tcss", "screens/screens.tcss", "dialogs/dialogs.tcss"]
 
     def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> None:

@@ -9,9 +9,10 @@ from typing import Any
 from db.queue import VerdictView
 
 # Evidence keys that hold the grader's view of the answer and of the key, most specific first.
-ANSWER_KEYS = ("pred_normalized", "answer_normalized", "answer", "pred", "prediction",
-               "answer_parsed", "extracted")
-KEY_KEYS = ("gold_normalized", "key_normalized", "key", "gold", "target", "key_parsed")
+ANSWER_KEYS = ("pred_normalized", "answer_normalized", "answer_parsed", "pred_parsed", "answer",
+               "pred", "prediction", "extracted")
+KEY_KEYS = ("gold_normalized", "key_normalized", "key_parsed", "gold_parsed", "key", "gold",
+            "target")
 HIDDEN_KEYS = ("config",)  # identical on every verdict of a grader version: noise here
 
 
@@ -39,8 +40,10 @@ def split_evidence(evidence: dict[str, Any]) -> tuple[str | None, str | None, li
     """(answer as the grader saw it, key as it saw it, every other evidence entry)."""
     answer_key = next((k for k in ANSWER_KEYS if k in evidence), None)
     key_key = next((k for k in KEY_KEYS if k in evidence), None)
-    rest = [(k, v) for k, v in evidence.items()
-            if k not in (answer_key, key_key) and k not in HIDDEN_KEYS]
+    shown = {evidence.get(answer_key), evidence.get(key_key)}
+    rest = [(k, v) for k, v in evidence.items()  # a raw form equal to the one shown is noise
+            if k not in (answer_key, key_key) and k not in HIDDEN_KEYS
+            and not (k in ANSWER_KEYS + KEY_KEYS and v in shown)]
     return (
         None if answer_key is None else compact(evidence[answer_key], 40),
         None if key_key is None else compact(evidence[key_key], 40),

@@ -31,7 +31,7 @@ class LabelKey:
 LABEL_KEYS = (
     LabelKey("math", "correct", "c", "correct", "the reply's answer is right"),
     LabelKey("math", "incorrect", "x", "incorrect", "the reply's answer is wrong"),
-    LabelKey("math", "bad_key", "k", "key wrong", "the key itself is wrong or ambiguous"),
+    LabelKey("math", "bad_key", "k", "bad key", "the key itself is wrong or ambiguous"),
     LabelKey("code", "bug", "b", "bug", "a real bug in the program"),
     LabelKey("code", "edge_case", "e", "edge case", "fails an edge case the spec never mentions"),
     LabelKey("code", "timeout", "t", "timeout", "correct but too slow on a huge input"),
@@ -56,14 +56,15 @@ def label_bindings(action: str, *, groups: bool) -> list[Binding]:
     ]
     bindings += [
         Binding(str(slot), f"{action}_slot({slot})", f"label #{slot}", show=False,
-                tooltip="the item's labels in order: math 1 correct, 2 incorrect, 3 key wrong; "
+                tooltip="the item's labels in order: math 1 correct, 2 incorrect, 3 bad key; "
                         "code 1 bug, 2 edge case, 3 timeout, 4 ref quirk")
         for slot in range(1, 5)
     ]
     if groups:
         bindings += [
-            Binding(k.key.upper(), f"{action}_group('{k.label}')", f"all {k.short}", show=False,
-                    tooltip="every queued reply with this answer and key; asks first")
+            Binding(k.key.upper(), f"{action}_group('{k.label}')", "whole group", show=False,
+                    tooltip="the capital of a label key: label every queued reply with this "
+                            "same answer and key; asks first, showing how many")
             for k in LABEL_KEYS
         ]
     return bindings

@@ -234,7 +234,12 @@ async def test_progress_counts_my_labels_as_i_go(review_db):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", "c")
         line = str(app.screen.query_one("#progress-line").render())
-        assert line.startswith("2 labeled by ann · 8 left for you")
+        assert line.startswith("2/10 labeled by ann ·")
+        app.screen.recount_progress()  # the background recount also sees other reviewers
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        line = str(app.screen.query_one("#progress-line").render())
+        assert line.startswith("2/10 labeled by ann · 2/10 by anyone · ann 2 ·")
 
 
 async def test_conflicts_view_records_the_adjudicated_label(review_db):

@@ -23,6 +23,10 @@ def _split(text: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in text.split(",") if part.strip())
 
 
+def _example(values: tuple[str, ...]) -> str:
+    return f"any; e.g. {', '.join(values[:4])}" if values else "any"
+
+
 class FilterDialog(ModalScreen[QueueFilter | None]):
     """Enter applies, Escape cancels, ctrl+r clears every field; dismisses with the filter."""
 
@@ -43,20 +47,20 @@ class FilterDialog(ModalScreen[QueueFilter | None]):
             box.border_title = "Filter the queue"
             with Grid(id="filter-grid"):
                 yield Label("run")
-                yield Input(", ".join(f.runs), id="runs", placeholder=", ".join(c.runs[:4]),
+                yield Input(", ".join(f.runs), id="runs", placeholder=_example(c.runs),
                             suggester=SuggestFromList(c.runs))
                 yield Label("benchmark")
                 yield Input(", ".join(f.benchmarks), id="benchmarks",
-                            placeholder=", ".join(c.benchmarks[:4]),
+                            placeholder=_example(c.benchmarks),
                             suggester=SuggestFromList(c.benchmarks))
                 yield Label("problem")
                 yield Input(", ".join(f.problems), id="problems",
-                            placeholder="task ids, * allowed: test/algebra/*")
+                            placeholder="any; task ids, * allowed: test/algebra/*")
                 yield Label("graders")
                 yield Input(format_grader_pattern(f.graders), id="graders",
-                            placeholder="e.g. exact rejects, symbolic accepts")
+                            placeholder="any; e.g. exact rejects, symbolic accepts")
                 yield Label("rule")
-                yield Input(", ".join(f.rules), id="rules", placeholder=", ".join(c.rules[:5]),
+                yield Input(", ".join(f.rules), id="rules", placeholder=_example(c.rules),
                             suggester=SuggestFromList(c.rules))
                 yield Label("status")
                 yield Select([(f"{name}: {why}", name) for name, why in STATUS_HELP.items()],

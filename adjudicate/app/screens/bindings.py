@@ -10,15 +10,11 @@ SCROLL_KEYS = ("up", "down", "pageup", "pagedown", "home", "end")
 
 def scroll_bindings() -> list[Binding]:
     """↑/↓/PgUp/PgDn/Home/End scroll the reply or program (hidden from the footer)."""
-    return [Binding(key, f"scroll('{key}')", f"scroll {key}", show=False,
+    return [Binding(key, f"scroll('{key}')", "scroll", show=False,
                     tooltip="scroll the reply (math) or the program (code)")
             for key in SCROLL_KEYS]
 
 
-def common_bindings() -> list[Binding]:
-    """Help and quit, on every screen."""
-    return [
-        Binding("question_mark", "help", "help", tooltip="this list of every key"),
-        Binding("q", "app.quit", "quit",
-                tooltip="quit (every label is already on disk; nothing to save)"),
-    ]
+HELP_BINDING = Binding("question_mark", "help", "help", tooltip="this list of every key")
+QUIT_BINDING = Binding("q", "app.quit", "quit",
+                       tooltip="quit (every label is already on disk; nothing to save)")

@@ -10,7 +10,7 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
 from adjudicate.app.keys import LABEL_WORDS, label_bindings, labels_for_kind
-from adjudicate.app.screens.bindings import common_bindings, scroll_bindings
+from adjudicate.app.screens.bindings import HELP_BINDING, QUIT_BINDING, scroll_bindings
 from adjudicate.app.session import ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.math_view import MathItemView
@@ -27,12 +27,13 @@ class ConflictsScreen(Screen[None]):
 
     BINDINGS = [
         *label_bindings("adjudicate", groups=False),
+        HELP_BINDING,
         Binding("u", "undo", "undo", tooltip="undo your last action (here: the last decision)"),
         *[Binding(b.key, b.action, b.description, show=False, priority=True,
                   tooltip="scroll the reply or program (↑/↓ move in the table)")
           for b in scroll_bindings() if b.key in ("pageup", "pagedown")],
         Binding("escape,a", "close", "back", tooltip="back to the queue"),
-        *common_bindings(),
+        QUIT_BINDING,
     ]
 
     def __init__(self, session: ReviewSession) -> None:

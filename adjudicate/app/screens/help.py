@@ -55,7 +55,7 @@ def help_table(bindings: Iterable[Binding], key_display: Callable[[Binding], str
             description = "label #n" if "_slot(" in binding.action else binding.description
             rows.setdefault((description, binding.tooltip), []).append(key_display(binding))
         table = Table(box=None, show_header=False, expand=True, padding=(0, 1))
-        table.add_column(width=9, justify="right", style="bold")
+        table.add_column(width=16, style="bold")
         table.add_column(width=14)
         table.add_column(ratio=1)
         for (description, tooltip), keys in rows.items():

@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from adjudicate.app.dialogs.confirm import ConfirmDialog
@@ -14,7 +15,7 @@ from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
 from adjudicate.app.keys import LABEL_WORDS, label_bindings, labels_for_kind
 from adjudicate.app.messages import ProgressRefreshed
-from adjudicate.app.screens.bindings import MOVE, common_bindings, scroll_bindings
+from adjudicate.app.screens.bindings import HELP_BINDING, MOVE, QUIT_BINDING, scroll_bindings
 from adjudicate.app.session import ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView, program_of
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
@@ -24,30 +25,33 @@ from db.labels import LABELS_BY_KIND
 from db.queue import GroupPreview, QueueFilter, QueueItem, filter_choices, progress
 
 PROGRESS_EVERY_S = 5.0
+RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did
 
 
 class ReviewScreen(Screen[None]):
     """The current item, with the header above and progress and the key footer below."""
 
+    # Footer order: the labels, then help (so it shows on narrow terminals), then the rest.
     BINDINGS = [
         *label_bindings("label", groups=True),
+        HELP_BINDING,
         Binding("s", "skip", "skip", tooltip="set this reply aside; it stays in the queue"),
         Binding("u", "undo", "undo", tooltip="undo your last action (a group label at once)"),
         Binding("n", "note", "note", tooltip="attach a note to this reply"),
-        Binding("left", "move(-1)", "prev", group=MOVE, key_display="←",
-                tooltip="previous reply", priority=True),
-        Binding("right", "move(1)", "next", group=MOVE, key_display="→",
-                tooltip="next reply", priority=True),
-        Binding("h", "move(-1)", "prev", show=False, tooltip="previous reply (vim left)"),
-        Binding("l", "move(1)", "next", show=False, tooltip="next reply (vim right)"),
-        Binding("j", "vim_hint", "vim hint", show=False,
-                tooltip="does not move: use ←/→ or h/l, because k labels 'key wrong'"),
-        *scroll_bindings(),
         Binding("slash", "filter", "filter",
                 tooltip="filter by run, benchmark, problem, grader pattern, rule, status"),
         Binding("a", "conflicts", "conflicts",
                 tooltip="replies reviewers labeled differently, to adjudicate"),
-        *common_bindings(),
+        Binding("left", "move(-1)", "prev", group=MOVE, key_display="←",
+                tooltip="previous reply", priority=True),
+        Binding("right", "move(1)", "next", group=MOVE, key_display="→",
+                tooltip="next reply", priority=True),
+        Binding("h", "move(-1)", "prev", show=False, tooltip="previous reply"),
+        Binding("l", "move(1)", "next", show=False, tooltip="next reply"),
+        Binding("j", "vim_hint", "vim hint", show=False,
+                tooltip="does not move: use ←/→ or h/l, because k labels 'bad key'"),
+        *scroll_bindings(),
+        QUIT_BINDING,
     ]
 
     def __init__(self, session: ReviewSession) -> None:
@@ -55,6 +59,7 @@ class ReviewScreen(Screen[None]):
         self.session = session
         self.item: QueueItem | None = None
         self._footer_shape: str | None = "unset"
+        self._recount: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield ItemHeader(id="item-header")
@@ -117,6 +122,7 @@ class ReviewScreen(Screen[None]):
             return
         advanced = self.session.label(label)
         self.show_current()
+        self._recount_soon()
         if not advanced:
             self._at_end()
 
@@ -157,12 +163,14 @@ class ReviewScreen(Screen[None]):
         count = self.session.label_group(label, preview)
         self.notify(f"Labeled {count} replies {LABEL_WORDS.get(label, label)}.")
         self.show_current()
+        self._recount_soon()
 
     def action_skip(self) -> None:
         if self.item is None:
             return
         advanced = self.session.skip()
         self.show_current()
+        self._recount_soon()
         if not advanced:
             self._at_end()
 
@@ -176,6 +184,7 @@ class ReviewScreen(Screen[None]):
         extra = f" on {len(undone)} replies" if len(undone) > 1 else ""
         self.notify(f"Undid {what}{extra}.")
         self.show_current()
+        self._recount_soon()
 
     def action_note(self) -> None:
         item = self.item
@@ -205,7 +214,7 @@ class ReviewScreen(Screen[None]):
                         timeout=2)
 
     def action_vim_hint(self) -> None:
-        self.notify("j/k do not move here (k labels 'key wrong'): use ←/→ or h/l.", timeout=4)
+        self.notify("j/k do not move here (k labels 'bad key'): use ←/→ or h/l.", timeout=4)
 
     def action_scroll(self, direction: str) -> None:
         if self.item is not None:
@@ -233,6 +242,12 @@ class ReviewScreen(Screen[None]):
         self.app.push_screen(HelpScreen())
 
     # -- progress, recounted off the key path ---------------------------------------------------
+    def _recount_soon(self) -> None:
+        """Recount once the reviewer pauses, not on every key of a fast run."""
+        if self._recount is not None:
+            self._recount.stop()
+        self._recount = self.set_timer(RECOUNT_AFTER_S, self.recount_progress)
+
     @work(thread=True, exclusive=True, group="progress")
     def recount_progress(self) -> None:
         db = open_db(self.session.db_path, create=False)

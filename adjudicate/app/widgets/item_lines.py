@@ -53,12 +53,11 @@ class ProgressLine(Static):
 
     def show(self, progress: Progress, reviewer: str) -> None:
         p = progress
-        others = "  ".join(f"{r.reviewer} {r.labeled:,}" for r in p.reviewers) or "none yet"
+        others = "  ".join(f"{r.reviewer} {r.labeled:,}" for r in p.reviewers) or "nobody yet"
         rate = f"{p.rate_per_min:.1f}/min" if p.rate_per_min else "—/min"
         self.update(Content.from_markup(
-            "[b]$mine[/b] labeled by $reviewer · $left left for you · "
-            "queue $anyone/$total labeled by anyone · reviewers: $others · $rate · $eta left",
-            mine=f"{p.labeled_by_me:,}", reviewer=reviewer, left=f"{p.left_for_me:,}",
-            anyone=f"{p.labeled_by_anyone:,}", total=f"{p.total:,}", others=others, rate=rate,
-            eta=duration(p.minutes_left),
+            "[b]$mine[/b]/$total labeled by $reviewer · $anyone/$total by anyone · "
+            "$others · $rate · $eta left",
+            mine=f"{p.labeled_by_me:,}", reviewer=reviewer, anyone=f"{p.labeled_by_anyone:,}",
+            total=f"{p.total:,}", others=others, rate=rate, eta=duration(p.minutes_left),
         ), layout=False)
