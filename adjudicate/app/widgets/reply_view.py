@@ -41,7 +41,7 @@ class ReplyView(Widget, can_focus=False):
         self.refresh()
 
     def _span_style(self):
-        return self.get_visual_style("reply-view--span", partial=True)
+        return self.get_visual_style("reply-view--span")  # partial styles drop the background
 
     def _place(self) -> None:
         """Wrap to the pane's width, choose the first line shown and say where it is."""
