@@ -106,7 +106,7 @@ class ReviewSession:
         row = self.current
         if row is None:
             return None
-        return group_preview(self.db, row.group_key, self.reviewer, label)
+        return group_preview(self.db, row.reply_id, self.reviewer, label)
 
     def label_group(self, label: str, preview: GroupPreview) -> int:
         """Label every reply of the previewed group at once, then advance past the group."""

@@ -58,8 +58,9 @@ def test_queue_is_problem_by_problem_with_groups_together(db):
     rows = load_queue(db, "ann")
     assert len(rows) == 10
     assert tasks(db, rows)[:3] == ["test/algebra/1.json"] * 3
-    assert len({r.group_key for r in rows[:3]}) == 1
-    assert [r.kind for r in rows] == ["math"] * 7 + ["code"] * 3
+    assert len({load_item(db, r.reply_id, "ann").group_key for r in rows[:3]}) == 1
+    assert [load_item(db, r.reply_id, "ann").kind for r in rows] == ["math"] * 7 + ["code"] * 3
+    assert [r.natural for r in rows] == list(range(10))
 
 
 def test_my_labeled_and_skipped_replies_go_last_others_labels_do_not_matter(db):
@@ -127,7 +128,8 @@ def test_resume_at_the_next_reply_after_the_last_one_touched(db):
 def test_everything_labeled_resumes_at_the_start(db):
     rows = load_queue(db, "ann")
     for row in rows:
-        record_label(db, row.reply_id, "ann", "correct" if row.kind == "math" else "bug")
+        kind = load_item(db, row.reply_id, "ann").kind
+        record_label(db, row.reply_id, "ann", "correct" if kind == "math" else "bug")
     assert resume_index(load_queue(db, "ann"), last_touched_reply(db, "ann")) == 0
 
 
@@ -145,7 +147,7 @@ def test_group_preview_counts_what_a_group_label_would_change(db):
     rows = load_queue(db, "ann")
     record_label(db, rows[1].reply_id, "ann", "incorrect")
     record_label(db, rows[2].reply_id, "ann", "correct")
-    preview = group_preview(db, rows[0].group_key, "ann", "correct")
+    preview = group_preview(db, rows[2].reply_id, "ann", "correct")
     assert preview.reply_ids == tuple(r.reply_id for r in rows[:3])
     assert preview.relabeled == {"incorrect": 1}
 

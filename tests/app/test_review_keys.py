@@ -11,7 +11,7 @@ from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
 from db.connection import open_db
 from db.labels import record_label
-from db.queue import QueueFilter
+from db.queue import QueueFilter, load_item
 from tests.app.conftest import events_on_disk, labels_on_disk, queue_order
 
 SIZE = (120, 40)
@@ -209,7 +209,8 @@ async def test_filters_from_the_command_line(review_db, flt, kinds):
     app = make_app(review_db, "ann", flt)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        assert [r.kind for r in app.screen.session.rows] == kinds
+        db = app.screen.session.db
+        assert [load_item(db, r.reply_id, "ann").kind for r in app.screen.session.rows] == kinds
 
 
 async def test_resume_where_this_reviewer_left_off(review_db):
