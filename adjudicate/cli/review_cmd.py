@@ -42,7 +42,15 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
 
     Replies you have not labeled come first, identical (answer, key) pairs together, and you
     resume where you left off. Every label is committed before the next reply shows; several
-    reviewers can work on one database at once. Press ? in the app for every key.
+    reviewers can work on one database at once.
+
+    \b
+    Keys (? in the app lists them all):
+      math  c correct   x incorrect   k bad key          (1 2 3 work too)
+      code  b bug   e edge case   t timeout   r ref quirk (1 2 3 4)
+      Shift+label  the whole group of identical answer and key, after a confirmation
+      s skip   u undo   n note   / filter   a conflicts   q quit
+      ←/→ or h/l move (not j/k: k labels a bad key)
 
     \b
     Examples:

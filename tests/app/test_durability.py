@@ -14,6 +14,7 @@ import pytest
 from db.connection import open_db
 from tests.app.builders import build_review_db
 from tests.app.conftest import events_on_disk, labels_on_disk
+from tests.app.terminal import Terminal
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,6 +71,24 @@ def test_sigkill_loses_no_acknowledged_label(review_db, count, hold):
         assert set(on_disk) == set(acked)
         assert len(events_on_disk(review_db, "ann")) == 6
     assert process.returncode == -signal.SIGKILL
+    assert integrity(review_db) == "ok"
+
+
+@pytest.mark.slow
+def test_sigkill_of_the_command_in_a_real_terminal_loses_nothing_on_screen(review_db):
+    terminal = Terminal(review_db, "ann")
+    try:
+        assert terminal.expect("1 of 10"), terminal.screen[-500:]
+        for shown in range(2, 7):
+            terminal.press("c")
+            # the next item is drawn only after the label was committed
+            assert terminal.expect(f"{shown} of 10"), terminal.screen[-500:]
+        os.kill(terminal.process.pid, signal.SIGKILL)
+        terminal.process.wait(timeout=10)
+    finally:
+        terminal.close()
+    assert len(labels_on_disk(review_db, "ann")) == 5
+    assert [action for _, action, _ in events_on_disk(review_db, "ann")] == ["label"] * 5
     assert integrity(review_db) == "ok"
 
 
