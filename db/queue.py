@@ -98,7 +98,7 @@ class QueueRow:
     natural: int  # position in the natural order: problem by problem, groups together
 
 
-def _filter_sql(flt: QueueFilter, reviewer: str) -> tuple[str, list[Any]]:
+def _filter_sql(flt: QueueFilter) -> tuple[str, list[Any]]:
     """WHERE clauses (over q=queue, r=replies, p=problems, ru=runs, l=my labels) and params.
 
     `load_queue` joins p, ru and l only when the filter reads them."""
@@ -138,7 +138,6 @@ def _filter_sql(flt: QueueFilter, reviewer: str) -> tuple[str, list[Any]]:
     }
     if flt.status:
         clauses.append(status_sql[flt.status])
-    del reviewer  # the reviewer enters through the `l` join
     return (" AND ".join(clauses) or "1"), params
 
 
@@ -153,9 +152,9 @@ def load_queue(db: Database, reviewer: str, flt: QueueFilter = QueueFilter()) ->
     within each, problem by problem, each (answer, key) group together in first-seen order.
 
     Replies are read through the (problem_id, id) index, already in problem order, so the order
-    is built in one pass without sorting (100,000 queued replies load in well under a second).
+    is built in one pass without sorting (100,000 queued replies load in under a second).
     """
-    where, params = _filter_sql(flt, reviewer)
+    where, params = _filter_sql(flt)
     joins = ""  # problems, runs and my labels only when the filter reads them
     if flt.benchmarks or flt.problems:
         joins += " JOIN problems p ON p.id = r.problem_id"
