@@ -204,3 +204,15 @@ def history(db: Database, reply_id: int) -> list[dict]:
     cursor = db.execute("SELECT * FROM label_events WHERE reply_id = ? ORDER BY id", [reply_id])
     columns = [c[0] for c in cursor.description]
     return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+
+def undo_last_n(db: Database, reviewer: str, count: int) -> list[Undone]:
+    """Undo this reviewer's last `count` actions (a group label) in one transaction."""
+    with write_transaction(db):
+        undone = []
+        for _ in range(count):
+            step = undo_last(db, reviewer)
+            if step is None:
+                break
+            undone.append(step)
+        return undone
