@@ -6,8 +6,10 @@ import subprocess
 import sys
 
 CORE_MODULES = [
-    "graders", "graders.verdict", "db.connection", "db.labels", "db.export",
-    "adjudicate.importers.pipeline", "adjudicate.exporting",
+    "graders", "graders.verdict", "graders.registry", "graders.math.engine", "graders.code",
+    "db.connection", "db.labels", "db.export", "db.grading", "db.queue",
+    "adjudicate.importers.pipeline", "adjudicate.exporting", "adjudicate.grading.math_pipeline",
+    "adjudicate.grading.code_pipeline", "adjudicate.report", "adjudicate.report.source",
 ]
 
 

@@ -54,17 +54,27 @@ def split_evidence(evidence: dict[str, Any]) -> tuple[str | None, str | None, li
 def first_failure(verdicts: Sequence[VerdictView]) -> tuple[VerdictView, dict[str, Any]] | None:
     """The first non-accepting verdict that recorded a failing input, with that input."""
     for verdict in verdicts:
-        failing = verdict.evidence.get("first_failing")
+        failing = verdict.evidence.get("first_failure")
         if verdict.outcome != "accept" and isinstance(failing, dict):
             return verdict, failing
     return None
 
 
 def counts(evidence: dict[str, Any]) -> str:
-    """'957 passed, 20 failed' from whichever counts the evidence holds."""
-    parts = [f"{evidence[k]:,} {k}" if isinstance(evidence[k], int) else f"{compact(evidence[k])} {k}"
-             for k in ("passed", "failed") if k in evidence]
-    return ", ".join(parts)
+    """'957 passed, 1 failed, 19 not run of 977' from whichever counts the evidence holds."""
+    parts = [f"{evidence[k]:,} {k.replace('_', ' ')}" if isinstance(evidence[k], int)
+             else f"{compact(evidence[k])} {k}"
+             for k in ("passed", "failed", "not_run") if k in evidence]
+    total = evidence.get("total")
+    return ", ".join(parts) + (f" of {total:,}" if isinstance(total, int) and parts else "")
+
+
+def exception_text(exception: Any) -> str:
+    """'ValueError: n must be positive (line 17)' from the stored exception record."""
+    if not isinstance(exception, dict):
+        return compact(exception, 200)
+    line = f" (line {exception['line']})" if exception.get("line") is not None else ""
+    return f"{exception.get('type', 'Exception')}: {exception.get('message', '')}{line}"
 
 
 def duration(minutes: float | None) -> str:

@@ -12,6 +12,7 @@ from adjudicate.cli.export_cmd import export
 from adjudicate.cli.grade_cmd import grade
 from adjudicate.cli.import_cmd import import_
 from adjudicate.cli.report_cmd import report
+from adjudicate.cli.review_cmd import review
 from adjudicate.cli.runs_cmd import runs
 
 
@@ -31,5 +32,5 @@ def main() -> None:
     """
 
 
-for command in (demo, import_, grade, explain, export, runs, report):
+for command in (demo, import_, grade, review, explain, export, runs, report):
     main.add_command(command)

@@ -65,14 +65,17 @@ CODE_CASES = (
     ("HumanEval/900", "sum_all", "Return the sum of the list.",
      "```python\ndef sum_all(xs):\n    total = 0\n    for x in xs:\n        total = total + x\n"
      "        for _ in range(len(xs)):\n            pass\n    return total\n```",
-     {"index": 12, "input": [[1] * 40], "expected": 40, "time_limit_s": 1.5},
+     {"set": "plus", "index": 12, "kind": "timeout", "call": f"sum_all({[1] * 40})",
+      "time_limit_s": 1.5},
      (118, 1), "timeout"),
     ("HumanEval/901", "shout", "Upper-case the first string.",
      "```python\ndef shout(xs):\n    return xs[0].upper()\n```",
-     {"index": 3, "input": [["é"]], "expected": "é", "actual": "É"}, (957, 20), None),
+     {"set": "plus", "index": 3, "kind": "wrong_output", "call": "shout(['é'])",
+      "expected": "'é'", "actual": "'É'"}, (957, 20), None),
     ("HumanEval/902", "first", "Return the first element, or 0 for an empty list.",
      "```python\ndef first(xs):\n    return xs[0]\n```",
-     {"index": 0, "input": [[]], "expected": 0, "exception": "IndexError: list index out of range"},
+     {"set": "plus", "index": 0, "kind": "exception", "call": "first([])", "expected": "0",
+      "exception": {"type": "IndexError", "message": "list index out of range", "line": 2}},
      (40, 2), None),
 )
 
@@ -99,10 +102,14 @@ def _code_graded(reply_id: int, reply: str, failing: dict, tally: tuple[int, int
     program = reply.split("```python\n", 1)[1].rsplit("```", 1)[0]
     start = reply.index(program)
     extraction = Extraction("code", "1", "fenced_block", program, start, start + len(program))
-    base = Verdict("base", "1", "accept", {"passed": 8, "failed": 0}, 3.0)
-    outcome = "timeout" if "time_limit_s" in failing else "reject"
-    plus = Verdict("plus", "1", outcome,
-                   {"first_failing": failing, "passed": tally[0], "failed": tally[1]}, 90.0)
+    base = Verdict("base", "1", "accept",
+                   {"total": 8, "passed": 8, "failed": 0, "not_run": 0, "first_failure": None,
+                    "triage": None}, 3.0)
+    timeout = failing["kind"] == "timeout"
+    plus = Verdict("plus", "1", "timeout" if timeout else "reject",
+                   {"first_failure": failing, "total": sum(tally) + 8, "passed": tally[0],
+                    "failed": 1, "not_run": sum(tally) + 8 - tally[0] - 1,
+                    "triage": "timeout" if timeout else None}, 90.0)
     return GradedReply(reply_id, extraction, [base, plus])
 
 

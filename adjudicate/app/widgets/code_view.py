@@ -8,12 +8,14 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import Static
 
-from adjudicate.app.formatting import block, compact, counts, first_failure
+from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
 from adjudicate.app.keys import LABEL_KEYS
 from adjudicate.app.widgets.verdict_table import OUTCOMES
 from db.queue import QueueItem
 
 KEY_FOR = {k.label: k.key for k in LABEL_KEYS}
+EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",
+                            "config")
 
 
 def program_of(item: QueueItem) -> tuple[str, str]:
@@ -41,7 +43,7 @@ class TestPanel(Static):
             style = self.get_visual_style(f"verdict-table--{outcome}", partial=True)
             tally = counts(verdict.evidence)
             rest = "  ".join(f"{k}={compact(v, 50)}" for k, v in verdict.evidence.items()
-                             if k not in ("first_failing", "passed", "failed", "config"))
+                             if k not in EVIDENCE_SHOWN_ELSEWHERE and v not in (None, 0))
             lines.append(Content.assemble(
                 (f"{verdict.grader:<6}", "bold"), " ", (verdict.outcome, style),
                 f" · {tally}" if tally else "", f" · {rest}" if rest else ""))
@@ -61,17 +63,20 @@ def failure_lines(item: QueueItem) -> list[Content]:
     else:
         verdict, failing = found
         index = failing.get("index")
+        suite = failing.get("set") or verdict.grader
         lines.append(Content.from_markup(
-            "[b]First failing input[/b]$index ($grader tests)",
-            index=f" #{index}" if index is not None else "", grader=verdict.grader))
-        rows = [("input", failing.get("input", "(not recorded)")),
+            "[b]First failing input[/b]$index ($suite tests)",
+            index=f" #{index}" if index is not None else "", suite=suite))
+        rows = [("input", failing.get("call") or failing.get("input", "(not recorded)")),
                 ("expected", failing.get("expected", "(not recorded)"))]
-        if "exception" in failing:
-            rows.append(("exception", failing["exception"]))
-        elif "time_limit_s" in failing:
-            rows.append(("time limit", f"exceeded {failing['time_limit_s']} s"))
+        if failing.get("exception"):
+            rows.append(("raised", exception_text(failing["exception"])))
+        elif failing.get("kind") == "timeout" or failing.get("time_limit_s") is not None:
+            rows.append(("time limit", f"exceeded {failing.get('time_limit_s', '?')} s"))
         else:
             rows.append(("actual", failing.get("actual", "(not recorded)")))
+        if failing.get("stdout"):
+            rows.append(("stdout", failing["stdout"]))
         for name, value in rows:
             lines.append(Content.from_markup("  [b]$name[/b] $value",
                                              name=f"{name:<10}", value=block(value)))
