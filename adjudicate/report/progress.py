@@ -69,10 +69,12 @@ def notes(report: Report, tables: Sequence[RunTable]) -> list[str]:
     ]
     q = report.queue
     if q.partial:
+        missing = [f"{n:,} {what}" for n, what in ((q.unlabeled, "unlabeled"),
+                                                    (q.conflicting, "conflicting")) if n]
         notes.append(
-            f"{PARTIAL} only {q.labeled} of {q.total} queued replies have a settled label "
-            f"({q.unlabeled} unlabeled, {q.conflicting} conflicting); reading scores and "
-            "agreements use only replies with a reading."
+            f"{PARTIAL} only {q.labeled:,} of {q.total:,} queued replies have a settled label "
+            f"({', '.join(missing)}); reading scores and agreements use only replies with a "
+            "reading."
         )
     if report.conflicts:
         notes.append(
