@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import formatting as f
-from .model import QueueProgress
+from .model import READING, QueueProgress
 
 
 @dataclass(frozen=True)
@@ -85,6 +86,17 @@ def plural(n: int, one: str) -> str:
 
 
 Block = Heading | Paragraph | Table | Chart
+
+
+def is_reading(column: str) -> bool:
+    """The reading rows (`reading`, `reading+edge`), drawn in bold."""
+    return column.startswith(READING)
+
+
+def uniform(values: Sequence[int]) -> int | None:
+    """The one value every item shares, else None."""
+    distinct = set(values)
+    return distinct.pop() if len(distinct) == 1 else None
 
 
 def queue_sentence(q: QueueProgress) -> str:
