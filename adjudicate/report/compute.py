@@ -46,12 +46,14 @@ def build_report(
 ) -> Report:
     """Build the whole report. Intervals: Wilson for one reply per problem, else a bootstrap
     over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}")."""
+    records = list(records)
+    _check(records)
+    bench_rank, run_rank = _import_order(records)
     ordered = sorted(
         records,
-        key=lambda r: (r.benchmark, r.run, diagnostics.natural_key(r.problem), r.sample_index,
-                       r.reply_id),
+        key=lambda r: (bench_rank[r.benchmark], run_rank[(r.benchmark, r.run)],
+                       diagnostics.natural_key(r.problem), r.sample_index, r.reply_id),
     )
-    _check(ordered)
     resolutions = [resolve(r) for r in ordered]
     bad_keys = _bad_keys(ordered, resolutions)
     excluded = {(b.benchmark, b.problem) for b in bad_keys}
@@ -68,7 +70,7 @@ def build_report(
 
     runs: list[RunReport] = []
     run_differences: list[RunDifference] = []
-    for benchmark in sorted({t.benchmark for t in tables}):
+    for benchmark in sorted({t.benchmark for t in tables}, key=bench_rank.__getitem__):
         bench_tables = [t for t in tables if t.benchmark == benchmark]
         plan = EstimatePlan(
             sorted({p for t in bench_tables for p in t.problems}),
@@ -77,7 +79,9 @@ def build_report(
             level=level,
         )
         collected = [_collect(t, pass_k) for t in bench_tables]
-        pairs = [_collect_run_pair(a, b) for a, b in combinations(bench_tables, 2)]
+        # later run minus earlier run: the change from the first run imported
+        pairs = [_collect_run_pair(later, earlier)
+                 for earlier, later in combinations(bench_tables, 2)]
         for stats in collected:
             for stat in stats.all():
                 plan.add(stat)
@@ -112,6 +116,20 @@ def build_report(
         notes=(),
     )
     return replace(report, notes=tuple(notes(report, tables)))
+
+
+def _import_order(
+    records: Sequence[ReplyRecord],
+) -> tuple[dict[str, int], dict[tuple[str, str], int]]:
+    """Benchmarks and runs ranked by their smallest reply id, i.e. in the order they were
+    imported (the first run imported is the baseline the others are compared with)."""
+    bench: dict[str, int] = {}
+    run: dict[tuple[str, str], int] = {}
+    for r in records:
+        bench[r.benchmark] = min(bench.get(r.benchmark, r.reply_id), r.reply_id)
+        key = (r.benchmark, r.run)
+        run[key] = min(run.get(key, r.reply_id), r.reply_id)
+    return bench, run
 
 
 def _check(records: Sequence[ReplyRecord]) -> None:

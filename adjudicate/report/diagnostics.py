@@ -8,6 +8,7 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
+from .failures import describe_failure, failure_excerpt
 from .model import (
     WILSON,
     Conflict,
@@ -25,8 +26,6 @@ from .stats import cohen_kappa, wilson_interval
 
 NO_RULE = "(none)"
 UNRESOLVED = "unresolved"
-# Keys of a code grader's evidence that describe the first failing input, in display order.
-FAILURE_KEYS = ("index", "input", "expected", "actual", "exception", "time_limit", "status")
 
 
 def natural_key(text: str) -> tuple[Any, ...]:
@@ -67,17 +66,6 @@ def extraction_rules(
     return tuple(rows)
 
 
-def failure_excerpt(evidence: dict[str, Any]) -> dict[str, Any]:
-    """The first failing input from a code grader's evidence (`first_failure` if present),
-    without empty fields."""
-    first = evidence.get("first_failure")
-    if isinstance(first, dict):
-        picked = dict(first)
-    else:
-        picked = {k: evidence[k] for k in FAILURE_KEYS if k in evidence} or dict(evidence)
-    return {k: v for k, v in picked.items() if v is not None}
-
-
 def triage(
     records: Sequence[ReplyRecord], resolutions: Sequence[Resolution]
 ) -> tuple[TriageRow, ...]:
@@ -96,8 +84,13 @@ def triage(
         if group:
             first = min(group, key=lambda r: (natural_key(r.problem), r.sample_index, r.reply_id))
             failure = failure_excerpt(first.evidence.get(PLUS, {}))
-            example = TriageExample(first.problem, first.reply_id, first.sample_index, failure)
-        rows.append(TriageRow(category, len({r.problem for r in group}), len(group), example))
+            example = TriageExample(first.problem, first.reply_id, first.sample_index, failure,
+                                    describe_failure(failure))
+        suggested = Counter(
+            r.evidence.get(PLUS, {}).get("triage") for r in group if category == UNRESOLVED)
+        suggested.pop(None, None)
+        rows.append(TriageRow(category, len({r.problem for r in group}), len(group), example,
+                              dict(sorted(suggested.items()))))
     return tuple(rows)
 
 

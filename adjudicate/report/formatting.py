@@ -39,10 +39,21 @@ def p_value(p: float | None) -> str:
 
 
 def estimate(e: Estimate) -> str:
-    """'81.2% (77.5–84.4)'."""
+    """'81.2% (77.5–84.4)', or '81.2%' when there is no interval."""
     if e.value is None:
         return DASH
+    if e.low is None or e.high is None:
+        return pct(e.value)
     return f"{pct(e.value)} ({interval(e.low, e.high)})"
+
+
+def points_estimate(e: Estimate) -> str:
+    """A difference with its interval: '+12.4 (+9.6 to +15.4)'."""
+    if e.value is None:
+        return DASH
+    if e.low is None or e.high is None:
+        return points(e.value)
+    return f"{points(e.value)} ({points_interval(e.low, e.high)})"
 
 
 def fraction(e: Estimate) -> str:

@@ -122,7 +122,8 @@ class TriageExample:
     problem: str
     reply_id: int
     sample_index: int
-    failure: dict[str, Any]
+    failure: dict[str, Any]  # the plus grader's first_failure, null fields dropped
+    summary: str  # the failure in one line: "unique([-1, 5, -3]) → [-3, 5, -1], expected …"
 
 
 @dataclass(frozen=True)
@@ -133,6 +134,7 @@ class TriageRow:
     problems: int
     samples: int
     example: TriageExample | None
+    suggested: dict[str, int]  # the grader's suggested category -> samples (unresolved row)
 
 
 @dataclass(frozen=True)

@@ -51,34 +51,44 @@ def selfcheck_rows(
     return tuple(sorted(rows, key=lambda r: (r.benchmark, natural_key(r.problem))))
 
 
+PARTIAL = "PARTIAL:"
+CONFLICTS = "Replies with conflicting labels"
+BAD_KEYS = "Problems excluded from every score"
+SELFCHECK = "Problems whose reference failed its own tests"
+# Notes the human formats leave out: a section of their own already says the same.
+SHOWN_ELSEWHERE = (PARTIAL, CONFLICTS, BAD_KEYS, SELFCHECK)
+
+
 def notes(report: Report, tables: Sequence[RunTable]) -> list[str]:
     """Plain sentences every format prints under the numbers."""
     s = report.settings
     notes = [
-        f"Intervals are {s.level:.0%}: 'wilson' where every problem has one reply, otherwise "
-        f"a bootstrap over problems ({s.resamples} resamples, seed {s.seed}); differences use "
-        "a paired bootstrap on the same problems."
+        f"Intervals are {s.level:.0%}: Wilson where every problem has one reply, otherwise a "
+        f"bootstrap that resamples problems, never samples ({s.resamples:,} resamples, seed "
+        f"{s.seed}); differences use a paired bootstrap over the problems both sides share."
     ]
     q = report.queue
     if q.partial:
+        missing = [f"{n:,} {what}" for n, what in ((q.unlabeled, "unlabeled"),
+                                                    (q.conflicting, "conflicting")) if n]
         notes.append(
-            f"PARTIAL: only {q.labeled} of {q.total} queued replies have a settled label "
-            f"({q.unlabeled} unlabeled, {q.conflicting} conflicting); reading scores and "
-            "agreements use only replies with a reading."
+            f"{PARTIAL} only {q.labeled:,} of {q.total:,} queued replies have a settled label "
+            f"({', '.join(missing)}); reading scores and agreements use only replies with a "
+            "reading."
         )
     if report.conflicts:
         notes.append(
-            "Replies with conflicting labels and no adjudication (counted as neither right "
+            f"{CONFLICTS} and no adjudication (counted as neither right "
             f"nor wrong): {len(report.conflicts)}."
         )
     if report.bad_keys:
         notes.append(
-            "Problems excluded from every score because a reviewer labeled their key wrong "
+            f"{BAD_KEYS} because a reviewer labeled their key wrong "
             f"or ambiguous: {len(report.bad_keys)}."
         )
     if report.selfcheck_failures:
         notes.append(
-            "Problems whose reference failed its own tests (their replies are scored as "
+            f"{SELFCHECK} (their replies are scored as "
             f"graded): {len(report.selfcheck_failures)}."
         )
     split = sum(1 for t in tables for r in t.resolutions if r.status in (GRADERS_SPLIT, UNGRADED))

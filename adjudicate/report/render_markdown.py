@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .blocks import Chart, Heading, Paragraph, Table, report_blocks
+from .blocks import Chart, Heading, Paragraph, Table
+from .layout import report_blocks
 from .model import Report
 
 MARKUP = "\\`*_<>[]|~"  # characters Markdown could read as markup (or as a table's edge)
@@ -15,19 +16,19 @@ def _cell(value: str) -> str:
 
 
 def _table(block: Table) -> list[str]:
-    lines = [f"**{block.title}**", ""] if block.title else []
-    right = [i for i in range(len(block.columns)) if _numeric(block, i)]
+    lines = [f"**{_cell(block.title)}**", ""] if block.title else []
+    right = [i for i in range(len(block.columns)) if block.is_numeric(i)]
     lines.append("| " + " | ".join(_cell(c) for c in block.columns) + " |")
     lines.append("|" + "|".join("---:" if i in right else "---" for i in
                                 range(len(block.columns))) + "|")
-    lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in block.rows]
+    for index, row in enumerate(block.rows):
+        cells = [_cell(v) for v in row]
+        if block.is_emphasized(index) and cells[0]:
+            cells[0] = f"**{cells[0]}**"
+        lines.append("| " + " | ".join(cells) + " |")
+    for note in block.notes:
+        lines += ["", _cell(note)]
     return lines
-
-
-def _numeric(block: Table, column: int) -> bool:
-    """Right-align a column whose cells all start like numbers."""
-    cells = [row[column] for row in block.rows]
-    return bool(cells) and all(c[:1] in "0123456789+-–<" for c in cells)
 
 
 def render_markdown(report: Report) -> str:

@@ -18,18 +18,18 @@ from .stats import pass_at_k
 # Known graders first, in the order a reader expects; others follow alphabetically.
 GRADER_ORDER = ("exact", "normalized", "symbolic", "mathverify-full", "base", "plus")
 DESCRIPTIONS = {
-    "exact": "exact string match",
-    "normalized": "MATH normalization",
-    "symbolic": "Math-Verify, symbolic",
-    "mathverify-full": "Math-Verify on the whole reply",
-    "base": "original tests",
-    "plus": "original + extended tests",
+    "exact": "the extracted answer equals the key after trimming",
+    "normalized": "equal after the MATH repository's normalization",
+    "symbolic": "Math-Verify (SymPy) on the extracted answer",
+    "mathverify-full": "Math-Verify with its own extraction on the whole reply",
+    "base": "the original tests",
+    "plus": "the original and the extended tests",
 }
 READING_DESCRIPTIONS = {
-    "math": "score by reading (labels; graders' unanimous verdict elsewhere)",
-    "code": "score by reading: plus, reference quirks counted as passes",
+    "math": "the reviewers' label where a reply was read, else the graders' unanimous verdict",
+    "code": "plus, with samples read as reference quirks counted as passes",
 }
-READING_EDGE_DESCRIPTION = "plus, reference quirks and edge cases counted as passes"
+READING_EDGE_DESCRIPTION = "plus, with reference quirks and edge cases counted as passes"
 
 Outcomes = Sequence[bool | None]
 

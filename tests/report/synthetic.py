@@ -202,11 +202,8 @@ def golden_records() -> list[ReplyRecord]:
             queued = base and not plus
             evidence = {}
             if queued:
-                evidence = {"plus": {"first_failure": {
-                    "index": 3, "input": f"{problem.split('/')[1]}, <{i}>",
-                    "expected": "0" if state != "timeout" else None,
-                    "actual": "1" if state != "timeout" else None,
-                    "time_limit": 1.5 if state == "timeout" else None}}}
+                evidence = {"plus": {"first_failure": _failure(state, problem, i),
+                                     "triage": "timeout" if state == "timeout" else None}}
             records.append(ReplyRecord(
                 rid, "c-default", "HumanEval+-mini", "code", problem, i,
                 {"base": "accept" if base else "reject", "plus": "accept" if plus else
@@ -214,6 +211,19 @@ def golden_records() -> list[ReplyRecord]:
                 queued=queued, labels={"ben": state} if queued and state else {},
                 evidence=evidence))
     return records
+
+
+def _failure(state: str, problem: str, sample: int) -> dict:
+    """The plus grader's first_failure in the shape graders/code/evidence.py stores."""
+    call = f"f({problem.split('/')[1]}, <{sample}>)"
+    common = {"set": "plus", "index": 3, "call": call, "elapsed_s": 0.0001,
+              "time_limit_s": 1.5, "stdout": None}
+    if state == "timeout":
+        return {**common, "kind": "timeout", "elapsed_s": 1.5}
+    if state == "edge_case":
+        return {**common, "kind": "exception",
+                "exception": {"type": "ValueError", "message": "n < 1", "line": 4}}
+    return {**common, "kind": "wrong_output", "expected": "0", "actual": "1"}
 
 
 GOLDEN_SELFCHECK = (

@@ -208,15 +208,27 @@ def test_run_differences_pair_problems_and_use_mcnemar_only_when_single_sample()
           for r in base if r.run == "r2" and r.problem != "q00"]
     report = build_report(base + r3, bootstrap=50, seed=SEED)
     by = {(d.run_a, d.run_b, d.grader): d for d in report.run_differences}
-    r2_r3 = by[("r2", "r3", "symbolic")]
-    assert r2_r3.difference.n_problems == 19
+    # later run minus earlier run (import order: r1, r2, r3), every pair once
+    assert {(a, b) for a, b, _ in by} == {("r2", "r1"), ("r3", "r1"), ("r3", "r2")}
+    r3_r2 = by[("r3", "r2", "symbolic")]
+    assert r3_r2.difference.n_problems == 19
     q01 = next(r for r in base if r.run == "r2" and r.problem == "q01")
     flipped = q01.verdicts["symbolic"] == "accept"
-    assert (r2_r3.mcnemar.a_only, r2_r3.mcnemar.b_only) == (int(flipped), 0)
-    assert r2_r3.difference.value == pytest.approx(int(flipped) / 19)
+    assert (r3_r2.mcnemar.a_only, r3_r2.mcnemar.b_only) == (0, int(flipped))
+    assert r3_r2.difference.value == pytest.approx(-int(flipped) / 19)
     # r1 has three samples per problem: no McNemar between r1 and r2, and it says why
-    r1_r2 = by[("r1", "r2", "symbolic")]
-    assert r1_r2.mcnemar is None and "one sample per problem" in r1_r2.note
+    r2_r1 = by[("r2", "r1", "symbolic")]
+    assert r2_r1.mcnemar is None and "one sample per problem" in r2_r1.note
+
+
+def test_runs_and_benchmarks_come_in_import_order():
+    # reply ids say what was imported first, whatever the names sort as
+    records = [ReplyRecord(i, run, bench, "math", "p", 0, {"exact": "accept"})
+               for i, (run, bench) in enumerate([("zeta", "M"), ("alpha", "M"), ("beta", "A")])]
+    report = build_report(records, bootstrap=20)
+    assert [(r.benchmark, r.run) for r in report.runs] == [("M", "zeta"), ("M", "alpha"),
+                                                           ("A", "beta")]
+    assert [(d.run_a, d.run_b) for d in report.run_differences] == [("alpha", "zeta")] * 2
 
 
 def test_bad_key_excludes_its_problem_everywhere_and_lists_it():
