@@ -71,7 +71,7 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                                   on_progress=lambda n: progress.advance(task, n))
     if code.graded:
         click.echo(f"Code: graded {code.graded:,} samples of {code.problems:,} problems; "
-                   f"{code.queued:,} passed the base tests and failed the extended ones (queued).")
+                   f"{code.queued:,} queued (pass base, fail plus).")
     else:
         click.echo("Code: nothing new to grade.")
     for task_id, what, issues in code.selfcheck_failures:
