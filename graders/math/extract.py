@@ -36,7 +36,7 @@ from collections.abc import Callable
 
 from graders.math.spans import (
     Span,
-    matching_brace,
+    brace_pairs,
     math_segments,
     refine,
     rhs_of_simple_assignment,
@@ -49,7 +49,7 @@ VERSION = "1"
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b")
 _ANSWER_LINE = re.compile(
-    r"^[ \t>#*_-]*(?:(?i:final\s+answer|answer)|A)\s*(?:\*\*|__)?\s*[:：]"
+    r"^[ \t>#*_-]*(?:(?i:final[ \t]+answer|answer)|A)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
     r"[ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
@@ -79,13 +79,13 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_START = re.compile(r"(?:(?<=[.!?])\s+|\n)(?=\S)")
 
 
-def _box_content(reply: str, m: re.Match) -> tuple[Span, int] | None:
+def _box_content(reply: str, m: re.Match, pairs: dict[int, int]) -> tuple[Span, int] | None:
     """The content span of one box and the index just past it."""
     i = m.end()
     while i < len(reply) and reply[i] in " \t":
         i += 1
     if i < len(reply) and reply[i] == "{":
-        close = matching_brace(reply, i)
+        close = pairs.get(i)
         if close is not None:
             return strip_span(reply, (i + 1, close)), close + 1
     elif i > m.end():  # `\boxed 5`: one token after the space
@@ -123,8 +123,9 @@ def _joins(reply: str, start: int, end: int) -> bool:
 def _boxes(reply: str) -> list[tuple[int, Span, int]]:
     """(start of `\boxed`, content span, end) of every well-formed non-empty box."""
     found = []
+    pairs = brace_pairs(reply) if "\\boxed" in reply or "\\fbox" in reply else {}
     for m in _BOXED.finditer(reply):
-        box = _box_content(reply, m)
+        box = _box_content(reply, m, pairs)
         if box and box[0][1] > box[0][0]:
             found.append((m.start(), box[0], box[1]))
     return found
@@ -241,28 +242,37 @@ def _strip_text_commands(text: str) -> str:
 def answer_region(reply: str) -> Span:
     """The reply without trailing verification paragraphs or a final check sentence."""
     starts = [0] + [m.end() for m in _PARAGRAPH_BREAK.finditer(reply)]
+    first_answer = _first_answer_like(reply, 0, len(reply))
     end = len(reply)
-    # Drop trailing paragraphs that open with a check, as long as something stays.
-    while len(starts) > 1 and _CHECK_OPENING.match(reply, starts[-1]) and _has_answer_like(
-        reply, 0, starts[-1]
+    # Drop trailing paragraphs that open with a check, once an answer was stated before them.
+    while len(starts) > 1 and _CHECK_OPENING.match(reply, starts[-1]) and (
+        first_answer is not None and first_answer < starts[-1]
     ):
         end = starts.pop()
     last = starts[-1]
-    for m in _SENTENCE_START.finditer(reply, last, end):
-        if _CHECK_OPENING.match(reply, m.end()) and _has_answer_like(reply, last, m.end()):
-            end = m.end()
-            break
+    first_in_last = _first_answer_like(reply, last, end)
+    if first_in_last is not None:
+        for m in _SENTENCE_START.finditer(reply, first_in_last, end):
+            if _CHECK_OPENING.match(reply, m.end()):
+                end = m.end()
+                break
     return 0, end
 
 
-def _has_answer_like(reply: str, start: int, end: int) -> bool:
-    return bool(math_segments(reply, start, end) or _NUMBER.search(reply, start, end))
+def _first_answer_like(reply: str, start: int, end: int) -> int | None:
+    """Where the first math segment or number in reply[start:end] begins, if any."""
+    segments = math_segments(reply, start, end)
+    number = _NUMBER.search(reply, start, end)
+    found = [p for p in (segments[0][0] if segments else None, number and number.start())
+             if p is not None]
+    return min(found) if found else None
 
 
 def _final_paragraph(reply: str, region: Span) -> Span:
+    last_text = len(reply[region[0] : region[1]].rstrip()) + region[0]
     start = region[0]
     for m in _PARAGRAPH_BREAK.finditer(reply, region[0], region[1]):
-        if reply[m.end() : region[1]].strip():
+        if m.end() < last_text:
             start = m.end()
     return start, region[1]
 
@@ -298,7 +308,7 @@ def _masked(reply: str) -> str:
     """The reply with calculator annotations and worded parentheticals blanked (same length)."""
     masked = _CALCULATOR.sub(lambda m: " " * len(m.group()), reply)
     return re.sub(
-        r"(?<=\s)\([^()\n]*[A-Za-z]{2,}[^()\n]*\)",
+        r"(?<=\s)\((?=[^()\n]*[A-Za-z]{2})[^()\n]*\)",
         lambda m: " " * len(m.group()),
         masked,
     )

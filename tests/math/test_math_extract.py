@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from graders.math.extract import RULE_NAMES, extract_final_answer
@@ -100,3 +102,24 @@ def test_not_fooled(reply: str, wrong: str) -> None:
 
 def test_non_text_reply_is_none() -> None:
     assert extract_final_answer(None).rule == "none"  # type: ignore[arg-type]
+
+
+# Extraction runs in the parent, outside any timeout: hostile replies must stay near-linear.
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Answer" + " " * 100_000 + "x",
+        "\\boxed{" * 10_000,
+        "\\[" * 50_000,
+        " (" + "ab " * 30_000,
+        "the answer is" + "\n" * 100_000,
+        "\\boxed{1} and " * 5_000,
+    ],
+    ids=["answer-spaces", "open-boxes", "open-brackets", "open-paren", "newlines", "box-run"],
+)
+def test_hostile_reply_is_fast(reply: str) -> None:
+    started = time.perf_counter()
+    extraction = extract_final_answer(reply)
+    assert time.perf_counter() - started < 5
+    if extraction.answer is not None:
+        assert reply[extraction.start : extraction.end] == extraction.answer

@@ -37,7 +37,10 @@ HENDRYCKS_KNOWN = {
 }
 
 
-def _outcome(answer: str | None, key: str, config: SymbolicConfig = SymbolicConfig()) -> bool:
+DEFAULT = SymbolicConfig()
+
+
+def _outcome(answer: str | None, key: str, config: SymbolicConfig = DEFAULT) -> bool:
     return grade_symbolic(answer, key, config).outcome == "accept"
 
 
