@@ -159,9 +159,3 @@ def _finish(done, items, extractions, pending, specs, on_progress) -> Iterator[M
         yield MathGrading(items[index], extractions[index], ordered)
     if done and on_progress:
         on_progress(len(done))
-
-
-def grade_math_one(reply: str, key: str, timeout_s: float = 5.0) -> MathGrading:
-    """One reply through the same isolated path (one worker process)."""
-    (grading,) = grade_math_many([MathItem(reply, key)], jobs=1, timeout_s=timeout_s)
-    return grading

@@ -34,6 +34,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from graders.math.regions import (
+    NUMBER,
+    answer_region,
+    final_paragraph,
+    mask_asides,
+    mask_math,
+)
 from graders.math.spans import (
     Span,
     brace_pairs,
@@ -59,24 +66,9 @@ _SENTENCE_END = re.compile(r"\n|[.;!?](?=\s|$)(?<!\d\.)|[.;](?=\s+[A-Z])")
 _GSM8K = re.compile(r"####[ \t]*(?P<rest>[^\n]*)")
 _BOLD = re.compile(r"\*\*(?P<b>[^*\n]{1,120}?)\*\*|__(?P<u>[^_\n]{1,120}?)__")
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])(?!and\b)[A-Za-z]{3,}")
-_CALCULATOR = re.compile(r"<<[^<>\n]*>>")
-_NUMBER = re.compile(
-    r"(?<![\w.])-?(?:\d+\s*)?[√∛∜]\s*\(?\d+(?:\.\d+)?\)?"  # 2√5, √(12)
-    r"|(?<![\w.])-?\d+(?:\.\d+)?\s*π"  # 3π
-    r"|(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?"  # 1,234.5 3/4
-    r"|(?<![\w.])-?\.\d+"
-)
-_CHECK_OPENING = re.compile(
-    r"(?i)\W{0,4}(?:as\s+an?\s+(?:\w+\s+){0,2}check|(?:let(?:'|’)?s|let\s+us|we\s+can|now)\s+"
-    r"(?:double[- ]?)?(?:check|verify|confirm)|(?:double[- ]?)?check(?:ing)?\b|verif(?:y|ying|"
-    r"ication)\b|sanity\s+check|consistency\s+check|to\s+(?:double[- ]?)?(?:check|verify|confirm)|"
-    r"confirm(?:ing|ation)?\b|plugging\s+(?:back|in)|substituting\s+back)"
-)
 _SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
 _LIST_SEPARATOR = re.compile(r"(?:\s|[,;\"'“”]|\\[\"']|\band\b|\\text\{\s*and\s*\})*")
 _COPULA = re.compile(r"\s(?:is|are|was|equals|=)\s")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-_SENTENCE_START = re.compile(r"(?:(?<=[.!?])\s+|\n)(?=\S)")
 
 
 def _box_content(reply: str, m: re.Match, pairs: dict[int, int]) -> tuple[Span, int] | None:
@@ -148,8 +140,8 @@ def _narrow_statement(reply: str, span: Span) -> Span:
     if phrase and not reply[span[0] : phrase.start()].strip(" *_:"):
         span = strip_span(reply, (phrase.end(), span[1]))
     span = strip_span(reply, _sentence_after(reply, span[0], span[1]))
-    masked = _mask_math(reply, span)
-    copulas = list(_COPULA.finditer(masked, *span))
+    blanked = mask_math(reply, span)
+    copulas = list(_COPULA.finditer(blanked, *span))
     if copulas:
         span = strip_span(reply, (copulas[-1].end(), span[1]))
     segments = math_segments(reply, *span)
@@ -168,18 +160,10 @@ def _narrow_statement(reply: str, span: Span) -> Span:
         return refine(reply, span)
     text = _strip_text_commands(reply[span[0] : span[1]])
     if len(_PROSE_WORD.findall(text)) > 2:  # a worded sentence: its last number is the answer
-        numbers = list(_NUMBER.finditer(_masked(reply), *span))
+        numbers = list(NUMBER.finditer(mask_asides(reply), *span))
         if numbers:
             return strip_span(reply, (numbers[-1].start(), numbers[-1].end()))
     return refine(reply, span)
-
-
-def _mask_math(reply: str, span: Span) -> str:
-    """The reply with math segments inside span blanked, so prose-level matches skip them."""
-    chars = list(reply)
-    for start, end in math_segments(reply, *span):
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
 
 
 def _answer_line(reply: str) -> Span | None:
@@ -204,8 +188,8 @@ def _sentence_after(reply: str, start: int, end: int | None = None) -> Span:
         inner = math_segments(reply, start, end)
         if inner and inner[0][0] - start <= 2:
             return inner[0]
-    masked = _mask_math(reply, (start, end))
-    stop = _SENTENCE_END.search(masked, start, end)
+    blanked = mask_math(reply, (start, end))
+    stop = _SENTENCE_END.search(blanked, start, end)
     return start, stop.start() if stop else end
 
 
@@ -239,52 +223,15 @@ def _strip_text_commands(text: str) -> str:
     return re.sub(r"\\(?:text|textbf|mathrm|mbox)\{[^{}]*\}", " ", text)
 
 
-def answer_region(reply: str) -> Span:
-    """The reply without trailing verification paragraphs or a final check sentence."""
-    starts = [0] + [m.end() for m in _PARAGRAPH_BREAK.finditer(reply)]
-    first_answer = _first_answer_like(reply, 0, len(reply))
-    end = len(reply)
-    # Drop trailing paragraphs that open with a check, once an answer was stated before them.
-    while len(starts) > 1 and _CHECK_OPENING.match(reply, starts[-1]) and (
-        first_answer is not None and first_answer < starts[-1]
-    ):
-        end = starts.pop()
-    last = starts[-1]
-    first_in_last = _first_answer_like(reply, last, end)
-    if first_in_last is not None:
-        for m in _SENTENCE_START.finditer(reply, first_in_last, end):
-            if _CHECK_OPENING.match(reply, m.end()):
-                end = m.end()
-                break
-    return 0, end
-
-
-def _first_answer_like(reply: str, start: int, end: int) -> int | None:
-    """Where the first math segment or number in reply[start:end] begins, if any."""
-    segments = math_segments(reply, start, end)
-    number = _NUMBER.search(reply, start, end)
-    found = [p for p in (segments[0][0] if segments else None, number and number.start())
-             if p is not None]
-    return min(found) if found else None
-
-
-def _final_paragraph(reply: str, region: Span) -> Span:
-    last_text = len(reply[region[0] : region[1]].rstrip()) + region[0]
-    start = region[0]
-    for m in _PARAGRAPH_BREAK.finditer(reply, region[0], region[1]):
-        if m.end() < last_text:
-            start = m.end()
-    return start, region[1]
-
-
 def _last_math_final_paragraph(reply: str) -> Span | None:
     region = answer_region(reply)
-    paragraph = _final_paragraph(reply, region)
+    paragraph = final_paragraph(reply, region)
     segments = math_segments(reply, *paragraph)
     if not segments:
         return None
     # A plain number stated after the last math segment ("... is 12.") is the later statement.
-    if list(_NUMBER.finditer(_mask_math(_masked(reply), paragraph), segments[-1][1], paragraph[1])):
+    prose = mask_math(mask_asides(reply), paragraph)
+    if NUMBER.search(prose, segments[-1][1], paragraph[1]):
         return None
     for seg in reversed(segments):
         span = refine(reply, rhs_of_simple_assignment(reply, strip_span(reply, seg)))
@@ -304,19 +251,9 @@ def _last_bold(reply: str) -> Span | None:
     return None
 
 
-def _masked(reply: str) -> str:
-    """The reply with calculator annotations and worded parentheticals blanked (same length)."""
-    masked = _CALCULATOR.sub(lambda m: " " * len(m.group()), reply)
-    return re.sub(
-        r"(?<=\s)\((?=[^()\n]*[A-Za-z]{2})[^()\n]*\)",
-        lambda m: " " * len(m.group()),
-        masked,
-    )
-
-
 def _last_number(reply: str) -> Span | None:
     start, end = answer_region(reply)
-    found = list(_NUMBER.finditer(_masked(reply), start, end))
+    found = list(NUMBER.finditer(mask_asides(reply), start, end))
     if not found:
         return None
     return strip_span(reply, (found[-1].start(), found[-1].end()))
