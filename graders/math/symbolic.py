@@ -72,6 +72,10 @@ def unwrap_key(text: str) -> str:
 @lru_cache(maxsize=65536)
 def _parse_hardened(text: str) -> tuple[list, str, str]:
     """(Math-Verify parse result, what it read, which path) for hardened answer text."""
+    if _DECIMAL.fullmatch(text):  # a plain number: Math-Verify's expression reader is exact
+        number = parse(text, _EXPR_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
+        if number:
+            return number, text, "expr"
     latex = parse(f"${text}$", _LATEX_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
     if latex:
         return latex, text, "latex"
@@ -190,10 +194,12 @@ def grade_symbolic(
     return _done("symbolic", outcome, {**evidence, "config": asdict(config)}, started)
 
 
-@lru_cache(maxsize=4096)
-def _parse_key_full(key: str) -> list:
-    plain = "$" in key or "\\boxed" in key or _DECIMAL.fullmatch(key.strip())
-    return parse(key if plain else f"${key}$", _DEFAULT, parsing_timeout=None)
+def _parse_key_full(key: str) -> tuple[list, str]:
+    """The key as `symbolic` parses it (one parse serves both graders), plus its text so a key
+    SymPy cannot read still matches an identical extracted string, as in Math-Verify."""
+    text = harden(unwrap_key(key))
+    parsed, read, _ = _parse_hardened(text)
+    return [*parsed, text], read or text
 
 
 def _read(parsed: list) -> str:
@@ -203,15 +209,19 @@ def _read(parsed: list) -> str:
 def grade_mathverify_full(
     reply: str | None, key: str, config: SymbolicConfig = SymbolicConfig()
 ) -> Verdict:
-    """Math-Verify's own extraction on the whole reply, compared with the key; never raises."""
+    """Math-Verify's own extraction on the whole reply, compared with the key; never raises.
+
+    The key is parsed exactly as `symbolic` parses it, so the two differ only in what they
+    read from the reply.
+    """
     started = time.perf_counter()
     if not isinstance(reply, str) or not isinstance(key, str):
         return _done("mathverify-full", ERROR, {"reason": "reply or key is not text"}, started)
     try:
         with time_limit(config.timeout_s):
-            gold = _parse_key_full(key)
+            gold, key_read = _parse_key_full(key)
             pred = parse(reply, _DEFAULT, parsing_timeout=None)
-            evidence = {"answer_parsed": _read(pred), "key_parsed": _read(gold)}
+            evidence = {"answer_parsed": _read(pred), "key_parsed": key_read}
             full = replace(config, allow_set_relation_comp=False)  # Math-Verify's default
             same = bool(gold and pred) and verify_fast(gold, pred, full)
         outcome = ACCEPT if same else REJECT
