@@ -68,6 +68,14 @@ _BOLD = re.compile(r"\*\*(?P<b>[^*\n]{1,120}?)\*\*|__(?P<u>[^_\n]{1,120}?)__")
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])(?!and\b)[A-Za-z]{3,}")
 _SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
 _LIST_SEPARATOR = re.compile(r"(?:\s|[,;\"'“”]|\\[\"']|\band\b|\\text\{\s*and\s*\})*")
+_MATH_OPENER = re.compile(r"\$|\\\(|\\\[")
+_NOT_AN_ANSWER = re.compile(
+    r"(?i)(?:correct|incorrect|right|wrong|reasonable|consistent|valid|plausible|as follows|"
+    r"below|above|the following|let(?:'|’)?s)\b"
+)
+_MAX_CANDIDATES = 20
+_BARE_TOKEN = re.compile(r"[^\s$.,;}]+")
+_ANSWER_SHAPED = re.compile(r"[\d\\√π∞]|^\(?[A-E]\)?$")
 _COPULA = re.compile(r"\s(?:is|are|was|equals|=)\s")
 
 
@@ -81,9 +89,9 @@ def _box_content(reply: str, m: re.Match, pairs: dict[int, int]) -> tuple[Span, 
         if close is not None:
             return strip_span(reply, (i + 1, close)), close + 1
     elif i > m.end():  # `\boxed 5`: one token after the space
-        token = re.match(r"[^\s$.,;}]+", reply[i:])
+        token = _BARE_TOKEN.match(reply, i)
         if token:
-            return (i, i + token.end()), i + token.end()
+            return (i, token.end()), token.end()
     return None
 
 
@@ -128,7 +136,12 @@ def _statement_after(reply: str, after: int) -> tuple[str, Span] | None:
     region_end = answer_region(reply)[1]
     for name, finder in (("answer_line", _answer_line), ("final_answer_is", _final_answer_is)):
         span = finder(reply)
-        if span and span[0] >= after and span[1] <= region_end:
+        if (
+            span
+            and span[0] >= after
+            and span[1] <= region_end
+            and _ANSWER_SHAPED.search(reply[span[0] : span[1]])  # a box beats a worded line
+        ):
             return name, span
     return None
 
@@ -166,17 +179,31 @@ def _narrow_statement(reply: str, span: Span) -> Span:
     return refine(reply, span)
 
 
+def _plausible(reply: str, span: Span) -> bool:
+    """A stated answer reads like one: math, a number, a choice, or a few words of text, and not
+    an evaluation ("the answer is correct") or a preamble ("A: Let's think step by step")."""
+    text = reply[span[0] : span[1]]
+    if not text or _NOT_AN_ANSWER.match(text):
+        return False
+    return bool(_ANSWER_SHAPED.search(text)) or len(text.split()) <= 3
+
+
+def _last_candidates(pattern: re.Pattern, reply: str) -> list[re.Match]:
+    """The last few matches, latest first (a bounded number keeps hostile input cheap)."""
+    return list(pattern.finditer(reply))[-_MAX_CANDIDATES:][::-1]
+
+
 def _answer_line(reply: str) -> Span | None:
-    for m in reversed(list(_ANSWER_LINE.finditer(reply))):
+    for m in _last_candidates(_ANSWER_LINE, reply):
         span = _narrow_statement(reply, (m.start("rest"), m.end("rest")))
-        if span[1] > span[0]:
+        if _plausible(reply, span):
             return span
     heading = list(_ANSWER_HEADING.finditer(reply))
     if heading:
         nxt = re.compile(r"\S[^\n]*").search(reply, heading[-1].end())
         if nxt:
             span = _narrow_statement(reply, (nxt.start(), nxt.end()))
-            if span[1] > span[0]:
+            if _plausible(reply, span):
                 return span
     return None
 
@@ -184,7 +211,7 @@ def _answer_line(reply: str) -> Span | None:
 def _sentence_after(reply: str, start: int, end: int | None = None) -> Span:
     """From start to the end of its sentence, or the math segment that opens there."""
     end = len(reply) if end is None else end
-    if re.match(r"\$|\\\(|\\\[", reply[start:end]):
+    if _MATH_OPENER.match(reply, start, end):
         inner = math_segments(reply, start, end)
         if inner and inner[0][0] - start <= 2:
             return inner[0]
@@ -194,9 +221,9 @@ def _sentence_after(reply: str, start: int, end: int | None = None) -> Span:
 
 
 def _final_answer_is(reply: str) -> Span | None:
-    for m in reversed(list(_ANSWER_IS.finditer(reply))):
+    for m in _last_candidates(_ANSWER_IS, reply):
         span = _narrow_statement(reply, _sentence_after(reply, m.end()))
-        if span[1] > span[0]:
+        if _plausible(reply, span):
             return span
     return None
 
@@ -242,7 +269,7 @@ def _last_math_final_paragraph(reply: str) -> Span | None:
 
 def _last_bold(reply: str) -> Span | None:
     start, end = answer_region(reply)
-    found = list(_BOLD.finditer(reply, start, end))
+    found = list(_BOLD.finditer(reply, start, end))[-_MAX_CANDIDATES:]
     for m in reversed(found):
         group = "b" if m.group("b") is not None else "u"
         span = _narrow_statement(reply, (m.start(group), m.end(group)))

@@ -24,6 +24,7 @@ CASES = [
      "\\boxed{-2} \\quad \\text{and} \\quad \\boxed{1}"),
     ("Step: $\\boxed{200}$. Later $\\boxed{255}$. So the total is $10,455.\n"
      "Final Answer: The final answer is $10,455$. I hope it is correct.", "answer_line", "10,455"),
+    ("Thus $\\boxed{5}$. I hope the answer is correct.", "boxed", "5"),
     # answer_line: Answer:/Final answer:/A:, bold markup, heading then next line, worded lines
     ("Work.\n**Answer:** 13", "answer_line", "13"),
     ("Work.\n**Answer: 13**", "answer_line", "13"),
@@ -34,6 +35,9 @@ CASES = [
     ("## Final Answer\n\n$$x = 9$$", "answer_line", "9"),
     ("Final Answer: The volume of $ABCDEFGH$ is 120. I hope it is correct.", "answer_line", "120"),
     ("Final Answer: Jane started growing Sphere 3 hours ago. I hope so.", "answer_line", "3"),
+    ("A: Let's think step by step.\nShe has 3 + 4 = 7 apples.", "last_number", "7"),
+    ("So x = 5. I hope the answer is correct.", "last_number", "5"),
+    ("Answer: Evelyn", "answer_line", "Evelyn"),
     # final_answer_is: up to the end of the sentence or its math segment
     ("The answer is 3 < \\lambda \\le 4.", "final_answer_is", "3 < \\lambda \\le 4"),
     ("So the final answer is $\\frac{3}{4}$ and we are done", "final_answer_is", "\\frac{3}{4}"),
@@ -114,8 +118,11 @@ def test_non_text_reply_is_none() -> None:
         " (" + "ab " * 30_000,
         "the answer is" + "\n" * 100_000,
         "\\boxed{1} and " * 5_000,
+        "the answer is " * 10_000,
+        "Answer: let's see\n" * 10_000,
     ],
-    ids=["answer-spaces", "open-boxes", "open-brackets", "open-paren", "newlines", "box-run"],
+    ids=["answer-spaces", "open-boxes", "open-brackets", "open-paren", "newlines", "box-run",
+         "answer-is-run", "answer-lines"],
 )
 def test_hostile_reply_is_fast(reply: str) -> None:
     started = time.perf_counter()
