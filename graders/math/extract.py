@@ -62,7 +62,7 @@ _ANSWER_LINE = re.compile(
 )
 _ANSWER_HEADING = re.compile(r"^[ \t>#*_-]*(?i:final\s+answer)[ \t*_:]*$", re.MULTILINE)
 _ANSWER_IS = re.compile(r"(?i)\b(?:the\s+)?(?:final\s+)?answer\s+is\s*[:：]?\s*")
-_SENTENCE_END = re.compile(r"\n|[.;!?](?=\s|$)(?<!\d\.)|[.;](?=\s+[A-Z])")
+_SENTENCE_END = re.compile(r"\n|(?<!\\)[.;!?](?=\s|$)(?<!\d\.)|(?<!\\)[.;](?=\s+[A-Z])")
 _GSM8K = re.compile(r"####[ \t]*(?P<rest>[^\n]*)")
 _BOLD = re.compile(r"\*\*(?P<b>[^*\n]{1,120}?)\*\*|__(?P<u>[^_\n]{1,120}?)__")
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])(?!and\b)[A-Za-z]{3,}")
@@ -76,7 +76,7 @@ _NOT_AN_ANSWER = re.compile(
 _MAX_CANDIDATES = 20
 _BARE_TOKEN = re.compile(r"[^\s$.,;}]+")
 _ANSWER_SHAPED = re.compile(r"[\d\\√π∞]|^\(?[A-E]\)?$")
-_COPULA = re.compile(r"\s(?:is|are|was|equals|=)\s")
+_COPULA = re.compile(r"\s(?:is|are|was|equals)\s")
 
 
 def _box_content(reply: str, m: re.Match, pairs: dict[int, int]) -> tuple[Span, int] | None:

@@ -14,6 +14,7 @@ Span = tuple[int, int]
 _OPENER = re.compile(r"\$\$|\\\[|\\\(|(?<!\\)\$")
 _CLOSER = {"$$": "$$", "\\[": "\\]", "\\(": "\\)", "$": "$"}
 _WRAPPERS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"), ("**", "**"), ("__", "__"))
+_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _TRAILING_JUNK = ".,;:!?。"
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]{2,}")
@@ -110,7 +111,7 @@ def strip_span(text: str, span: Span) -> Span:
                 end - start > len(left) + len(right)
                 and text.startswith(left, start)
                 and text.endswith(right, 0, end)
-                and left not in inner
+                and not _opens_again(inner, left)
             ):
                 start, end, changed = start + len(left), end - len(right), True
                 break
@@ -123,6 +124,13 @@ def strip_span(text: str, span: Span) -> Span:
         if end > start and text[end - 1] in _TRAILING_JUNK and not _is_escaped(text, end - 1):
             end, changed = end - 1, True
     return start, end
+
+
+def _opens_again(inner: str, left: str) -> bool:
+    """Whether a wrapper's delimiter occurs (unescaped, for `$`) inside what it wraps."""
+    if left == "$":
+        return bool(_UNESCAPED_DOLLAR.search(inner))
+    return left in inner
 
 
 def _is_escaped(text: str, index: int) -> bool:
