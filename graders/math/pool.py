@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import resource
+import signal
 import threading
 import time
 from collections import deque
@@ -39,6 +40,7 @@ def _limit_memory() -> None:
 
 def _worker_main(conn: Connection, work: Callable[[Any], Any]) -> None:
     """Run chunks of (task id, payload) until told to stop (None) or the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _limit_memory()
     while True:
         try:
