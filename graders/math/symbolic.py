@@ -41,6 +41,8 @@ _DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
 _LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
+# Space between two digits is kept (as `_`): `2 3` is not `23`.
+_DIGIT_GAP = re.compile(r"(?<=\d)(?:\s|\\[,;:! ])+(?=\d)")
 
 
 @dataclass(frozen=True)
@@ -81,16 +83,21 @@ def _parse_hardened(text: str) -> tuple[list, str, str]:
         return latex, text, "latex"
     expr = parse(text, _EXPR_ONLY, fallback_mode="first_match", parsing_timeout=None)
     read = next((item for item in reversed(expr) if isinstance(item, str)), "")
-    if expr and len(expr) > 1 and _COMPACT.sub("", read) == _COMPACT.sub("", text):
+    if expr and len(expr) > 1 and _compact(read) == _compact(text):
         return expr[:1], read, "expr"
     return [], read, "unparsed"
+
+
+def _compact(text: str) -> str:
+    """Text without spacing and delimiters, for 'the same string' tests."""
+    return _COMPACT.sub("", _DIGIT_GAP.sub("_", text))
 
 
 def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
     evidence: dict = {"answer": answer, "key": key}
     if not answer.strip() or not key.strip():
         return REJECT, {**evidence, "reason": "empty answer or key"}
-    if _COMPACT.sub("", answer) == _COMPACT.sub("", key):
+    if _compact(answer) == _compact(key):
         return ACCEPT, {**evidence, "method": "identical"}
     key_choice = choice_letter(key)
     if key_choice is not None:
