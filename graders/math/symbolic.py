@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib.metadata import version as package_version
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, Rational, Set, nan, zoo
+from sympy import Basic, FiniteSet, Interval, Rational, Set, Tuple, nan, zoo
 from sympy.logic.boolalg import Boolean
 
 from graders.math.rewrite import choice_letter, harden
@@ -124,6 +124,9 @@ def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
         return REJECT, {**evidence, "reason": "answer did not parse"}
     if _undefined(gold) or _undefined(pred):
         return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}
+    if _pair_against_set(gold[0], pred[0]) or _pair_against_set(pred[0], gold[0]):
+        # Math-Verify matches (1,2) with {1,2}; a point or interval is not an unordered set.
+        return REJECT, {**evidence, "reason": "an interval or tuple against a set"}
     return (ACCEPT if verify_fast(gold, pred, config) else REJECT), evidence
 
 
@@ -169,6 +172,10 @@ def _verify_pair(gold: Basic, pred: Basic, options: tuple) -> bool:
         [gold], [pred], float_rounding=rounding, numeric_precision=precision, strict=strict,
         allow_set_relation_comp=set_relation, timeout_seconds=None,
     )
+
+
+def _pair_against_set(one: object, other: object) -> bool:
+    return isinstance(one, (Interval, Tuple)) and isinstance(other, FiniteSet)
 
 
 def _undefined(parsed: list) -> bool:
