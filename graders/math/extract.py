@@ -66,6 +66,10 @@ _SENTENCE_END = re.compile(r"\n|(?<!\\)[.;!?](?=\s|$)(?<!\d\.)|(?<!\\)[.;](?=\s+
 _GSM8K = re.compile(r"####[ \t]*(?P<rest>[^\n]*)")
 _BOLD = re.compile(r"\*\*(?P<b>[^*\n]{1,120}?)\*\*|__(?P<u>[^_\n]{1,120}?)__")
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])(?!and\b)[A-Za-z]{3,}")
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+_MATH_WORDS = frozenset(
+    "and or pi sqrt sin cos tan cot sec csc log ln exp inf infty mod gcd lcm deg".split()
+)
 _SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
 _LIST_SEPARATOR = re.compile(r"(?:\s|[,;\"'“”]|\\[\"']|\band\b|\\text\{\s*and\s*\})*")
 _MATH_OPENER = re.compile(r"\$|\\\(|\\\[")
@@ -241,7 +245,8 @@ def _bare(reply: str) -> Span | None:
     text = reply[span[0] : span[1]]
     if not text or "\n" in text or len(text) > 80 or text.endswith("?"):
         return None
-    if _PROSE_WORD.search(_strip_text_commands(text)):
+    words = _WORD.findall(_strip_text_commands(text))
+    if any(word.lower() not in _MATH_WORDS for word in words):
         return None
     return refine(reply, span)
 

@@ -52,6 +52,13 @@ def test_cli_table_shows_rule_span_and_verdicts() -> None:
         assert text in out.output
 
 
+def test_cli_table_prints_brackets_literally() -> None:
+    args = ["--reply", "So $x \\in [-2,7]$ [/bold]", "--gold", "[-2,7]"]
+    out = CliRunner().invoke(explain_command, args)
+    assert out.exit_code == 0, out.output
+    assert "[-2,7]" in out.output and "[/bold]" in out.output
+
+
 def test_cli_file_keeps_input_order(tmp_path: Path) -> None:
     lines = [{"reply": f"#### {n}", "gold": str(n if n % 2 else n + 1)} for n in range(6)]
     path = tmp_path / "pairs.jsonl"

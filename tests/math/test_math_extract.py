@@ -52,6 +52,8 @@ CASES = [
     ("2√5", "bare", "2√5"),
     ("  $(3,4]$ ", "bare", "(3,4]"),
     ("\\text{Evelyn}", "bare", "\\text{Evelyn}"),
+    ("sqrt(5) + pi", "bare", "sqrt(5) + pi"),
+    ("So $x \\in [-2,7]$.", "last_math_final_paragraph", "x \\in [-2,7]"),
     # last_math_final_paragraph, skipping a trailing check paragraph or sentence
     (SEED_CHECK, "last_math_final_paragraph", "-256"),
     ("We get $y = 2$. Let's verify: $2 \\cdot 3 = 6$ as needed.", "last_math_final_paragraph",
