@@ -39,6 +39,7 @@ _EXPR_ONLY = (ExprExtractionConfig(),)
 _DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
 _DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
 _LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
+_PERCENT_END = re.compile(r"\s*\\?%\s*$")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
 # Space between two digits is kept (as `_`): `2 3` is not `23`.
@@ -94,6 +95,17 @@ def _compact(text: str) -> str:
 
 
 def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
+    # `35\%` against the key `35`: the key already counts in percent. (Math-Verify reads the
+    # answer as 0.35, which still matches a key of 0.35 below.)
+    bare = _PERCENT_END.sub("", answer)
+    if bare != answer and not _PERCENT_END.search(key):
+        outcome, evidence = _compare_forms(bare, key, config)
+        if outcome == ACCEPT:
+            return outcome, {**evidence, "method": f"{evidence.get('method')}, percent as number"}
+    return _compare_forms(answer, key, config)
+
+
+def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
     evidence: dict = {"answer": answer, "key": key}
     if not answer.strip() or not key.strip():
         return REJECT, {**evidence, "reason": "empty answer or key"}
