@@ -7,9 +7,9 @@ Rules are tried in this order; the first that finds something wins:
    (``\\boxed{1}, \\boxed{2} and \\boxed{3}``) is taken whole, as one list. An answer line or
    "the answer is" stated after the last box (outside a trailing check) wins over it and is
    recorded under its own rule.
-2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` / ``A:`` (markdown
-   bold and headings allowed, e.g. ``**Answer:** 13``), or a ``Final Answer`` heading followed by
-   the answer on the next line.
+2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` (markdown bold
+   and headings allowed, e.g. ``**Answer:** 13``), GSM8K's ``A: 26`` as the very last line, or a
+   ``Final Answer`` heading followed by the answer on the next line.
 3. ``final_answer_is`` -- the last "the (final) answer is ..." phrase, up to the end of its
    sentence or math segment.
 4. ``gsm8k_hash`` -- GSM8K's ``#### N``.
@@ -56,10 +56,12 @@ VERSION = "1"
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b")
 _ANSWER_LINE = re.compile(
-    r"^[ \t>#*_-]*(?:(?i:final[ \t]+answer|answer)|A)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
+    r"^[ \t>#*_-]*(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
     r"[ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
+# GSM8K's `A: 26` counts only as the reply's last line (an `A:` elsewhere is often an option).
+_A_LAST_LINE = re.compile(r"^[ \t]*A:[ \t]*(?P<rest>[^\n]*)\s*\Z", re.MULTILINE)
 _ANSWER_HEADING = re.compile(r"^[ \t>#*_-]*(?i:final\s+answer)[ \t*_:]*$", re.MULTILINE)
 _ANSWER_IS = re.compile(r"(?i)\b(?:the\s+)?(?:final\s+)?answer\s+is\s*[:：]?\s*")
 _SENTENCE_END = re.compile(r"\n|(?<!\\)[.;!?](?=\s|$)(?<!\d\.)|(?<!\\)[.;](?=\s+[A-Z])")
@@ -198,7 +200,9 @@ def _last_candidates(pattern: re.Pattern, reply: str) -> list[re.Match]:
 
 
 def _answer_line(reply: str) -> Span | None:
-    for m in _last_candidates(_ANSWER_LINE, reply):
+    last_line = _A_LAST_LINE.search(reply, max(0, reply.rstrip().rfind("\n")))
+    candidates = ([last_line] if last_line else []) + _last_candidates(_ANSWER_LINE, reply)
+    for m in candidates:
         span = _narrow_statement(reply, (m.start("rest"), m.end("rest")))
         if _plausible(reply, span):
             return span

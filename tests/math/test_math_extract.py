@@ -31,6 +31,8 @@ CASES = [
     ("Final answer: $x=9$", "answer_line", "x=9"),
     ("Final Answer: The final answer is $28 \\%$. I hope it is correct.", "answer_line", "28 \\%"),
     ("She makes 13 * 2 = $<<13*2=26>>26\nA: 26", "answer_line", "26"),
+    ("She makes 13 * 2 = $<<13*2=26>>26\nA: 26\n\n", "answer_line", "26"),
+    ("Options:\nA: 5\nB: 6\nComparing them, the answer is B.", "final_answer_is", "B"),
     ("Answer: 160 minutes (2 hours 40 minutes)", "answer_line", "160"),
     ("## Final Answer\n\n$$x = 9$$", "answer_line", "x = 9"),
     ("Final Answer: The volume of $ABCDEFGH$ is 120. I hope it is correct.", "answer_line", "120"),
