@@ -34,7 +34,7 @@ class GraderSpec:
     version: str
     reads: Literal["answer", "reply"]
     isolated: bool
-    grade: Callable[[str | None, str], Verdict]
+    grade: Callable[..., Verdict]  # (text, key[, config]) -> Verdict
 
 
 MATH_GRADERS: dict[str, GraderSpec] = {

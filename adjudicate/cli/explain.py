@@ -51,15 +51,18 @@ def _render(console: Console, reply: str, gold: str, result: dict[str, Any]) -> 
     shown = Text(reply)
     if extraction["start"] is not None:
         shown.stylize("bold reverse", extraction["start"], extraction["end"])
-    console.rule(f"gold: {gold}")
+    # Replies and keys are full of `[`: everything shown goes through Text, never markup.
+    console.rule(Text(f"gold: {gold}"))
     console.print(shown)
     span = (
         f"span {extraction['start']}-{extraction['end']}"
         if extraction["start"] is not None
         else "no span"
     )
-    console.print(f"rule [bold]{extraction['rule']}[/bold], {span}, "
-                  f"answer [bold]{extraction['answer']!r}[/bold]")
+    console.print(Text.assemble(
+        "rule ", (extraction["rule"], "bold"), f", {span}, answer ",
+        (repr(extraction["answer"]), "bold"),
+    ))
     table = Table(show_edge=False)
     for column in ("grader", "verdict", "answer (as compared)", "key (as compared)", "note"):
         table.add_column(column, overflow="fold")
@@ -68,13 +71,13 @@ def _render(console: Console, reply: str, gold: str, result: dict[str, Any]) -> 
         evidence = result["evidence"][name]
         note = evidence.get("reason") or evidence.get("method") or ""
         table.add_row(
-            name, Text(outcome, style=_OUTCOME_STYLE.get(outcome, "")),
-            str(forms["answer"] if forms["answer"] is not None else "-"),
-            str(forms["key"] if forms["key"] is not None else "-"), str(note),
+            Text(name), Text(outcome, style=_OUTCOME_STYLE.get(outcome, "")),
+            Text(str(forms["answer"] if forms["answer"] is not None else "-")),
+            Text(str(forms["key"] if forms["key"] is not None else "-")), Text(str(note)),
         )
     console.print(table)
     if result["dispute"]:
-        console.print(f"queue: [bold]{result['dispute']}[/bold]")
+        console.print(Text.assemble("queue: ", (result["dispute"], "bold")))
 
 
 @click.command("explain")

@@ -81,9 +81,11 @@ def grade_math_many(
 ) -> Iterator[MathGrading]:
     """Grade every item with every grader; yields one MathGrading per item as it completes.
 
-    `jobs` worker processes (default: all cores) run the isolated graders; a check past
-    `timeout_s` gets a `timeout` verdict (its worker is killed at twice that if it will not
-    stop). `on_progress(n)` is told each time n more items are done.
+    `jobs` worker processes (default: all cores) run the isolated graders, each distinct
+    (text, key, grader) once. A check past `timeout_s` gets a `timeout` verdict; a worker stuck
+    past `2 * timeout_s + 0.5` (C code no signal reaches) is killed and replaced, its check gets
+    `timeout` and the rest of its work is redone elsewhere. `on_progress(n)` is told each time n
+    more items are done. Closing the generator early stops the workers.
     """
     specs = [MATH_GRADERS[name] for name in (graders or MATH_GRADERS)]
     isolated = [spec for spec in specs if spec.isolated]
@@ -94,8 +96,9 @@ def grade_math_many(
     pool = None
     if isolated and items:
         warm_up()  # forked workers inherit the built parser instead of each building it
+        workers = min(jobs or os.cpu_count() or 1, len(items) * len(isolated))
         pool = IsolatedPool(
-            run_check, jobs or os.cpu_count() or 1, hard,
+            run_check, workers, hard,
             _failed(TIMEOUT, f"killed after {hard:.1f}s"), _failed(ERROR, "worker process died"),
         )
     try:
@@ -159,9 +162,3 @@ def _finish(done, items, extractions, pending, specs, on_progress) -> Iterator[M
         yield MathGrading(items[index], extractions[index], ordered)
     if done and on_progress:
         on_progress(len(done))
-
-
-def grade_math_one(reply: str, key: str, timeout_s: float = 5.0) -> MathGrading:
-    """One reply through the same isolated path (one worker process)."""
-    (grading,) = grade_math_many([MathItem(reply, key)], jobs=1, timeout_s=timeout_s)
-    return grading

@@ -7,9 +7,9 @@ Rules are tried in this order; the first that finds something wins:
    (``\\boxed{1}, \\boxed{2} and \\boxed{3}``) is taken whole, as one list. An answer line or
    "the answer is" stated after the last box (outside a trailing check) wins over it and is
    recorded under its own rule.
-2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` / ``A:`` (markdown
-   bold and headings allowed, e.g. ``**Answer:** 13``), or a ``Final Answer`` heading followed by
-   the answer on the next line.
+2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` (markdown bold
+   and headings allowed, e.g. ``**Answer:** 13``), GSM8K's ``A: 26`` as the very last line, or a
+   ``Final Answer`` heading followed by the answer on the next line.
 3. ``final_answer_is`` -- the last "the (final) answer is ..." phrase, up to the end of its
    sentence or math segment.
 4. ``gsm8k_hash`` -- GSM8K's ``#### N``.
@@ -34,9 +34,16 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from graders.math.regions import (
+    NUMBER,
+    answer_region,
+    final_paragraph,
+    mask_asides,
+    mask_math,
+)
 from graders.math.spans import (
     Span,
-    matching_brace,
+    brace_pairs,
     math_segments,
     refine,
     rhs_of_simple_assignment,
@@ -49,49 +56,48 @@ VERSION = "1"
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b")
 _ANSWER_LINE = re.compile(
-    r"^[ \t>#*_-]*(?:(?i:final\s+answer|answer)|A)\s*(?:\*\*|__)?\s*[:：]"
+    r"^[ \t>#*_-]*(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
     r"[ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
+# GSM8K's `A: 26` counts only as the reply's last line (an `A:` elsewhere is often an option).
+_A_LAST_LINE = re.compile(r"^[ \t]*A:[ \t]*(?P<rest>[^\n]*)\s*\Z", re.MULTILINE)
 _ANSWER_HEADING = re.compile(r"^[ \t>#*_-]*(?i:final\s+answer)[ \t*_:]*$", re.MULTILINE)
 _ANSWER_IS = re.compile(r"(?i)\b(?:the\s+)?(?:final\s+)?answer\s+is\s*[:：]?\s*")
-_SENTENCE_END = re.compile(r"\n|[.;!?](?=\s|$)(?<!\d\.)|[.;](?=\s+[A-Z])")
+_SENTENCE_END = re.compile(r"\n|(?<!\\)[.;!?](?=\s|$)(?<!\d\.)|(?<!\\)[.;](?=\s+[A-Z])")
 _GSM8K = re.compile(r"####[ \t]*(?P<rest>[^\n]*)")
 _BOLD = re.compile(r"\*\*(?P<b>[^*\n]{1,120}?)\*\*|__(?P<u>[^_\n]{1,120}?)__")
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])(?!and\b)[A-Za-z]{3,}")
-_CALCULATOR = re.compile(r"<<[^<>\n]*>>")
-_NUMBER = re.compile(
-    r"(?<![\w.])-?(?:\d+\s*)?[√∛∜]\s*\(?\d+(?:\.\d+)?\)?"  # 2√5, √(12)
-    r"|(?<![\w.])-?\d+(?:\.\d+)?\s*π"  # 3π
-    r"|(?<![\w.])-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?!\d|\.\d))?"  # 1,234.5 3/4
-    r"|(?<![\w.])-?\.\d+"
-)
-_CHECK_OPENING = re.compile(
-    r"(?i)\W{0,4}(?:as\s+an?\s+(?:\w+\s+){0,2}check|(?:let(?:'|’)?s|let\s+us|we\s+can|now)\s+"
-    r"(?:double[- ]?)?(?:check|verify|confirm)|(?:double[- ]?)?check(?:ing)?\b|verif(?:y|ying|"
-    r"ication)\b|sanity\s+check|consistency\s+check|to\s+(?:double[- ]?)?(?:check|verify|confirm)|"
-    r"confirm(?:ing|ation)?\b|plugging\s+(?:back|in)|substituting\s+back)"
+_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
+_MATH_WORDS = frozenset(
+    "and or pi sqrt sin cos tan cot sec csc log ln exp inf infty mod gcd lcm deg".split()
 )
 _SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
 _LIST_SEPARATOR = re.compile(r"(?:\s|[,;\"'“”]|\\[\"']|\band\b|\\text\{\s*and\s*\})*")
-_COPULA = re.compile(r"\s(?:is|are|was|equals|=)\s")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
-_SENTENCE_START = re.compile(r"(?:(?<=[.!?])\s+|\n)(?=\S)")
+_MATH_OPENER = re.compile(r"\$|\\\(|\\\[")
+_NOT_AN_ANSWER = re.compile(
+    r"(?i)(?:correct|incorrect|right|wrong|reasonable|consistent|valid|plausible|as follows|"
+    r"below|above|the following|let(?:'|’)?s)\b"
+)
+_MAX_CANDIDATES = 20
+_BARE_TOKEN = re.compile(r"[^\s$.,;}]+")
+_ANSWER_SHAPED = re.compile(r"[\d\\√π∞]|^\(?[A-E]\)?$")
+_COPULA = re.compile(r"\s(?:is|are|was|equals)\s")
 
 
-def _box_content(reply: str, m: re.Match) -> tuple[Span, int] | None:
+def _box_content(reply: str, m: re.Match, pairs: dict[int, int]) -> tuple[Span, int] | None:
     """The content span of one box and the index just past it."""
     i = m.end()
     while i < len(reply) and reply[i] in " \t":
         i += 1
     if i < len(reply) and reply[i] == "{":
-        close = matching_brace(reply, i)
+        close = pairs.get(i)
         if close is not None:
             return strip_span(reply, (i + 1, close)), close + 1
     elif i > m.end():  # `\boxed 5`: one token after the space
-        token = re.match(r"[^\s$.,;}]+", reply[i:])
+        token = _BARE_TOKEN.match(reply, i)
         if token:
-            return (i, i + token.end()), i + token.end()
+            return (i, token.end()), token.end()
     return None
 
 
@@ -123,8 +129,9 @@ def _joins(reply: str, start: int, end: int) -> bool:
 def _boxes(reply: str) -> list[tuple[int, Span, int]]:
     """(start of `\boxed`, content span, end) of every well-formed non-empty box."""
     found = []
+    pairs = brace_pairs(reply) if "\\boxed" in reply or "\\fbox" in reply else {}
     for m in _BOXED.finditer(reply):
-        box = _box_content(reply, m)
+        box = _box_content(reply, m, pairs)
         if box and box[0][1] > box[0][0]:
             found.append((m.start(), box[0], box[1]))
     return found
@@ -135,7 +142,12 @@ def _statement_after(reply: str, after: int) -> tuple[str, Span] | None:
     region_end = answer_region(reply)[1]
     for name, finder in (("answer_line", _answer_line), ("final_answer_is", _final_answer_is)):
         span = finder(reply)
-        if span and span[0] >= after and span[1] <= region_end:
+        if (
+            span
+            and span[0] >= after
+            and span[1] <= region_end
+            and _ANSWER_SHAPED.search(reply[span[0] : span[1]])  # a box beats a worded line
+        ):
             return name, span
     return None
 
@@ -147,8 +159,8 @@ def _narrow_statement(reply: str, span: Span) -> Span:
     if phrase and not reply[span[0] : phrase.start()].strip(" *_:"):
         span = strip_span(reply, (phrase.end(), span[1]))
     span = strip_span(reply, _sentence_after(reply, span[0], span[1]))
-    masked = _mask_math(reply, span)
-    copulas = list(_COPULA.finditer(masked, *span))
+    blanked = mask_math(reply, span)
+    copulas = list(_COPULA.finditer(blanked, *span))
     if copulas:
         span = strip_span(reply, (copulas[-1].end(), span[1]))
     segments = math_segments(reply, *span)
@@ -167,31 +179,39 @@ def _narrow_statement(reply: str, span: Span) -> Span:
         return refine(reply, span)
     text = _strip_text_commands(reply[span[0] : span[1]])
     if len(_PROSE_WORD.findall(text)) > 2:  # a worded sentence: its last number is the answer
-        numbers = list(_NUMBER.finditer(_masked(reply), *span))
+        numbers = list(NUMBER.finditer(mask_asides(reply), *span))
         if numbers:
             return strip_span(reply, (numbers[-1].start(), numbers[-1].end()))
     return refine(reply, span)
 
 
-def _mask_math(reply: str, span: Span) -> str:
-    """The reply with math segments inside span blanked, so prose-level matches skip them."""
-    chars = list(reply)
-    for start, end in math_segments(reply, *span):
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
+def _plausible(reply: str, span: Span) -> bool:
+    """A stated answer reads like one: math, a number, a choice, or a few words of text, and not
+    an evaluation ("the answer is correct") or a preamble ("A: Let's think step by step")."""
+    text = reply[span[0] : span[1]]
+    if not text or _NOT_AN_ANSWER.match(text):
+        return False
+    return bool(_ANSWER_SHAPED.search(text)) or len(text.split()) <= 3
+
+
+def _last_candidates(pattern: re.Pattern, reply: str) -> list[re.Match]:
+    """The last few matches, latest first (a bounded number keeps hostile input cheap)."""
+    return list(pattern.finditer(reply))[-_MAX_CANDIDATES:][::-1]
 
 
 def _answer_line(reply: str) -> Span | None:
-    for m in reversed(list(_ANSWER_LINE.finditer(reply))):
+    last_line = _A_LAST_LINE.search(reply, max(0, reply.rstrip().rfind("\n")))
+    candidates = ([last_line] if last_line else []) + _last_candidates(_ANSWER_LINE, reply)
+    for m in candidates:
         span = _narrow_statement(reply, (m.start("rest"), m.end("rest")))
-        if span[1] > span[0]:
+        if _plausible(reply, span):
             return span
     heading = list(_ANSWER_HEADING.finditer(reply))
     if heading:
         nxt = re.compile(r"\S[^\n]*").search(reply, heading[-1].end())
         if nxt:
             span = _narrow_statement(reply, (nxt.start(), nxt.end()))
-            if span[1] > span[0]:
+            if _plausible(reply, span):
                 return span
     return None
 
@@ -199,19 +219,19 @@ def _answer_line(reply: str) -> Span | None:
 def _sentence_after(reply: str, start: int, end: int | None = None) -> Span:
     """From start to the end of its sentence, or the math segment that opens there."""
     end = len(reply) if end is None else end
-    if re.match(r"\$|\\\(|\\\[", reply[start:end]):
+    if _MATH_OPENER.match(reply, start, end):
         inner = math_segments(reply, start, end)
         if inner and inner[0][0] - start <= 2:
             return inner[0]
-    masked = _mask_math(reply, (start, end))
-    stop = _SENTENCE_END.search(masked, start, end)
+    blanked = mask_math(reply, (start, end))
+    stop = _SENTENCE_END.search(blanked, start, end)
     return start, stop.start() if stop else end
 
 
 def _final_answer_is(reply: str) -> Span | None:
-    for m in reversed(list(_ANSWER_IS.finditer(reply))):
+    for m in _last_candidates(_ANSWER_IS, reply):
         span = _narrow_statement(reply, _sentence_after(reply, m.end()))
-        if span[1] > span[0]:
+        if _plausible(reply, span):
             return span
     return None
 
@@ -229,7 +249,8 @@ def _bare(reply: str) -> Span | None:
     text = reply[span[0] : span[1]]
     if not text or "\n" in text or len(text) > 80 or text.endswith("?"):
         return None
-    if _PROSE_WORD.search(_strip_text_commands(text)):
+    words = _WORD.findall(_strip_text_commands(text))
+    if any(word.lower() not in _MATH_WORDS for word in words):
         return None
     return refine(reply, span)
 
@@ -238,43 +259,15 @@ def _strip_text_commands(text: str) -> str:
     return re.sub(r"\\(?:text|textbf|mathrm|mbox)\{[^{}]*\}", " ", text)
 
 
-def answer_region(reply: str) -> Span:
-    """The reply without trailing verification paragraphs or a final check sentence."""
-    starts = [0] + [m.end() for m in _PARAGRAPH_BREAK.finditer(reply)]
-    end = len(reply)
-    # Drop trailing paragraphs that open with a check, as long as something stays.
-    while len(starts) > 1 and _CHECK_OPENING.match(reply, starts[-1]) and _has_answer_like(
-        reply, 0, starts[-1]
-    ):
-        end = starts.pop()
-    last = starts[-1]
-    for m in _SENTENCE_START.finditer(reply, last, end):
-        if _CHECK_OPENING.match(reply, m.end()) and _has_answer_like(reply, last, m.end()):
-            end = m.end()
-            break
-    return 0, end
-
-
-def _has_answer_like(reply: str, start: int, end: int) -> bool:
-    return bool(math_segments(reply, start, end) or _NUMBER.search(reply, start, end))
-
-
-def _final_paragraph(reply: str, region: Span) -> Span:
-    start = region[0]
-    for m in _PARAGRAPH_BREAK.finditer(reply, region[0], region[1]):
-        if reply[m.end() : region[1]].strip():
-            start = m.end()
-    return start, region[1]
-
-
 def _last_math_final_paragraph(reply: str) -> Span | None:
     region = answer_region(reply)
-    paragraph = _final_paragraph(reply, region)
+    paragraph = final_paragraph(reply, region)
     segments = math_segments(reply, *paragraph)
     if not segments:
         return None
     # A plain number stated after the last math segment ("... is 12.") is the later statement.
-    if list(_NUMBER.finditer(_mask_math(_masked(reply), paragraph), segments[-1][1], paragraph[1])):
+    prose = mask_math(mask_asides(reply), paragraph)
+    if NUMBER.search(prose, segments[-1][1], paragraph[1]):
         return None
     for seg in reversed(segments):
         span = refine(reply, rhs_of_simple_assignment(reply, strip_span(reply, seg)))
@@ -285,7 +278,7 @@ def _last_math_final_paragraph(reply: str) -> Span | None:
 
 def _last_bold(reply: str) -> Span | None:
     start, end = answer_region(reply)
-    found = list(_BOLD.finditer(reply, start, end))
+    found = list(_BOLD.finditer(reply, start, end))[-_MAX_CANDIDATES:]
     for m in reversed(found):
         group = "b" if m.group("b") is not None else "u"
         span = _narrow_statement(reply, (m.start(group), m.end(group)))
@@ -294,19 +287,9 @@ def _last_bold(reply: str) -> Span | None:
     return None
 
 
-def _masked(reply: str) -> str:
-    """The reply with calculator annotations and worded parentheticals blanked (same length)."""
-    masked = _CALCULATOR.sub(lambda m: " " * len(m.group()), reply)
-    return re.sub(
-        r"(?<=\s)\([^()\n]*[A-Za-z]{2,}[^()\n]*\)",
-        lambda m: " " * len(m.group()),
-        masked,
-    )
-
-
 def _last_number(reply: str) -> Span | None:
     start, end = answer_region(reply)
-    found = list(_NUMBER.finditer(_masked(reply), start, end))
+    found = list(NUMBER.finditer(mask_asides(reply), start, end))
     if not found:
         return None
     return strip_span(reply, (found[-1].start(), found[-1].end()))

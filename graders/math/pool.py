@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import resource
+import signal
 import threading
 import time
 from collections import deque
@@ -19,15 +20,28 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-MEMORY_LIMIT_BYTES = 4 * 1024**3
+MEMORY_HEADROOM_BYTES = 4 * 1024**3
+
+
+def _limit_memory() -> None:
+    """Cap the worker's address space at what it has now plus headroom: a runaway SymPy
+    computation gets MemoryError (an `error` verdict) instead of starving the machine."""
+    try:
+        with open("/proc/self/statm") as fh:
+            current = int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return
+    try:
+        limit = current + MEMORY_HEADROOM_BYTES
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ValueError, OSError):
+        pass
 
 
 def _worker_main(conn: Connection, work: Callable[[Any], Any]) -> None:
     """Run chunks of (task id, payload) until told to stop (None) or the pipe closes."""
-    try:
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES))
-    except (ValueError, OSError):
-        pass
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _limit_memory()
     while True:
         try:
             chunk = conn.recv()

@@ -26,11 +26,14 @@ _RADICAL_ARG = re.compile(
 )
 # Unambiguous LaTeX digit grouping: 10{,}080  10,\!080  1\,234  1\;234  1\ 234  1{\,}234
 _LATEX_GROUP_SEP = r"(?:\{,\}|,\\!|\\,|\\;|\\:|\\ |\{\\,\}|~)"
-_LATEX_GROUPED = re.compile(r"(?<![\d.])\d{1,3}(?:" + _LATEX_GROUP_SEP + r"\d{3})+(?![\d])")
+_LATEX_GROUPED = re.compile(
+    r"(?<![\d.])\d{1,3}(?:" + _LATEX_GROUP_SEP + r"[ \t]?\d{3})+(?![\d])"
+)
 # Plain grouping only when it is the whole answer: 1,234,567.5 or 1 234 567
 _PLAIN_GROUPED = re.compile(r"-?\d{1,3}(?:(,)\d{3})+(?:\.\d+)?|-?\d{1,3}(?:( )\d{3})+(?:\.\d+)?")
 _TEXT_AND = re.compile(r"\\(?:text|mbox|textrm)\{\s*and\s*\}")
-_AND = re.compile(r"\s*,?\s+and\s+")
+# Only the first character of a whitespace run may start a match (keeps the scan linear).
+_AND = re.compile(r"(?<![\s,])(?:,\s*|\s+)and\s+")
 _MATHRM_E = re.compile(r"\\math(?:rm|it)\{e\}|\\operatorname\{e\}")
 _CHOICE = re.compile(
     r"\(?\s*(?:\\text(?:bf|rm)?\{\s*\(?\s*([A-E])\s*\)?\s*\}|\\mathrm\{\(?([A-E])\)?\}|([A-E]))\s*\)?"

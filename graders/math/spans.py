@@ -11,14 +11,10 @@ import re
 Span = tuple[int, int]
 
 # Inline and display math delimiters, longest first so `$$` wins over `$`.
-_MATH_SEGMENT = re.compile(
-    r"\$\$(?P<dd>.+?)\$\$"
-    r"|\\\[(?P<br>.+?)\\\]"
-    r"|\\\((?P<pa>.+?)\\\)"
-    r"|(?<![\\$])\$(?P<d>(?:[^$\\]|\\.)+?)\$",
-    re.DOTALL,
-)
+_OPENER = re.compile(r"\$\$|\\\[|\\\(|(?<!\\)\$")
+_CLOSER = {"$$": "$$", "\\[": "\\]", "\\(": "\\)", "$": "$"}
 _WRAPPERS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"), ("**", "**"), ("__", "__"))
+_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _TRAILING_JUNK = ".,;:!?。"
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
 _WORD = re.compile(r"[A-Za-z]{2,}")
@@ -26,6 +22,24 @@ _NUMBER_THEN_WORDS = re.compile(
     r"(?P<num>-?\\?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|-?\.\d+)"
     r"(?P<words>(?:\s+[A-Za-z][A-Za-z'’-]*)+)\s*$"
 )
+
+
+def brace_pairs(text: str) -> dict[int, int]:
+    """Every balanced `{` index mapped to its `}` (escaped braces ignored), in one pass."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == "{":
+            stack.append(i)
+        elif ch == "}" and stack:
+            pairs[stack.pop()] = i
+        i += 1
+    return pairs
 
 
 def matching_brace(text: str, open_index: int) -> int | None:
@@ -48,13 +62,37 @@ def matching_brace(text: str, open_index: int) -> int | None:
 
 
 def math_segments(text: str, start: int = 0, end: int | None = None) -> list[Span]:
-    """Spans of the contents of every delimited math segment in text[start:end]."""
+    """Spans of the contents of every delimited math segment in text[start:end].
+
+    A linear scan: an opener with no closer anywhere after it disables that delimiter for the
+    rest of the text, so hostile input (thousands of unclosed `\\[`) stays cheap.
+    """
     end = len(text) if end is None else end
-    spans = []
-    for m in _MATH_SEGMENT.finditer(text, start, end):
-        group = next(g for g in ("dd", "br", "pa", "d") if m.group(g) is not None)
-        spans.append((m.start(group), m.end(group)))
+    spans: list[Span] = []
+    dead: set[str] = set()
+    i = start
+    while i < end:
+        opener = _OPENER.search(text, i, end)
+        if not opener:
+            break
+        token = opener.group()
+        close = None if token in dead else _find_closer(text, opener.end(), end, _CLOSER[token])
+        if close is None:
+            dead.add(token)
+            i = opener.end()
+            continue
+        if close > opener.end():
+            spans.append((opener.end(), close))
+        i = close + len(_CLOSER[token])
     return spans
+
+
+def _find_closer(text: str, start: int, end: int, closer: str) -> int | None:
+    """Index of the next unescaped closer in text[start:end], or None."""
+    at = text.find(closer, start, end)
+    while at > 0 and text[at - 1] == "\\":
+        at = text.find(closer, at + 1, end)
+    return at if at >= 0 else None
 
 
 def strip_span(text: str, span: Span) -> Span:
@@ -73,7 +111,7 @@ def strip_span(text: str, span: Span) -> Span:
                 end - start > len(left) + len(right)
                 and text.startswith(left, start)
                 and text.endswith(right, 0, end)
-                and left not in inner
+                and not _opens_again(inner, left)
             ):
                 start, end, changed = start + len(left), end - len(right), True
                 break
@@ -86,6 +124,13 @@ def strip_span(text: str, span: Span) -> Span:
         if end > start and text[end - 1] in _TRAILING_JUNK and not _is_escaped(text, end - 1):
             end, changed = end - 1, True
     return start, end
+
+
+def _opens_again(inner: str, left: str) -> bool:
+    """Whether a wrapper's delimiter occurs (unescaped, for `$`) inside what it wraps."""
+    if left == "$":
+        return bool(_UNESCAPED_DOLLAR.search(inner))
+    return left in inner
 
 
 def _is_escaped(text: str, index: int) -> bool:

@@ -18,7 +18,7 @@ from functools import lru_cache
 from importlib.metadata import version as package_version
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, Rational, Set, nan, zoo
+from sympy import Basic, FiniteSet, Interval, Rational, Set, Tuple, nan, zoo
 from sympy.logic.boolalg import Boolean
 
 from graders.math.rewrite import choice_letter, harden
@@ -39,8 +39,11 @@ _EXPR_ONLY = (ExprExtractionConfig(),)
 _DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
 _DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
 _LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
+_PERCENT_END = re.compile(r"\s*\\?%\s*$")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
+# Space between two digits is kept (as `_`): `2 3` is not `23`.
+_DIGIT_GAP = re.compile(r"(?<=\d)(?:\s|\\[,;:! ])+(?=\d)")
 
 
 @dataclass(frozen=True)
@@ -72,21 +75,41 @@ def unwrap_key(text: str) -> str:
 @lru_cache(maxsize=65536)
 def _parse_hardened(text: str) -> tuple[list, str, str]:
     """(Math-Verify parse result, what it read, which path) for hardened answer text."""
+    if _DECIMAL.fullmatch(text):  # a plain number: Math-Verify's expression reader is exact
+        number = parse(text, _EXPR_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
+        if number:
+            return number, text, "expr"
     latex = parse(f"${text}$", _LATEX_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
     if latex:
         return latex, text, "latex"
     expr = parse(text, _EXPR_ONLY, fallback_mode="first_match", parsing_timeout=None)
     read = next((item for item in reversed(expr) if isinstance(item, str)), "")
-    if expr and len(expr) > 1 and _COMPACT.sub("", read) == _COMPACT.sub("", text):
+    if expr and len(expr) > 1 and _compact(read) == _compact(text):
         return expr[:1], read, "expr"
     return [], read, "unparsed"
 
 
+def _compact(text: str) -> str:
+    """Text without spacing and delimiters, for 'the same string' tests."""
+    return _COMPACT.sub("", _DIGIT_GAP.sub("_", text))
+
+
 def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
+    # `35\%` against the key `35`: the key already counts in percent. (Math-Verify reads the
+    # answer as 0.35, which still matches a key of 0.35 below.)
+    bare = _PERCENT_END.sub("", answer)
+    if bare != answer and not _PERCENT_END.search(key):
+        outcome, evidence = _compare_forms(bare, key, config)
+        if outcome == ACCEPT:
+            return outcome, {**evidence, "method": f"{evidence.get('method')}, percent as number"}
+    return _compare_forms(answer, key, config)
+
+
+def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
     evidence: dict = {"answer": answer, "key": key}
     if not answer.strip() or not key.strip():
         return REJECT, {**evidence, "reason": "empty answer or key"}
-    if _COMPACT.sub("", answer) == _COMPACT.sub("", key):
+    if _compact(answer) == _compact(key):
         return ACCEPT, {**evidence, "method": "identical"}
     key_choice = choice_letter(key)
     if key_choice is not None:
@@ -113,6 +136,9 @@ def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
         return REJECT, {**evidence, "reason": "answer did not parse"}
     if _undefined(gold) or _undefined(pred):
         return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}
+    if _pair_against_set(gold[0], pred[0]) or _pair_against_set(pred[0], gold[0]):
+        # Math-Verify matches (1,2) with {1,2}; a point or interval is not an unordered set.
+        return REJECT, {**evidence, "reason": "an interval or tuple against a set"}
     return (ACCEPT if verify_fast(gold, pred, config) else REJECT), evidence
 
 
@@ -160,6 +186,10 @@ def _verify_pair(gold: Basic, pred: Basic, options: tuple) -> bool:
     )
 
 
+def _pair_against_set(one: object, other: object) -> bool:
+    return isinstance(one, (Interval, Tuple)) and isinstance(other, FiniteSet)
+
+
 def _undefined(parsed: list) -> bool:
     value = parsed[0]
     return isinstance(value, Basic) and (value.has(zoo) or value.has(nan))
@@ -190,10 +220,12 @@ def grade_symbolic(
     return _done("symbolic", outcome, {**evidence, "config": asdict(config)}, started)
 
 
-@lru_cache(maxsize=4096)
-def _parse_key_full(key: str) -> list:
-    plain = "$" in key or "\\boxed" in key or _DECIMAL.fullmatch(key.strip())
-    return parse(key if plain else f"${key}$", _DEFAULT, parsing_timeout=None)
+def _parse_key_full(key: str) -> tuple[list, str]:
+    """The key as `symbolic` parses it (one parse serves both graders), plus its text so a key
+    SymPy cannot read still matches an identical extracted string, as in Math-Verify."""
+    text = harden(unwrap_key(key))
+    parsed, read, _ = _parse_hardened(text)
+    return [*parsed, text], read or text
 
 
 def _read(parsed: list) -> str:
@@ -203,15 +235,19 @@ def _read(parsed: list) -> str:
 def grade_mathverify_full(
     reply: str | None, key: str, config: SymbolicConfig = SymbolicConfig()
 ) -> Verdict:
-    """Math-Verify's own extraction on the whole reply, compared with the key; never raises."""
+    """Math-Verify's own extraction on the whole reply, compared with the key; never raises.
+
+    The key is parsed exactly as `symbolic` parses it, so the two differ only in what they
+    read from the reply.
+    """
     started = time.perf_counter()
     if not isinstance(reply, str) or not isinstance(key, str):
         return _done("mathverify-full", ERROR, {"reason": "reply or key is not text"}, started)
     try:
         with time_limit(config.timeout_s):
-            gold = _parse_key_full(key)
+            gold, key_read = _parse_key_full(key)
             pred = parse(reply, _DEFAULT, parsing_timeout=None)
-            evidence = {"answer_parsed": _read(pred), "key_parsed": _read(gold)}
+            evidence = {"answer_parsed": _read(pred), "key_parsed": key_read}
             full = replace(config, allow_set_relation_comp=False)  # Math-Verify's default
             same = bool(gold and pred) and verify_fast(gold, pred, full)
         outcome = ACCEPT if same else REJECT

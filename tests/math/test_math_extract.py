@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from graders.math.extract import RULE_NAMES, extract_final_answer
@@ -22,16 +24,25 @@ CASES = [
      "\\boxed{-2} \\quad \\text{and} \\quad \\boxed{1}"),
     ("Step: $\\boxed{200}$. Later $\\boxed{255}$. So the total is $10,455.\n"
      "Final Answer: The final answer is $10,455$. I hope it is correct.", "answer_line", "10,455"),
+    ("Thus $\\boxed{5}$. I hope the answer is correct.", "boxed", "5"),
     # answer_line: Answer:/Final answer:/A:, bold markup, heading then next line, worded lines
     ("Work.\n**Answer:** 13", "answer_line", "13"),
     ("Work.\n**Answer: 13**", "answer_line", "13"),
     ("Final answer: $x=9$", "answer_line", "x=9"),
     ("Final Answer: The final answer is $28 \\%$. I hope it is correct.", "answer_line", "28 \\%"),
     ("She makes 13 * 2 = $<<13*2=26>>26\nA: 26", "answer_line", "26"),
+    ("She makes 13 * 2 = $<<13*2=26>>26\nA: 26\n\n", "answer_line", "26"),
+    ("Options:\nA: 5\nB: 6\nComparing them, the answer is B.", "final_answer_is", "B"),
     ("Answer: 160 minutes (2 hours 40 minutes)", "answer_line", "160"),
-    ("## Final Answer\n\n$$x = 9$$", "answer_line", "9"),
+    ("## Final Answer\n\n$$x = 9$$", "answer_line", "x = 9"),
     ("Final Answer: The volume of $ABCDEFGH$ is 120. I hope it is correct.", "answer_line", "120"),
     ("Final Answer: Jane started growing Sphere 3 hours ago. I hope so.", "answer_line", "3"),
+    ("A: Let's think step by step.\nShe has 3 + 4 = 7 apples.", "last_number", "7"),
+    ("So x = 5. I hope the answer is correct.", "last_number", "5"),
+    ("Answer: Evelyn", "answer_line", "Evelyn"),
+    ("**Answer:** $5x - 7y + 11z + 4 = 0$", "answer_line", "5x - 7y + 11z + 4 = 0"),
+    ("**Answer:** $11,\\! 111,\\! 100$", "answer_line", "11,\\! 111,\\! 100"),
+    ("$\\$32,\\!348$", "bare", "\\$32,\\!348"),
     # final_answer_is: up to the end of the sentence or its math segment
     ("The answer is 3 < \\lambda \\le 4.", "final_answer_is", "3 < \\lambda \\le 4"),
     ("So the final answer is $\\frac{3}{4}$ and we are done", "final_answer_is", "\\frac{3}{4}"),
@@ -43,6 +54,8 @@ CASES = [
     ("2√5", "bare", "2√5"),
     ("  $(3,4]$ ", "bare", "(3,4]"),
     ("\\text{Evelyn}", "bare", "\\text{Evelyn}"),
+    ("sqrt(5) + pi", "bare", "sqrt(5) + pi"),
+    ("So $x \\in [-2,7]$.", "last_math_final_paragraph", "x \\in [-2,7]"),
     # last_math_final_paragraph, skipping a trailing check paragraph or sentence
     (SEED_CHECK, "last_math_final_paragraph", "-256"),
     ("We get $y = 2$. Let's verify: $2 \\cdot 3 = 6$ as needed.", "last_math_final_paragraph",
@@ -100,3 +113,27 @@ def test_not_fooled(reply: str, wrong: str) -> None:
 
 def test_non_text_reply_is_none() -> None:
     assert extract_final_answer(None).rule == "none"  # type: ignore[arg-type]
+
+
+# Extraction runs in the parent, outside any timeout: hostile replies must stay near-linear.
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Answer" + " " * 100_000 + "x",
+        "\\boxed{" * 10_000,
+        "\\[" * 50_000,
+        " (" + "ab " * 30_000,
+        "the answer is" + "\n" * 100_000,
+        "\\boxed{1} and " * 5_000,
+        "the answer is " * 10_000,
+        "Answer: let's see\n" * 10_000,
+    ],
+    ids=["answer-spaces", "open-boxes", "open-brackets", "open-paren", "newlines", "box-run",
+         "answer-is-run", "answer-lines"],
+)
+def test_hostile_reply_is_fast(reply: str) -> None:
+    started = time.perf_counter()
+    extraction = extract_final_answer(reply)
+    assert time.perf_counter() - started < 5
+    if extraction.answer is not None:
+        assert reply[extraction.start : extraction.end] == extraction.answer

@@ -21,6 +21,9 @@ MATHVERIFY_KNOWN = {
     # $...$ and \(...\), so we read `Answer $ \n 9 \n $` as 9.
     32: "newline inside inline $...$",
     33: "newline inside inline \\(...\\)",
+    # `(1,3)` (a point or an interval) against the set `{1,3}`: Math-Verify accepts it but
+    # rejects `(3,1)` against the same set; an ordered object is not an unordered set.
+    163: "(1,3) vs {1,3}",
     # A malformed key (literal `\\\\boxed`, unclosed brace) that does not parse as LaTeX.
     218: "malformed key W(n) = 1 \\text{ and } ...",
     # Math-Verify's own test expects 1 - 1/e to equal 1 + 1/e (it reads `\\mathrm{e}` as a
@@ -37,7 +40,10 @@ HENDRYCKS_KNOWN = {
 }
 
 
-def _outcome(answer: str | None, key: str, config: SymbolicConfig = SymbolicConfig()) -> bool:
+DEFAULT = SymbolicConfig()
+
+
+def _outcome(answer: str | None, key: str, config: SymbolicConfig = DEFAULT) -> bool:
     return grade_symbolic(answer, key, config).outcome == "accept"
 
 
