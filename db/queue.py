@@ -1,4 +1,4 @@
-"""Every read the review app needs: the filtered queue, one item, groups, progress, conflicts.
+"""The review queue: filters, the order a reviewer reads in, and where they resume.
 
 The queue is ordered so a reviewer reads the replies they have not labeled first, then the ones
 they skipped, then their labeled ones; within that, problem by problem, and identical (extracted
@@ -7,11 +7,9 @@ answer, key) pairs next to each other, so a run of the same pair can be labeled 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from dataclasses import dataclass
 from typing import Any
 
 from sqlite_utils import Database
@@ -208,242 +206,8 @@ def resume_index(rows: Sequence[QueueRow], last_reply_id: int | None) -> int:
     return min(after, key=lambda i: rows[i].natural) if after else todo[0]
 
 
-@dataclass(frozen=True)
-class ExtractionView:
-    """A stored extraction: which extractor and rule, what it took, and where."""
-
-    extractor: str
-    rule: str
-    answer: str | None
-    start: int | None
-    end: int | None
-
-
-@dataclass(frozen=True)
-class VerdictView:
-    """A stored verdict with its evidence decoded (strings and JSON values only)."""
-
-    grader: str
-    version: str
-    outcome: str
-    evidence: dict[str, Any]
-    elapsed_ms: float
-
-
-@dataclass(frozen=True)
-class QueueItem:
-    """Everything the item view shows for one reply."""
-
-    reply_id: int
-    kind: str
-    run: str
-    benchmark: str
-    task_id: str
-    sample_index: int
-    statement: str
-    key: str | None
-    entry_point: str | None
-    reply_text: str
-    form: str
-    reason: str | None  # why it is queued (None: no longer queued)
-    group_key: str | None
-    group_size: int  # queued replies with the same (answer, key) pair, this one included
-    suggested_label: str | None
-    extractions: tuple[ExtractionView, ...] = ()
-    verdicts: tuple[VerdictView, ...] = ()
-    my_label: str | None = None
-    my_status: str | None = None
-    my_note: str | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-
-def _grader_rank(name: str) -> tuple[int, str]:
+def grader_rank(name: str) -> tuple[int, str]:
     return (GRADER_ORDER.index(name) if name in GRADER_ORDER else len(GRADER_ORDER), name)
-
-
-def _decode(evidence: str) -> dict[str, Any]:
-    try:
-        value = json.loads(evidence)
-    except (TypeError, ValueError):
-        return {"evidence": evidence}
-    return value if isinstance(value, dict) else {"evidence": value}
-
-
-def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
-    """One reply with its problem, extractions, current verdicts and this reviewer's label."""
-    row = db.execute(
-        """SELECT p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, p.statement,
-                  COALESCE(r.key_override, p.answer), p.entry_point, r.text, r.form,
-                  q.reason, q.group_key, q.suggested_label, p.metadata
-           FROM replies r JOIN problems p ON p.id = r.problem_id JOIN runs ru ON ru.id = r.run_id
-           LEFT JOIN queue q ON q.reply_id = r.id
-           WHERE r.id = ?""", [reply_id],
-    ).fetchone()
-    if row is None:
-        return None
-    (kind, run, benchmark, task_id, sample_index, statement, key, entry_point, text, form,
-     reason, group_key, suggested, metadata) = row
-    extractions = tuple(ExtractionView(*e) for e in db.execute(
-        "SELECT extractor, rule, answer, span_start, span_end FROM extractions "
-        "WHERE reply_id = ? AND current = 1 ORDER BY extractor", [reply_id]))
-    verdicts = sorted(
-        (VerdictView(g, v, o, _decode(e), ms) for g, v, o, e, ms in db.execute(
-            "SELECT grader, grader_version, verdict, evidence, elapsed_ms FROM verdicts "
-            "WHERE reply_id = ? AND current = 1", [reply_id])),
-        key=lambda v: _grader_rank(v.grader))
-    group_size = 0
-    if group_key is not None:
-        group_size = db.execute(
-            "SELECT COUNT(*) FROM queue WHERE group_key = ?", [group_key]).fetchone()[0]
-    mine = db.execute(
-        "SELECT label, status, note FROM labels WHERE reply_id = ? AND reviewer = ?",
-        [reply_id, reviewer]).fetchone() or (None, None, None)
-    return QueueItem(
-        reply_id, kind, run, benchmark, task_id, sample_index, statement, key, entry_point,
-        text, form, reason, group_key, group_size, suggested, extractions, tuple(verdicts),
-        mine[0], None if mine[1] == "cleared" else mine[1], mine[2], _decode(metadata or "{}"),
-    )
-
-
-@dataclass(frozen=True)
-class GroupPreview:
-    """What a group label would touch: every queued reply sharing the (answer, key) pair."""
-
-    reply_ids: tuple[int, ...]
-    relabeled: dict[str, int]  # this reviewer's differing labels that would change, by label
-
-    @property
-    def size(self) -> int:
-        return len(self.reply_ids)
-
-
-def group_preview(db: Database, reply_id: int, reviewer: str, label: str) -> GroupPreview:
-    """The queued replies sharing this reply's (answer, key) group, which a group label would
-    touch, and how many of this reviewer's labels it would change."""
-    ids, changed = [], {}
-    for member, mine in db.execute(
-        """SELECT q.reply_id, CASE WHEN l.status = 'labeled' THEN l.label END
-           FROM queue q LEFT JOIN labels l ON l.reply_id = q.reply_id AND l.reviewer = ?
-           WHERE q.group_key = (SELECT group_key FROM queue WHERE reply_id = ?)
-           ORDER BY q.reply_id""", [reviewer, reply_id]):
-        ids.append(member)
-        if mine is not None and mine != label:
-            changed[mine] = changed.get(mine, 0) + 1
-    return GroupPreview(tuple(ids), changed)
-
-
-State = tuple[str | None, str | None]  # (status, label)
-
-
-def my_states(db: Database, reviewer: str, reply_ids: Sequence[int]) -> dict[int, State]:
-    """reply id -> (status, label) for this reviewer, for the given replies (cleared -> None)."""
-    out: dict[int, State] = {r: (None, None) for r in reply_ids}
-    for start in range(0, len(reply_ids), 500):
-        chunk = list(reply_ids[start:start + 500])
-        for reply_id, status, label in db.execute(
-            f"SELECT reply_id, status, label FROM labels WHERE reviewer = ? "
-            f"AND reply_id IN ({', '.join('?' * len(chunk))})", [reviewer, *chunk]):
-            out[reply_id] = (None, None) if status == "cleared" else (status, label)
-    return out
-
-
-@dataclass(frozen=True)
-class ReviewerCount:
-    """How many queued replies one reviewer has labeled and skipped."""
-
-    reviewer: str
-    labeled: int
-    skipped: int
-
-
-@dataclass(frozen=True)
-class Progress:
-    """How far the queue is: overall, for this reviewer, per reviewer, and this reviewer's pace."""
-
-    total: int
-    labeled_by_me: int
-    labeled_by_anyone: int
-    reviewers: tuple[ReviewerCount, ...]
-    rate_per_min: float | None  # this reviewer's recent labels per minute (None: too few)
-
-    @property
-    def left_for_me(self) -> int:
-        return max(self.total - self.labeled_by_me, 0)
-
-    @property
-    def minutes_left(self) -> float | None:
-        if not self.rate_per_min:
-            return None
-        return self.left_for_me / self.rate_per_min
-
-
-def progress(db: Database, reviewer: str, window_minutes: float = 15.0,
-             at: datetime | None = None) -> Progress:
-    """Counts over the whole queue, plus this reviewer's pace over the last `window_minutes`."""
-    total = db.execute("SELECT COUNT(*) FROM queue").fetchone()[0]
-    reviewers = tuple(ReviewerCount(*row) for row in db.execute(
-        """SELECT l.reviewer, SUM(l.status = 'labeled'), SUM(l.status = 'skipped')
-           FROM labels l JOIN queue q ON q.reply_id = l.reply_id
-           WHERE l.status IN ('labeled', 'skipped') GROUP BY l.reviewer ORDER BY l.reviewer"""))
-    anyone = db.execute(
-        """SELECT COUNT(*) FROM queue q WHERE
-           EXISTS (SELECT 1 FROM labels l WHERE l.reply_id = q.reply_id AND l.status = 'labeled')
-           OR EXISTS (SELECT 1 FROM adjudications d WHERE d.reply_id = q.reply_id)""").fetchone()[0]
-    mine = next((r.labeled for r in reviewers if r.reviewer == reviewer), 0)
-    return Progress(total, mine, anyone, reviewers, label_rate(db, reviewer, window_minutes, at))
-
-
-def label_rate(db: Database, reviewer: str, window_minutes: float = 15.0,
-               at: datetime | None = None) -> float | None:
-    """Labels per minute between this reviewer's first and last label in the window (>= 3 labels)."""
-    since = (at or datetime.now(timezone.utc)) - timedelta(minutes=window_minutes)
-    count, first, last = db.execute(
-        "SELECT COUNT(*), MIN(created_at), MAX(created_at) FROM label_events "
-        "WHERE reviewer = ? AND action = 'label' AND created_at >= ?",
-        [reviewer, since.isoformat(timespec="microseconds")]).fetchone()
-    if count < 3:
-        return None
-    span = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds() / 60
-    return (count - 1) / span if span > 0 else None
-
-
-@dataclass(frozen=True)
-class Conflict:
-    """A reply two or more reviewers labeled differently, and its adjudication if any."""
-
-    reply_id: int
-    kind: str
-    run: str
-    benchmark: str
-    task_id: str
-    sample_index: int
-    labels: tuple[tuple[str, str], ...]  # (reviewer, label), by reviewer
-    adjudicated: str | None
-    adjudicated_by: str | None
-
-
-def conflicts(db: Database) -> list[Conflict]:
-    """Every reply with conflicting labels, adjudicated or not, in reply order."""
-    labels: dict[int, list[tuple[str, str]]] = {}
-    for reply_id, reviewer, label in db.execute(
-        f"SELECT reply_id, reviewer, label FROM labels WHERE status = 'labeled' "
-        f"AND reply_id IN ({CONFLICTING_IDS_SQL}) ORDER BY reply_id, reviewer"):
-        labels.setdefault(reply_id, []).append((reviewer, label))
-    if not labels:
-        return []
-    ids = list(labels)
-    out = []
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        for row in db.execute(
-            f"""SELECT r.id, p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, d.label,
-                       d.reviewer
-                FROM replies r JOIN problems p ON p.id = r.problem_id
-                JOIN runs ru ON ru.id = r.run_id
-                LEFT JOIN adjudications d ON d.reply_id = r.id
-                WHERE r.id IN ({', '.join('?' * len(chunk))}) ORDER BY r.id""", chunk):
-            out.append(Conflict(*row[:6], tuple(labels[row[0]]), row[6], row[7]))
-    return out
 
 
 @dataclass(frozen=True)
@@ -467,6 +231,6 @@ def filter_choices(db: Database) -> FilterChoices:
         column("SELECT DISTINCT p.benchmark FROM queue q JOIN replies r ON r.id = q.reply_id "
                "JOIN problems p ON p.id = r.problem_id ORDER BY 1"),
         tuple(sorted(column("SELECT DISTINCT grader FROM verdicts WHERE current = 1"),
-                     key=_grader_rank)),
+                     key=grader_rank)),
         column("SELECT DISTINCT rule FROM extractions WHERE current = 1 ORDER BY 1"),
     )

@@ -7,7 +7,8 @@ import sys
 
 CORE_MODULES = [
     "graders", "graders.verdict", "graders.registry", "graders.math.engine", "graders.code",
-    "db.connection", "db.labels", "db.export", "db.grading", "db.queue",
+    "db.connection", "db.labels", "db.export", "db.grading", "db.queue", "db.review_item",
+    "db.review_progress",
     "adjudicate.importers.pipeline", "adjudicate.exporting", "adjudicate.grading.math_pipeline",
     "adjudicate.grading.code_pipeline", "adjudicate.report", "adjudicate.report.source",
 ]

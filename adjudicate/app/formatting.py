@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from db.queue import VerdictView
+from db.review_item import VerdictView
 
 # Evidence keys that hold the grader's view of the answer and of the key, most specific first.
 ANSWER_KEYS = ("pred_normalized", "answer_normalized", "answer_parsed", "pred_parsed", "answer",

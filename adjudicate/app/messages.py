@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from db.queue import Progress
+from db.review_progress import Progress
 
 
 class ProgressRefreshed(Message):

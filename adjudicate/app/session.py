@@ -19,21 +19,9 @@ from db.labels import (
     set_note,
     undo_last_n,
 )
-from db.queue import (
-    GroupPreview,
-    Progress,
-    QueueFilter,
-    QueueItem,
-    QueueRow,
-    ReviewerCount,
-    group_preview,
-    last_touched_reply,
-    load_item,
-    load_queue,
-    my_states,
-    progress,
-    resume_index,
-)
+from db.queue import QueueFilter, QueueRow, last_touched_reply, load_queue, resume_index
+from db.review_item import GroupPreview, QueueItem, group_preview, load_item, my_states
+from db.review_progress import Progress, ReviewerCount, progress
 
 
 class ReviewSession:

@@ -10,6 +10,7 @@ import click
 
 from adjudicate.cli.common import db_option
 from db.connection import open_db
+from db.grading import queue_count
 from db.queue import STATUS_HELP, QueueFilter, parse_grader_pattern
 
 
@@ -65,7 +66,7 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
         raise click.BadParameter(str(exc), param_hint="--graders") from None
     db = open_db(db_path, create=False)
     try:
-        queued = db.execute("SELECT COUNT(*) FROM queue").fetchone()[0]
+        queued = queue_count(db)
     finally:
         db.close()
     if queued == 0:

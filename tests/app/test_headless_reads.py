@@ -5,7 +5,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
-HEADLESS = ["db.queue", "db.labels", "adjudicate.app.session", "adjudicate.app.formatting"]
+HEADLESS = ["db.queue", "db.review_item", "db.review_progress", "db.labels",
+            "adjudicate.app.session", "adjudicate.app.formatting"]
 
 
 def test_reads_and_session_do_not_import_textual():

@@ -10,17 +10,14 @@ from db.connection import open_db
 from db.labels import adjudicate, record_label, record_skip
 from db.queue import (
     QueueFilter,
-    conflicts,
     filter_choices,
-    group_preview,
-    label_rate,
     last_touched_reply,
-    load_item,
     load_queue,
     parse_grader_pattern,
-    progress,
     resume_index,
 )
+from db.review_item import group_preview, load_item
+from db.review_progress import conflicts, label_rate, progress
 
 
 @pytest.fixture

@@ -11,7 +11,8 @@ from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
 from db.connection import open_db
 from db.labels import record_label
-from db.queue import QueueFilter, load_item
+from db.queue import QueueFilter
+from db.review_item import load_item
 from tests.app.conftest import events_on_disk, labels_on_disk, queue_order
 
 SIZE = (120, 40)

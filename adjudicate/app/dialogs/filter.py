@@ -10,13 +10,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select, Static
 
-from db.queue import (
-    STATUS_HELP,
-    FilterChoices,
-    QueueFilter,
-    format_grader_pattern,
-    parse_grader_pattern,
-)
+from db.queue import STATUS_HELP, FilterChoices, QueueFilter, format_grader_pattern, parse_grader_pattern
 
 
 def _split(text: str) -> tuple[str, ...]:

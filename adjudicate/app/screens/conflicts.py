@@ -15,7 +15,8 @@ from adjudicate.app.session import ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.math_view import MathItemView
 from db.labels import LABELS_BY_KIND
-from db.queue import Conflict, conflicts, load_item
+from db.review_item import load_item
+from db.review_progress import Conflict, conflicts
 
 
 def _labels(conflict: Conflict) -> str:

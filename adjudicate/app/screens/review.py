@@ -22,7 +22,9 @@ from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe
 from adjudicate.app.widgets.math_view import MathItemView, main_extraction
 from db.connection import open_db
 from db.labels import LABELS_BY_KIND
-from db.queue import GroupPreview, QueueFilter, QueueItem, filter_choices, progress
+from db.queue import QueueFilter, filter_choices
+from db.review_item import GroupPreview, QueueItem
+from db.review_progress import progress
 
 PROGRESS_EVERY_S = 5.0
 RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did

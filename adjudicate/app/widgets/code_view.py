@@ -11,7 +11,7 @@ from textual.widgets import Static
 from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
 from adjudicate.app.keys import LABEL_KEYS
 from adjudicate.app.widgets.verdict_table import OUTCOMES
-from db.queue import QueueItem
+from db.review_item import QueueItem
 
 KEY_FOR = {k.label: k.key for k in LABEL_KEYS}
 EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",

@@ -7,7 +7,8 @@ from textual.widgets import Static
 
 from adjudicate.app.formatting import duration
 from adjudicate.app.keys import LABEL_WORDS
-from db.queue import Progress, QueueItem
+from db.review_item import QueueItem
+from db.review_progress import Progress
 
 
 def describe_item(item: QueueItem) -> str:

@@ -11,7 +11,7 @@ from adjudicate.app.formatting import compact
 from adjudicate.app.widgets.lines import Lines
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.app.widgets.verdict_table import VerdictTable
-from db.queue import ExtractionView, QueueItem
+from db.review_item import ExtractionView, QueueItem
 
 
 def describe_extraction(extraction: ExtractionView | None) -> str:

@@ -8,7 +8,7 @@ from textual.content import Content
 
 from adjudicate.app.formatting import compact, split_evidence
 from adjudicate.app.widgets.lines import Lines
-from db.queue import VerdictView
+from db.review_item import VerdictView
 
 OUTCOMES = ("accept", "reject", "error", "timeout")
 FORM_WIDTH = 30  # answer and key columns; longer forms are cut with …
