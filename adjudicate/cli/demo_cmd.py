@@ -69,9 +69,8 @@ def demo(db_path: Path, reviewer: str, no_review: bool, jobs: int) -> None:
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if not no_review and interactive and queue_count(db):
         db.close()
-        from db.queue import QueueFilter
-
         from adjudicate.app import make_app  # Textual loads only when the app really starts
+        from db.queue import QueueFilter
 
         make_app(db_path, reviewer, QueueFilter()).run()
         db = open_db(db_path)
