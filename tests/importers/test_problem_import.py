@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from adjudicate.errors import InputError
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.problems import get_problem
-from tests.conftest import TEST_DATA, dump
+from tests.conftest import TEST_DATA, dump, write_jsonl
 
 
 def problem(db, benchmark, task_id):
@@ -85,3 +86,20 @@ def test_reimporting_problems_adds_nothing(db):
 def test_benchmark_name_can_be_chosen(db):
     import_file(db, str(TEST_DATA / "math_problems.jsonl"), ImportOptions(benchmark="mine"))
     assert problem(db, "mine", "t/algebra/1.json")["answer"] == "\\frac{3}{4}"
+
+
+def test_original_math_release_takes_the_key_from_the_last_box(db, tmp_path):
+    path = write_jsonl(tmp_path / "math.jsonl", [
+        {"problem": "What is $1+1$?", "level": "Level 1", "type": "Algebra",
+         "solution": "We add: $1+1=\\boxed{2}$. Check: \\boxed{\\frac{4}{2}}."},
+        {"problem": "Nothing boxed", "level": "Level 1", "type": "Algebra", "solution": "It is 3."},
+    ])
+    with pytest.raises(InputError, match=r":2: field 'solution': no \\boxed"):
+        import_file(db, str(path), ImportOptions())
+    path = write_jsonl(tmp_path / "math.jsonl", [
+        {"problem": "What is $1+1$?", "level": "Level 1", "type": "Algebra",
+         "solution": "We add: $1+1=\\boxed{2}$. Check: \\boxed{\\frac{4}{2}}."}])
+    summary = import_file(db, str(path), ImportOptions())
+    assert summary.fmt == "math"
+    assert problem(db, "math", "0")["answer"] == "\\frac{4}{2}"
+    assert problem(db, "math", "0")["metadata"] == {"level": "Level 1", "type": "Algebra"}
