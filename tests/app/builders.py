@@ -71,11 +71,12 @@ CODE_CASES = (
     ("HumanEval/901", "shout", "Upper-case the first string.",
      "```python\ndef shout(xs):\n    return xs[0].upper()\n```",
      {"set": "plus", "index": 3, "kind": "wrong_output", "call": "shout(['é'])",
-      "expected": "'é'", "actual": "'É'"}, (957, 20), None),
+      "expected": "'é'", "actual": "'É'", "time_limit_s": 1.0}, (957, 20), None),
     ("HumanEval/902", "first", "Return the first element, or 0 for an empty list.",
      "```python\ndef first(xs):\n    return xs[0]\n```",
      {"set": "plus", "index": 0, "kind": "exception", "call": "first([])", "expected": "0",
-      "exception": {"type": "IndexError", "message": "list index out of range", "line": 2}},
+      "exception": {"type": "IndexError", "message": "list index out of range", "line": 2},
+      "time_limit_s": 1.0},
      (40, 2), None),
 )
 

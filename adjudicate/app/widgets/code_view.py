@@ -14,6 +14,7 @@ from adjudicate.app.widgets.verdict_table import OUTCOMES
 from db.review_item import QueueItem
 
 KEY_FOR = {k.label: k.key for k in LABEL_KEYS}
+TIMEOUT_KINDS = ("timeout", "load_timeout")
 EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",
                             "config")
 
@@ -69,12 +70,16 @@ def failure_lines(item: QueueItem) -> list[Content]:
             index=f" #{index}" if index is not None else "", suite=suite))
         rows = [("input", failing.get("call") or failing.get("input", "(not recorded)")),
                 ("expected", failing.get("expected", "(not recorded)"))]
+        kind = failing.get("kind")
         if failing.get("exception"):
             rows.append(("raised", exception_text(failing["exception"])))
-        elif failing.get("kind") == "timeout" or failing.get("time_limit_s") is not None:
+        elif kind in TIMEOUT_KINDS or (kind is None and "actual" not in failing
+                                        and failing.get("time_limit_s") is not None):
             rows.append(("time limit", f"exceeded {failing.get('time_limit_s', '?')} s"))
+        elif "actual" in failing:
+            rows.append(("actual", failing["actual"]))
         else:
-            rows.append(("actual", failing.get("actual", "(not recorded)")))
+            rows.append(("failure", (kind or "unknown").replace("_", " ")))
         if failing.get("stdout"):
             rows.append(("stdout", failing["stdout"]))
         for name, value in rows:
@@ -112,7 +117,7 @@ class CodeItemView(Vertical):
             title = item.entry_point or item.task_id
             self.query_one("#code-problem").border_title = f"Prompt · {title}"
             self.query_one("#code-statement", Static).update(
-                highlight(item.statement or "(no prompt stored)", language="python"))
+                highlight((item.statement or "").strip("\n") or "(no prompt stored)", language="python"))
         self.query_one(TestPanel).show(item)
         source, where = program_of(item)
         pane = self.query_one("#code-program", VerticalScroll)
