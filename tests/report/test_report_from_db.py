@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from adjudicate.cli import main
 from adjudicate.grading.math_pipeline import grade_math_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
+from db.connection import open_db
 from db.labels import adjudicate, record_label
 from tests.conftest import write_jsonl
 
@@ -39,8 +40,6 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float,
 
 
 def build(tmp_path):
-    from db.connection import open_db
-
     db = open_db(tmp_path / "r.db")
     problems = [{"unique_id": f"p/{i}", "problem": f"Problem {i}", "answer": key}
                 for i, (key, _, _) in enumerate(CASES)]
