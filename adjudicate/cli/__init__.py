@@ -23,14 +23,16 @@ def main() -> None:
 
     \b
     A typical session:
+      adjudicate demo                                   # the whole loop on bundled data
       adjudicate import math500_test.jsonl --db evals.db
       adjudicate import replies.jsonl --db evals.db --run haiku-thinking-off
-      adjudicate runs --db evals.db
-      adjudicate export --db evals.db --format csv --out evals.csv
+      adjudicate grade --db evals.db
+      adjudicate review --db evals.db --reviewer ann
+      adjudicate report --db evals.db --format markdown --out REPORT.md
 
     Every command takes --db (or the ADJUDICATE_DB environment variable).
     """
 
 
-for command in (demo, import_, grade, review, explain, export, runs, report):
+for command in (demo, import_, grade, review, report, explain, runs, export):
     main.add_command(command)

@@ -36,6 +36,10 @@ db_option = click.option(
 class AdjudicateGroup(click.Group):
     """A group whose commands turn known errors into one line and a non-zero exit."""
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Commands in workflow order (import, grade, review, report), not alphabetically."""
+        return list(self.commands)
+
     def invoke(self, ctx: click.Context):  # type: ignore[override]
         try:
             return super().invoke(ctx)
