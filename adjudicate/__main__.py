@@ -1,0 +1,5 @@
+"""`python -m adjudicate` runs the CLI."""
+
+from adjudicate.cli import main
+
+main()

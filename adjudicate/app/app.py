@@ -1,0 +1,38 @@
+"""The Textual app: opens the database, builds the reviewer's session, shows the queue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import App
+from textual.screen import Screen
+
+from adjudicate.app.screens.review import ReviewScreen
+from adjudicate.app.session import ReviewSession
+from db.connection import open_db
+from db.queue import QueueFilter
+
+
+class ReviewApp(App[None]):
+    """`adjudicate review`: the queue for one reviewer on one database."""
+
+    TITLE = "adjudicate review"
+    ENABLE_COMMAND_PALETTE = False  # every action has a key; the footer room is worth more
+    CSS_PATH = ["app.tcss", "screens/screens.tcss", "dialogs/dialogs.tcss"]
+
+    def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> None:
+        super().__init__()
+        self.db = open_db(db_path, create=False)
+        self.session = ReviewSession(self.db, reviewer, flt or QueueFilter())
+        self.sub_title = f"{reviewer} · {Path(db_path).name}"
+
+    def get_default_screen(self) -> Screen:
+        return ReviewScreen(self.session)
+
+    def on_unmount(self) -> None:
+        self.db.close()
+
+
+def make_app(db_path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> ReviewApp:
+    """The one factory the CLI, the tests and the benchmark share."""
+    return ReviewApp(db_path, reviewer, flt)

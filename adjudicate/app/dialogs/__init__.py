@@ -1,0 +1,1 @@
+"""Modal dialogs: confirm a group label, write a note, set filters."""

@@ -1,0 +1,87 @@
+"""Turn stored evidence into short display strings (stored strings only, never SymPy objects)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from db.review_item import VerdictView
+
+# Evidence keys that hold the grader's view of the answer and of the key, most specific first.
+ANSWER_KEYS = ("pred_normalized", "answer_normalized", "answer_parsed", "pred_parsed", "answer",
+               "pred", "prediction", "extracted")
+KEY_KEYS = ("gold_normalized", "key_normalized", "key_parsed", "gold_parsed", "key", "gold",
+            "target")
+HIDDEN_KEYS = ("config",)  # identical on every verdict of a grader version: noise here
+
+
+def compact(value: Any, limit: int = 80) -> str:
+    """One line: strings as stored, anything else as compact JSON, cut at `limit` characters."""
+    if value is None:
+        text = "—"
+    elif isinstance(value, str):
+        text = value
+    else:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("\n", "⏎ ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def block(value: Any, limit: int = 600) -> str:
+    """Several lines allowed: strings as stored, anything else as JSON, cut at `limit`."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+    if len(text) > limit:
+        return f"{text[:limit]}… ({len(text):,} characters in all)"
+    return text
+
+
+def split_evidence(evidence: dict[str, Any]) -> tuple[str | None, str | None, list[tuple[str, Any]]]:
+    """(answer as the grader saw it, key as it saw it, every other evidence entry)."""
+    answer_key = next((k for k in ANSWER_KEYS if k in evidence), None)
+    key_key = next((k for k in KEY_KEYS if k in evidence), None)
+    shown = {evidence.get(answer_key), evidence.get(key_key)}
+    rest = [(k, v) for k, v in evidence.items()  # a raw form equal to the one shown is noise
+            if k not in (answer_key, key_key) and k not in HIDDEN_KEYS
+            and not (k in ANSWER_KEYS + KEY_KEYS and v in shown)]
+    return (
+        None if answer_key is None else compact(evidence[answer_key], 40),
+        None if key_key is None else compact(evidence[key_key], 40),
+        rest,
+    )
+
+
+def first_failure(verdicts: Sequence[VerdictView]) -> tuple[VerdictView, dict[str, Any]] | None:
+    """The first non-accepting verdict that recorded a failing input, with that input."""
+    for verdict in verdicts:
+        failing = verdict.evidence.get("first_failure")
+        if verdict.outcome != "accept" and isinstance(failing, dict):
+            return verdict, failing
+    return None
+
+
+def counts(evidence: dict[str, Any]) -> str:
+    """'957 passed, 1 failed, 19 not run of 977' from whichever counts the evidence holds."""
+    parts = [f"{evidence[k]:,} {k.replace('_', ' ')}" if isinstance(evidence[k], int)
+             else f"{compact(evidence[k])} {k}"
+             for k in ("passed", "failed", "not_run") if k in evidence]
+    total = evidence.get("total")
+    return ", ".join(parts) + (f" of {total:,}" if isinstance(total, int) and parts else "")
+
+
+def exception_text(exception: Any) -> str:
+    """'ValueError: n must be positive (line 17)' from the stored exception record."""
+    if not isinstance(exception, dict):
+        return compact(exception, 200)
+    line = f" (line {exception['line']})" if exception.get("line") is not None else ""
+    return f"{exception.get('type', 'Exception')}: {exception.get('message', '')}{line}"
+
+
+def duration(minutes: float | None) -> str:
+    """'2h 05m', '12m', '<1m' or '—'."""
+    if minutes is None:
+        return "—"
+    if minutes < 1:
+        return "<1m"
+    hours, mins = divmod(round(minutes), 60)
+    return f"{hours}h {mins:02d}m" if hours else f"{mins}m"

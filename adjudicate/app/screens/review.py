@@ -1,0 +1,264 @@
+"""The queue: one item at a time, one keypress to label it and move on."""
+
+from __future__ import annotations
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import ContentSwitcher, Footer, Static
+
+from adjudicate.app.dialogs.confirm import ConfirmDialog
+from adjudicate.app.dialogs.filter import FilterDialog
+from adjudicate.app.dialogs.note import NoteDialog
+from adjudicate.app.keys import LABEL_WORDS, label_bindings, labels_for_kind
+from adjudicate.app.messages import ProgressRefreshed
+from adjudicate.app.screens.bindings import HELP_BINDING, MOVE, QUIT_BINDING, scroll_bindings
+from adjudicate.app.session import ReviewSession
+from adjudicate.app.widgets.code_view import CodeItemView, program_of
+from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
+from adjudicate.app.widgets.math_view import MathItemView, main_extraction
+from db.connection import open_db
+from db.labels import LABELS_BY_KIND
+from db.queue import QueueFilter, filter_choices
+from db.review_item import GroupPreview, QueueItem
+from db.review_progress import progress
+
+PROGRESS_EVERY_S = 5.0
+RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did
+
+
+class ReviewScreen(Screen[None]):
+    """The current item, with the header above and progress and the key footer below."""
+
+    # Footer order: the labels, then help (so it shows on narrow terminals), then the rest.
+    BINDINGS = [
+        *label_bindings("label", groups=True),
+        HELP_BINDING,
+        Binding("s", "skip", "skip", tooltip="set this reply aside; it stays in the queue"),
+        Binding("u", "undo", "undo", tooltip="undo your last action (a group label at once)"),
+        Binding("n", "note", "note", tooltip="attach a note to this reply"),
+        Binding("slash", "filter", "filter",
+                tooltip="filter by run, benchmark, problem, grader pattern, rule, status"),
+        Binding("a", "conflicts", "conflicts",
+                tooltip="replies reviewers labeled differently, to adjudicate"),
+        Binding("left", "move(-1)", "prev", group=MOVE, key_display="←",
+                tooltip="previous reply", priority=True),
+        Binding("right", "move(1)", "next", group=MOVE, key_display="→",
+                tooltip="next reply", priority=True),
+        Binding("h", "move(-1)", "prev", show=False, tooltip="previous reply"),
+        Binding("l", "move(1)", "next", show=False, tooltip="next reply"),
+        Binding("j", "vim_hint", "vim hint", show=False,
+                tooltip="does not move: use ←/→ or h/l, because k labels 'bad key'"),
+        *scroll_bindings(),
+        QUIT_BINDING,
+    ]
+
+    def __init__(self, session: ReviewSession) -> None:
+        super().__init__()
+        self.session = session
+        self.item: QueueItem | None = None
+        self._footer_shape: str | None = "unset"
+        self._recount: Timer | None = None
+
+    def compose(self) -> ComposeResult:
+        yield ItemHeader(id="item-header")
+        with ContentSwitcher(id="item-views", initial="empty"):
+            yield MathItemView(id="math")
+            yield CodeItemView(id="code")
+            yield Static(id="empty")
+        yield ProgressLine(id="progress-line")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.session.load()
+        self.show_current()
+        self.set_interval(PROGRESS_EVERY_S, self.recount_progress)
+
+    # -- showing ---------------------------------------------------------------------------
+    def show_current(self) -> None:
+        """Show the item under the cursor (read fresh from the database)."""
+        session = self.session
+        self.item = item = session.current_item()
+        self.query_one(ItemHeader).show(session.position, len(session.rows), item,
+                                        session.filter.describe())
+        switcher = self.query_one(ContentSwitcher)
+        if item is None:
+            switcher.current = "empty"
+            self.query_one("#empty", Static).update(self._empty_message())
+        else:
+            switcher.current = item.kind
+            self.query_one(f"#{item.kind}", MathItemView | CodeItemView).show(item)
+        self.query_one(ProgressLine).show(session.progress, session.reviewer)
+        shape = item.kind if item else None
+        if shape != self._footer_shape:  # the footer recomposes: only when the keys change
+            self._footer_shape = shape
+            self.refresh_bindings()
+
+    def _empty_message(self) -> Content:
+        if self.session.progress.total == 0:
+            return Content.from_markup(
+                "[b]The queue is empty.[/b]\n\nGrade the replies first "
+                "(`adjudicate grade --db …`); disputed ones are queued here.")
+        return Content.from_markup(
+            "[b]No queued reply matches this view[/b] ($view).\n\n"
+            "Press [b]/[/b] to change the filter, [b]a[/b] for conflicts, [b]q[/b] to quit.",
+            view=self.session.filter.describe())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Show only the labels that apply to this item's kind; grey out item actions if none."""
+        item = self.item
+        if action in ("label", "label_group"):
+            return item is not None and parameters[0] in LABELS_BY_KIND[item.kind]
+        if action == "label_slot":
+            return item is not None and int(parameters[0]) <= len(LABELS_BY_KIND[item.kind])
+        if action in ("skip", "note", "move", "scroll"):
+            return True if item is not None else None
+        return True
+
+    # -- labeling (synchronous: committed before the next item shows) ----------------------
+    def action_label(self, label: str) -> None:
+        if self.item is None or label not in LABELS_BY_KIND[self.item.kind]:
+            return
+        advanced = self.session.label(label)
+        self.show_current()
+        self._recount_soon()
+        if not advanced:
+            self._at_end()
+
+    def action_label_slot(self, slot: int) -> None:
+        if self.item is not None:
+            self.action_label(labels_for_kind(self.item.kind)[int(slot) - 1].label)
+
+    def action_label_group(self, label: str) -> None:
+        item = self.item
+        if item is None or label not in LABELS_BY_KIND[item.kind]:
+            return
+        preview = self.session.preview_group(label)
+        if preview is None or preview.size <= 1:
+            self.notify("No other queued reply has this answer and key; labeled this one.")
+            self.action_label(label)
+            return
+        self.app.push_screen(
+            ConfirmDialog(f"Label {preview.size} replies", self._group_question(item, label, preview)),
+            lambda yes: self._label_group(label, preview) if yes else None)
+
+    def _group_question(self, item: QueueItem, label: str, preview: GroupPreview) -> Content:
+        if item.kind == "math":
+            extraction = main_extraction(item)
+            same = Content.from_markup(
+                "answer [b]$answer[/b]   key [b]$key[/b]",
+                answer=(extraction.answer if extraction and extraction.answer else "(none)"),
+                key=item.key or "(none)")
+        else:
+            same = Content(f"the same program for {item.task_id} ({program_of(item)[1]})")
+        changes = ", ".join(f"{n} {LABEL_WORDS.get(old, old)}" for old, n in preview.relabeled.items())
+        return Content.from_markup(
+            "Label all [b]$n[/b] queued replies with\n$same\nas [b]$label[/b]?$changes",
+            n=str(preview.size), same=same.plain, label=LABEL_WORDS.get(label, label),
+            changes=f"\n\nThis changes {sum(preview.relabeled.values())} of your earlier labels "
+                    f"({changes})." if preview.relabeled else "")
+
+    def _label_group(self, label: str, preview: GroupPreview) -> None:
+        count = self.session.label_group(label, preview)
+        self.notify(f"Labeled {count} replies {LABEL_WORDS.get(label, label)}.")
+        self.show_current()
+        self._recount_soon()
+
+    def action_skip(self) -> None:
+        if self.item is None:
+            return
+        advanced = self.session.skip()
+        self.show_current()
+        self._recount_soon()
+        if not advanced:
+            self._at_end()
+
+    def action_undo(self) -> None:
+        undone = self.session.undo()
+        if not undone:
+            self.notify("Nothing to undo.", severity="warning")
+            return
+        last = undone[0]
+        what = f"{last.action} {LABEL_WORDS.get(last.label or '', last.label or '')}".strip()
+        extra = f" on {len(undone)} replies" if len(undone) > 1 else ""
+        self.notify(f"Undid {what}{extra}.")
+        self.show_current()
+        self._recount_soon()
+
+    def action_note(self) -> None:
+        item = self.item
+        if item is None:
+            return
+        self.app.push_screen(NoteDialog(item.my_note, describe_item(item)), self._save_note)
+
+    def _save_note(self, text: str | None) -> None:
+        if text is None:
+            return
+        self.session.note(text)
+        self.notify("Note saved." if text else "Note cleared.")
+        self.show_current()
+
+    def _at_end(self) -> None:
+        left = self.session.todo_left
+        self.notify(f"End of this view: {left:,} replies here still need your label."
+                    if left else "Everything in this view is labeled. Press / to change the "
+                                 "filter, a for conflicts, q to quit.", timeout=6)
+
+    # -- moving around -----------------------------------------------------------------------
+    def action_move(self, delta: int) -> None:
+        if self.session.move(int(delta)):
+            self.show_current()
+        else:
+            self.notify("Start of the view." if int(delta) < 0 else "End of the view.",
+                        timeout=2)
+
+    def action_vim_hint(self) -> None:
+        self.notify("j/k do not move here (k labels 'bad key'): use ←/→ or h/l.", timeout=4)
+
+    def action_scroll(self, direction: str) -> None:
+        if self.item is not None:
+            self.query_one(f"#{self.item.kind}", MathItemView | CodeItemView).scroll_main(direction)
+
+    def action_filter(self) -> None:
+        self.app.push_screen(FilterDialog(self.session.filter, filter_choices(self.session.db)),
+                             self._apply_filter)
+
+    def _apply_filter(self, flt: QueueFilter | None) -> None:
+        if flt is None:
+            return
+        self.session.load(flt)
+        self.notify(f"{len(self.session.rows):,} queued replies match: {flt.describe()}.")
+        self.show_current()
+
+    def action_conflicts(self) -> None:
+        from adjudicate.app.screens.conflicts import ConflictsScreen
+
+        self.app.push_screen(ConflictsScreen(self.session), lambda _: self.show_current())
+
+    def action_help(self) -> None:
+        from adjudicate.app.screens.help import HelpScreen
+
+        self.app.push_screen(HelpScreen())
+
+    # -- progress, recounted off the key path ---------------------------------------------------
+    def _recount_soon(self) -> None:
+        """Recount once the reviewer pauses, not on every key of a fast run."""
+        if self._recount is not None:
+            self._recount.stop()
+        self._recount = self.set_timer(RECOUNT_AFTER_S, self.recount_progress)
+
+    @work(thread=True, exclusive=True, group="progress")
+    def recount_progress(self) -> None:
+        db = open_db(self.session.db_path, create=False)
+        try:
+            counted = progress(db, self.session.reviewer)
+        finally:
+            db.close()
+        self.post_message(ProgressRefreshed(counted))
+
+    def on_progress_refreshed(self, message: ProgressRefreshed) -> None:
+        self.session.progress = message.progress
+        self.query_one(ProgressLine).show(message.progress, self.session.reviewer)

@@ -1,0 +1,136 @@
+"""The code item: the prompt, base/plus verdicts, the first failing input, the program."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.highlight import highlight
+from textual.widgets import Static
+
+from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
+from adjudicate.app.keys import LABEL_KEYS
+from adjudicate.app.widgets.verdict_table import OUTCOMES
+from db.review_item import QueueItem
+
+KEY_FOR = {k.label: k.key for k in LABEL_KEYS}
+TIMEOUT_KINDS = ("timeout", "load_timeout")
+EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",
+                            "config")
+
+
+def program_of(item: QueueItem) -> tuple[str, str]:
+    """The program to show (the code extraction, else the reply) and where it came from."""
+    code = next((e for e in item.extractions if e.answer), None)
+    if code is None:
+        return item.reply_text, "the reply as written (no program extraction stored)"
+    where = (f", characters {code.start:,}–{code.end:,} of the reply"
+             if code.start is not None and code.end is not None else "")
+    return code.answer or "", f"{code.extractor}: rule “{code.rule}”{where}"
+
+
+class TestPanel(Static):
+    """Each test suite's outcome and counts, the first failing input, and any suggestion."""
+
+    COMPONENT_CLASSES = {f"verdict-table--{o}" for o in OUTCOMES}
+
+    def show(self, item: QueueItem) -> None:
+        self.update(Content("\n").join(self._lines(item)))
+
+    def _lines(self, item: QueueItem) -> list[Content]:
+        lines: list[Content] = []
+        for verdict in item.verdicts:
+            outcome = verdict.outcome if verdict.outcome in OUTCOMES else "error"
+            style = self.get_visual_style(f"verdict-table--{outcome}", partial=True)
+            tally = counts(verdict.evidence)
+            rest = "  ".join(f"{k}={compact(v, 50)}" for k, v in verdict.evidence.items()
+                             if k not in EVIDENCE_SHOWN_ELSEWHERE and v not in (None, 0))
+            lines.append(Content.assemble(
+                (f"{verdict.grader:<6}", "bold"), " ", (verdict.outcome, style),
+                f" · {tally}" if tally else "", f" · {rest}" if rest else ""))
+        if not item.verdicts:
+            lines.append(Content("no verdicts stored for this sample yet"))
+        lines += failure_lines(item)
+        return lines
+
+
+def failure_lines(item: QueueItem) -> list[Content]:
+    """First failing input with expected vs actual (or exception, or time limit); suggestion."""
+    lines: list[Content] = []
+    found = first_failure(item.verdicts)
+    if found is None:
+        reasons = [str(v.evidence["reason"]) for v in item.verdicts if "reason" in v.evidence]
+        lines.append(Content("no failing input recorded" + (f": {reasons[0]}" if reasons else "")))
+    else:
+        verdict, failing = found
+        index = failing.get("index")
+        suite = failing.get("set") or verdict.grader
+        lines.append(Content.from_markup(
+            "[b]First failing input[/b]$index ($suite tests)",
+            index=f" #{index}" if index is not None else "", suite=suite))
+        rows = [("input", failing.get("call") or failing.get("input", "(not recorded)")),
+                ("expected", failing.get("expected", "(not recorded)"))]
+        kind = failing.get("kind")
+        if failing.get("exception"):
+            rows.append(("raised", exception_text(failing["exception"])))
+        elif kind in TIMEOUT_KINDS or (kind is None and "actual" not in failing
+                                        and failing.get("time_limit_s") is not None):
+            rows.append(("time limit", f"exceeded {failing.get('time_limit_s', '?')} s"))
+        elif "actual" in failing:
+            rows.append(("actual", failing["actual"]))
+        else:
+            rows.append(("failure", (kind or "unknown").replace("_", " ")))
+        if failing.get("stdout"):
+            rows.append(("stdout", failing["stdout"]))
+        for name, value in rows:
+            lines.append(Content.from_markup("  [b]$name[/b] $value",
+                                             name=f"{name:<10}", value=block(value)))
+    if item.suggested_label:
+        key = KEY_FOR.get(item.suggested_label)
+        lines.append(Content.from_markup(
+            "[b]Suggested[/b]: $label$press", label=item.suggested_label,
+            press=f" (press {key})" if key else ""))
+    return lines
+
+
+class CodeItemView(Vertical):
+    """Prompt on top, verdicts and the failing input, the program filling the rest."""
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
+        super().__init__(id=id)
+        self._prompt: str | None = None
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="code-problem", can_focus=False) as problem:
+            problem.border_title = "Prompt"
+            yield Static(id="code-statement")
+        tests = TestPanel(id="code-tests")
+        tests.border_title = "Tests"
+        yield tests
+        with VerticalScroll(id="code-program", can_focus=False) as program:
+            program.border_title = "Program"
+            yield Static(id="code-source")
+
+    def show(self, item: QueueItem) -> None:
+        if item.statement != self._prompt:
+            self._prompt = item.statement
+            title = item.entry_point or item.task_id
+            self.query_one("#code-problem").border_title = f"Prompt · {title}"
+            self.query_one("#code-statement", Static).update(
+                highlight((item.statement or "").strip("\n") or "(no prompt stored)", language="python"))
+        self.query_one(TestPanel).show(item)
+        source, where = program_of(item)
+        pane = self.query_one("#code-program", VerticalScroll)
+        pane.border_subtitle = where
+        self.query_one("#code-source", Static).update(highlight(source, language="python"))
+        pane.scroll_home(animate=False, immediate=True)
+
+    def scroll_main(self, direction: str) -> None:
+        scroll_pane(self.query_one("#code-program", VerticalScroll), direction)
+
+
+def scroll_pane(pane: VerticalScroll, direction: str) -> None:
+    """up/down/pageup/pagedown/home/end on a scrollable pane."""
+    getattr(pane, {"up": "scroll_up", "down": "scroll_down", "pageup": "scroll_page_up",
+                   "pagedown": "scroll_page_down", "home": "scroll_home",
+                   "end": "scroll_end"}[direction])(animate=False)

@@ -1,0 +1,64 @@
+"""The one-line strips around an item: where it sits in the queue, and how far the queue is."""
+
+from __future__ import annotations
+
+from textual.content import Content
+from textual.widgets import Static
+
+from adjudicate.app.formatting import duration
+from adjudicate.app.keys import LABEL_WORDS
+from db.review_item import QueueItem
+from db.review_progress import Progress
+
+
+def describe_item(item: QueueItem) -> str:
+    """'run m · MATH-500 t/algebra/1.json · sample 0'."""
+    return f"{item.run} · {item.benchmark} {item.task_id} · sample {item.sample_index}"
+
+
+REASONS = {
+    "disagree": "graders disagree",
+    "all_reject": "every grader rejects",
+    "plus_only_fail": "passes base tests, fails plus",
+}
+
+
+class ItemHeader(Static):
+    """Position in the view, which reply it is, why it is queued, and the reviewer's label."""
+
+    DEFAULT_CSS = "ItemHeader { height: 2; text-wrap: nowrap; text-overflow: ellipsis; }"
+
+    def show(self, position: int, total: int, item: QueueItem | None, view: str) -> None:
+        if item is None:
+            self.update(Content.from_markup("[b]Nothing to review[/b]\nview: $view", view=view),
+                        layout=False)
+            return
+        if item.my_status == "labeled":
+            mine = LABEL_WORDS.get(item.my_label or "", item.my_label or "")
+        else:
+            mine = item.my_status or "not labeled"
+        group = (f" · {item.group_size} identical (Shift+key labels all)"
+                 if item.group_size > 1 else "")
+        note = f" · note: {item.my_note}" if item.my_note else ""
+        self.update(Content.from_markup(
+            "[b]$pos[/b] of $total · $where · [i]$reason[/i]\n"
+            "you: [b]$mine[/b]$note$group · view: $view",
+            pos=f"{position + 1:,}", total=f"{total:,}", where=describe_item(item),
+            reason=REASONS.get(item.reason or "", item.reason or "no longer queued"),
+            group=group, mine=mine, note=note, view=view,
+        ), layout=False)  # a fixed two lines: no relayout of the screen
+
+
+class ProgressLine(Static):
+    """Labeled / total, per reviewer, this reviewer's pace and the time left at that pace."""
+
+    def show(self, progress: Progress, reviewer: str) -> None:
+        p = progress
+        others = "  ".join(f"{r.reviewer} {r.labeled:,}" for r in p.reviewers) or "nobody yet"
+        rate = f"{p.rate_per_min:.1f}/min" if p.rate_per_min else "—/min"
+        self.update(Content.from_markup(
+            "[b]$mine[/b]/$total labeled by $reviewer · $anyone/$total by anyone · "
+            "$others · $rate · $eta left",
+            mine=f"{p.labeled_by_me:,}", reviewer=reviewer, anyone=f"{p.labeled_by_anyone:,}",
+            total=f"{p.total:,}", others=others, rate=rate, eta=duration(p.minutes_left),
+        ), layout=False)

@@ -1,0 +1,76 @@
+"""The math item: statement and key, every grader's verdict, the rule, the reply with its span."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.widgets import Static
+
+from adjudicate.app.formatting import compact
+from adjudicate.app.widgets.lines import Lines
+from adjudicate.app.widgets.reply_view import ReplyView
+from adjudicate.app.widgets.verdict_table import VerdictTable
+from db.review_item import ExtractionView, QueueItem
+
+
+def describe_extraction(extraction: ExtractionView | None) -> str:
+    """'rule boxed took "\\frac{3}{4}" (characters 120–135)'."""
+    if extraction is None:
+        return "no extraction stored for this reply"
+    took = ("took nothing (no answer found)" if extraction.answer is None
+            else f"took “{compact(extraction.answer, 60)}”")
+    where = (f" (characters {extraction.start:,}–{extraction.end:,})"
+             if extraction.start is not None and extraction.end is not None else " (no span)")
+    return f"{extraction.extractor}: rule “{extraction.rule}” {took}{where}"
+
+
+def main_extraction(item: QueueItem) -> ExtractionView | None:
+    """The extraction whose span is highlighted: the first one that has a span."""
+    with_span = [e for e in item.extractions if e.start is not None]
+    return (with_span or list(item.extractions) or [None])[0]
+
+
+class MathItemView(Vertical):
+    """Problem and key on top, verdicts in the middle, the reply filling the rest."""
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
+        super().__init__(id=id)
+        self._problem: tuple[str, str | None] | None = None
+        self._extraction: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="math-problem", can_focus=False) as problem:
+            problem.border_title = "Problem"
+            yield Static(id="math-statement")
+        yield Static(id="math-key")
+        table = VerdictTable(id="math-verdicts")
+        table.border_title = "Graders"
+        yield table
+        yield Lines(id="math-extraction")
+        reply = ReplyView(id="math-reply")
+        reply.border_title = "Reply"
+        yield reply
+
+    def show(self, item: QueueItem) -> None:
+        if (item.statement, item.key) != self._problem:  # the queue goes problem by problem
+            self._problem = (item.statement, item.key)
+            self.query_one("#math-statement", Static).update(
+                Content(item.statement or "(no statement)"))
+            self.query_one("#math-key", Static).update(Content.from_markup(
+                "[b]Key[/b]  $key", key=item.key if item.key is not None else "(no key stored)"))
+        self.query_one(VerdictTable).show(item.verdicts)
+        extraction = main_extraction(item)
+        lines = [describe_extraction(extraction)]
+        lines += [describe_extraction(e) for e in item.extractions if e is not extraction]
+        if lines != self._extraction:
+            self._extraction = lines
+            self.query_one("#math-extraction", Lines).show_lines([Content(t) for t in lines])
+        self.query_one(ReplyView).show(item.reply_text,
+                                       extraction.start if extraction else None,
+                                       extraction.end if extraction else None)
+
+    def scroll_main(self, direction: str) -> None:
+        """Scroll the reply (the keyboard never needs to focus it)."""
+        self.query_one(ReplyView).scroll_main(direction)
+

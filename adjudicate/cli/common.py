@@ -1,0 +1,76 @@
+"""Pieces every command shares: the --db option, clean errors, progress bars."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    DownloadColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from adjudicate.errors import InputError
+from db.errors import StoreError
+
+USER_ERRORS = (InputError, StoreError)
+
+stderr = Console(stderr=True)
+
+db_option = click.option(
+    "--db", "db_path", required=True, envvar="ADJUDICATE_DB", show_envvar=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The adjudicate SQLite database (created on first import).",
+)
+
+
+class AdjudicateGroup(click.Group):
+    """A group whose commands turn known errors into one line and a non-zero exit."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Commands in workflow order (import, grade, review, report), not alphabetically."""
+        return list(self.commands)
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except USER_ERRORS as exc:
+            raise click.ClickException(str(exc)) from None
+        except KeyboardInterrupt:
+            stderr.print("Interrupted: everything committed so far is kept; rerun to continue.")
+            sys.exit(130)
+
+
+@contextmanager
+def byte_progress(description: str, total: int | None) -> Iterator[Progress]:
+    """A transient progress bar over bytes read (hidden when stderr is not a terminal)."""
+    progress = Progress(
+        TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=stderr, transient=True,
+        disable=not stderr.is_terminal,
+    )
+    with progress:
+        progress.add_task(description, total=total)
+        yield progress
+
+
+@contextmanager
+def count_progress(description: str, total: int | None) -> Iterator[Progress]:
+    """A transient progress bar over items (hidden when stderr is not a terminal)."""
+    progress = Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=stderr, transient=True,
+        disable=not stderr.is_terminal,
+    )
+    with progress:
+        progress.add_task(description, total=total)
+        yield progress

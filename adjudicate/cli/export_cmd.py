@@ -1,0 +1,46 @@
+"""`adjudicate export`: every reply with its verdicts, queue state and labels, for other tools."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from adjudicate.cli.common import db_option
+from adjudicate.exporting import write_csv, write_jsonl
+from db.connection import open_db
+from db.export import export_rows, grader_names
+
+
+@click.command()
+@db_option
+@click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
+              show_default=True, help="jsonl is nested and lossless; csv is flat.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write here instead of standard output.")
+@click.option("--run", help="Only this run.")
+@click.option("--no-text", is_flag=True, help="Leave out the reply text.")
+def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: bool) -> None:
+    """Export one row per reply: run, problem, sample, extraction, verdicts, queue, labels.
+
+    \b
+    Examples:
+      adjudicate export --db evals.db --format csv --out evals.csv
+      adjudicate export --db evals.db | jq -c 'select(.queued)'
+
+    The JSONL export can be imported into another database that has the same problems
+    (`adjudicate import export.jsonl --db other.db`); labels are not imported.
+    """
+    db = open_db(db_path, create=False)
+    rows = export_rows(db, run=run, with_text=not no_text)
+    handle = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
+    try:
+        count = write_jsonl(rows, handle) if fmt == "jsonl" else write_csv(
+            rows, grader_names(db), handle
+        )
+    finally:
+        if out:
+            handle.close()
+    if out:
+        click.echo(f"Wrote {count:,} replies to {out}", err=True)

@@ -1,0 +1,79 @@
+"""`adjudicate grade`: precompute every grader's verdict, in parallel, and mark the queue."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import click
+from sqlite_utils import Database
+
+from adjudicate.cli.common import count_progress, db_option
+from adjudicate.grading.code_pipeline import grade_code_replies
+from adjudicate.grading.math_pipeline import grade_math_replies
+from db.connection import open_db
+
+
+@click.command()
+@db_option
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+              show_default="all cores", help="Worker processes for symbolic checks and sandboxes.")
+@click.option("--run", help="Only this run.")
+@click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.1), default=5.0,
+              show_default=True, help="Seconds per symbolic check before it counts as a timeout.")
+def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
+    """Grade every reply not yet graded by the current grader versions, and queue the disputes.
+
+    Code samples have their program extracted and run in a sandbox against the base and the
+    extended tests, recording the first failing input; a sample that passes base and fails plus
+    is queued. Each problem is self-checked first (its reference must pass its own tests, a
+    stub must fail them) and problems that fail are flagged.
+
+    Math replies get an extraction (the rule that fired and its span) and verdicts from every
+    registered grader (exact, normalized, symbolic, mathverify-full); a reply goes to the
+    review queue when the graders disagree or all reject. Grading is idempotent and resumable:
+    rerun after Ctrl-C or a grader upgrade and only what is missing is graded. Labels are
+    never touched.
+
+    \b
+    Example:
+      adjudicate grade --db evals.db --jobs 2
+    """
+    db = open_db(db_path, create=False)
+    grade_everything(db, jobs=jobs, run=run, timeout_s=timeout_s)
+    click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
+
+
+def grade_everything(db: Database, *, jobs: int, run: str | None = None,
+                     timeout_s: float = 5.0) -> None:
+    """Grade math then code replies with progress bars, and say what happened."""
+    with count_progress("Grading math replies", None) as progress:
+        task = progress.task_ids[0]
+        summary = grade_math_replies(
+            db, jobs=jobs, run=run, timeout_s=timeout_s,
+            on_total=lambda n: progress.update(task, total=n),
+            on_progress=lambda n: progress.advance(task, n),
+        )
+    if summary.graded:
+        click.echo(
+            f"Math: graded {summary.graded:,} replies; {summary.queued:,} queued for review "
+            f"({summary.disagree:,} where graders disagree, {summary.all_reject:,} all reject)."
+        )
+    else:
+        click.echo("Math: nothing new to grade.")
+    with count_progress("Grading code replies", None) as progress:
+        task = progress.task_ids[0]
+
+        def stage(description: str, total: int) -> None:
+            progress.reset(task, total=total, description=description)
+
+        code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage,
+                                  on_progress=lambda n: progress.advance(task, n))
+    if code.graded:
+        click.echo(f"Code: graded {code.graded:,} samples of {code.problems:,} problems; "
+                   f"{code.queued:,} queued (pass base, fail plus).")
+    else:
+        click.echo("Code: nothing new to grade.")
+    for task_id, what, issues in code.selfcheck_failures:
+        click.echo(f"Warning: {task_id}: {what}, so its verdicts are not to be trusted "
+                   f"({'; '.join(issues)[:200]}). The report lists it.", err=True)

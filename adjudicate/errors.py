@@ -1,0 +1,21 @@
+"""User-facing errors: one line naming the file, line and field, and what to do next."""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad input in a file the user gave us; nothing has been written when this is raised."""
+
+    def __init__(
+        self, path: str, message: str, *, line: int | None = None, field: str | None = None
+    ) -> None:
+        self.path = path
+        self.line = line
+        self.field = field
+        self.message = message
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = self.path if self.line is None else f"{self.path}:{self.line}"
+        what = f"field {self.field!r}: " if self.field else ""
+        return f"{where}: {what}{self.message}"

@@ -1,0 +1,176 @@
+"""Grade code replies: expected outputs (cached), self-check, sandboxed runs, the code queue."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from db.grading import (
+    GradedReply,
+    QueueEntry,
+    ReplyToGrade,
+    cached_reference_outputs,
+    failed_selfchecks,
+    replies_to_grade,
+    save_graded,
+    save_reference_outputs,
+    save_selfcheck,
+    selfchecked_problems,
+    set_queue,
+)
+from db.problems import get_problem
+from db.records import digest
+from graders.code import (
+    CodeJob,
+    CodeProblem,
+    ExpectedOutputs,
+    assemble_program,
+    expected_many,
+    extract_program,
+    grade_code_many,
+    selfcheck_many,
+)
+from graders.code.evidence import GRADER_BASE, GRADER_PLUS
+from graders.code.evidence import VERSION as CODE_GRADER_VERSION
+from graders.code.expected import VERSION as EXPECTED_VERSION
+from graders.verdict import ACCEPT
+
+COMMIT_EVERY = 200
+CODE_GRADERS = {GRADER_BASE: CODE_GRADER_VERSION, GRADER_PLUS: CODE_GRADER_VERSION}
+SELFCHECK_VERSION = f"{CODE_GRADER_VERSION}/{EXPECTED_VERSION}"
+
+Stage = Callable[[str, int], None]  # (stage description, total items)
+Advance = Callable[[int], None]
+
+
+@dataclass
+class CodeSummary:
+    """What one `grade` run did to the code replies."""
+
+    graded: int = 0
+    queued: int = 0
+    problems: int = 0
+    selfcheck_failures: list[tuple[str, str, list[str]]] = field(default_factory=list)
+
+
+def code_problem(row: dict[str, Any]) -> CodeProblem:
+    """Rebuild the grader's problem from a stored row (EvalPlus fields, or HumanEval's check)."""
+    record = {**row["tests"], "task_id": row["task_id"], "prompt": row["statement"],
+              "canonical_solution": row["reference"], "entry_point": row["entry_point"]}
+    if "base_input" in record:
+        return CodeProblem.from_evalplus(record)
+    return CodeProblem.from_human_eval(record)
+
+
+def grade_code_replies(
+    db: Database, *, jobs: int = 2, run: str | None = None,
+    on_stage: Stage | None = None, on_progress: Advance | None = None,
+) -> CodeSummary:
+    """Grade every code reply missing a current base/plus verdict; resumable batch by batch."""
+    todo = replies_to_grade(db, "code", CODE_GRADERS, run)
+    summary = CodeSummary()
+    if not todo:
+        return summary
+    problem_ids = sorted({r.problem_id for r in todo})
+    summary.problems = len(problem_ids)
+    rows = {pid: get_problem(db, pid) for pid in problem_ids}
+    problems = {pid: code_problem(row) for pid, row in rows.items()}
+    expected = _expected_outputs(db, problems, jobs, on_stage, on_progress)
+    _selfcheck(db, problems, expected, jobs, summary, on_stage, on_progress)
+    if on_stage:
+        on_stage("Grading code replies", len(todo))
+    jobs_list = []
+    extractions = {}
+    for reply in todo:
+        problem = problems[reply.problem_id]
+        kind = "completion" if reply.form == "completion" else "auto"
+        extraction = extract_program(reply.text, problem.entry_point, kind)
+        extractions[reply.reply_id] = (reply, extraction)
+        jobs_list.append(CodeJob(reply.reply_id, assemble_program(extraction, problem.statement),
+                                 problem, expected[reply.problem_id]))
+    batch: list[tuple[ReplyToGrade, Any, dict]] = []
+    for result in grade_code_many(jobs_list, jobs=jobs,
+                                  on_progress=(lambda done, total: on_progress(1))
+                                  if on_progress else None):
+        reply, extraction = extractions[result.key]
+        batch.append((reply, extraction, result.verdicts))
+        if len(batch) >= COMMIT_EVERY:
+            _store(db, batch, summary)
+            batch = []
+    _store(db, batch, summary)
+    return summary
+
+
+def _expected_outputs(
+    db: Database, problems: dict[int, CodeProblem], jobs: int, on_stage: Stage | None,
+    on_progress: Advance | None,
+) -> dict[int, ExpectedOutputs]:
+    """Expected outputs from the database cache, computing (and caching) the missing ones."""
+    cached = cached_reference_outputs(db, problems, str(EXPECTED_VERSION))
+    expected = {pid: ExpectedOutputs.from_json(payload) for pid, payload in cached.items()}
+    missing = {problems[pid].task_id: pid for pid in problems if pid not in expected}
+    if missing:
+        if on_stage:
+            on_stage("Running reference solutions", len(missing))
+        for problem, outputs in expected_many([problems[pid] for pid in missing.values()],
+                                              jobs=jobs,
+                                              on_progress=(lambda d, t: on_progress(1))
+                                              if on_progress else None):
+            pid = missing[problem.task_id]
+            save_reference_outputs(db, pid, str(EXPECTED_VERSION), outputs.to_json())
+            expected[pid] = outputs
+    return expected
+
+
+def _selfcheck(
+    db: Database, problems: dict[int, CodeProblem], expected: dict[int, ExpectedOutputs],
+    jobs: int, summary: CodeSummary, on_stage: Stage | None, on_progress: Advance | None,
+) -> None:
+    """Check each problem's reference passes and a stub fails, once per checker version."""
+    done = selfchecked_problems(db, SELFCHECK_VERSION)
+    todo = {problems[pid].task_id: pid for pid in problems if pid not in done}
+    if todo:
+        if on_stage:
+            on_stage("Self-checking references and stubs", len(todo))
+        pairs = [(problems[pid], expected[pid]) for pid in todo.values()]
+        for result in selfcheck_many(pairs, jobs=jobs,
+                                     on_progress=(lambda d, t: on_progress(1))
+                                     if on_progress else None):
+            pid = todo[result.task_id]
+            reference_passes = all(v.outcome == ACCEPT for v in result.reference.values())
+            stub_fails = all(v.outcome != ACCEPT for v in result.stub.values())
+            save_selfcheck(db, pid, SELFCHECK_VERSION, reference_passes, stub_fails,
+                           {"issues": result.issues,
+                            "summary": "; ".join(result.issues)[:300]})
+    ours = {problems[pid].task_id for pid in problems}
+    for failure in failed_selfchecks(db):
+        if failure["task_id"] in ours:
+            summary.selfcheck_failures.append(
+                (failure["task_id"],
+                 "its reference fails its own tests" if not failure["reference_passes"]
+                 else "a `return None` stub passes its tests",
+                 failure["details"].get("issues", [])))
+
+
+def _store(db: Database, batch: list, summary: CodeSummary) -> None:
+    if not batch:
+        return
+    save_graded(db, [GradedReply(reply.reply_id, extraction, list(verdicts.values()))
+                     for reply, extraction, verdicts in batch])
+    entries = []
+    for reply, _extraction, verdicts in batch:
+        if verdicts["base"].outcome == ACCEPT and verdicts["plus"].outcome != ACCEPT:
+            evidence = verdicts["plus"].evidence
+            first = evidence.get("first_failure") or {}
+            entries.append(QueueEntry(
+                reply.reply_id, "code", "plus_only_fail",
+                digest(["code", reply.benchmark, reply.task_id, first.get("set"),
+                        first.get("index"), first.get("kind")])[:16],
+                evidence.get("triage"),
+            ))
+    set_queue(db, [reply.reply_id for reply, _, _ in batch], entries)
+    summary.graded += len(batch)
+    summary.queued += len(entries)

@@ -1,0 +1,1 @@
+"""Importers: read benchmark problems and model replies from the formats people have."""

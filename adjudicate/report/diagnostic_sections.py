@@ -1,0 +1,65 @@
+"""The report's closing sections as blocks: disputed (answer, key) pairs, excluded keys,
+conflicting labels, inter-reviewer agreement and failed self-checks."""
+
+from __future__ import annotations
+
+from . import formatting as f
+from .blocks import Block, Heading, Paragraph, Table
+from .model import DisputedPair, Report
+
+ANSWER_WIDTH = 40  # characters of an answer or key before it is cut
+
+
+def _reading(p: DisputedPair) -> str:
+    """'2 correct', '1 correct, 1 unresolved'."""
+    counts = (("correct", p.correct), ("incorrect", p.incorrect), ("bad key", p.bad_key),
+              ("unresolved", p.unresolved))
+    return ", ".join(f"{n} {name}" for name, n in counts if n) or f.DASH
+
+
+def diagnostic_blocks(report: Report) -> list[Block]:
+    """Sections that exist only when there is something to show."""
+    blocks: list[Block] = []
+    s = report.disputed_summary
+    if s.replies:
+        blocks.append(Heading("Most frequent disputed (answer, key) pairs", 2))
+        shown = len(report.disputed_pairs)
+        blocks.append(Paragraph(
+            f"{s.replies:,} queued math replies hold {s.distinct_pairs:,} distinct (answer, key) "
+            f"pairs" + (f"; the {shown} most frequent:" if shown < s.distinct_pairs else ":")))
+        several_benchmarks = len({p.benchmark for p in report.disputed_pairs}) > 1
+        lead = ("Benchmark",) if several_benchmarks else ()
+        blocks.append(Table("", (*lead, "Answer", "Key", "Replies", "Problems", "Reading"),
+                            tuple((*((p.benchmark,) if several_benchmarks else ()),
+                                   f.shorten(f.text(p.answer), ANSWER_WIDTH),
+                                   f.shorten(f.text(p.key), ANSWER_WIDTH), str(p.replies),
+                                   str(p.problems), _reading(p))
+                                  for p in report.disputed_pairs)))
+    if report.bad_keys:
+        blocks.append(Heading("Problems excluded: key labeled wrong or ambiguous", 2))
+        blocks.append(Table("", ("Benchmark", "Problem", "Key", "Flagged by replies",
+                                 "Replies excluded"),
+                            tuple((b.benchmark, b.problem, f.shorten(f.text(b.key), ANSWER_WIDTH),
+                                   ", ".join(map(str, b.flagged_replies)),
+                                   str(b.replies_excluded)) for b in report.bad_keys)))
+    if report.conflicts:
+        blocks.append(Heading("Conflicting labels (not adjudicated; counted as neither)", 2))
+        blocks.append(Table("", ("Reply", "Benchmark", "Run", "Problem", "Sample", "Labels"),
+                            tuple((str(c.reply_id), c.benchmark, c.run, c.problem,
+                                   str(c.sample_index),
+                                   ", ".join(f"{who}: {label}" for who, label in c.labels.items()))
+                                  for c in report.conflicts)))
+    if report.kappa:
+        blocks.append(Heading("Inter-reviewer agreement (Cohen's kappa)", 2))
+        blocks.append(Table("", ("Kind", "Reviewers", "N", "Observed agreement", "Kappa"),
+                            tuple((k.kind, f"{k.reviewer_a} / {k.reviewer_b}", str(k.n),
+                                   f.pct(k.observed_agreement),
+                                   f.DASH if k.kappa is None else f"{k.kappa:.3f}")
+                                  for k in report.kappa)))
+    if report.selfcheck_failures:
+        blocks.append(Heading("Problems whose reference failed its own tests (their replies "
+                              "are scored as graded)", 2))
+        blocks.append(Table("", ("Benchmark", "Problem", "Reason", "Replies"),
+                            tuple((r.benchmark, r.problem, r.reason, str(r.replies))
+                                  for r in report.selfcheck_failures)))
+    return blocks

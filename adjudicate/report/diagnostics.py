@@ -1,0 +1,159 @@
+"""Diagnostics beside the scores: extraction rules, disputed pairs, code triage, reviewer kappa."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+from typing import Any
+
+from .failures import describe_failure, failure_excerpt
+from .model import (
+    WILSON,
+    Conflict,
+    DisputedPair,
+    DisputedSummary,
+    Estimate,
+    ExtractionRuleStat,
+    Kappa,
+    TriageExample,
+    TriageRow,
+)
+from .reading import CONFLICT, LABELED_STATUSES, Resolution
+from .records import BAD_KEY, CODE_LABELS, CORRECT, INCORRECT, MATH, PLUS, ReplyRecord
+from .stats import cohen_kappa, wilson_interval
+
+NO_RULE = "(none)"
+UNRESOLVED = "unresolved"
+
+
+def natural_key(text: str) -> tuple[Any, ...]:
+    """Sort key that puts HumanEval/2 before HumanEval/10."""
+    return tuple(int(part) if part.isdigit() else part for part in re.split(r"(\d+)", text))
+
+
+def extraction_rules(
+    records: Sequence[ReplyRecord], readings: Sequence[bool | None], level: float
+) -> tuple[ExtractionRuleStat, ...]:
+    """Per extraction rule: replies it fired on, and how many of those were right by reading."""
+    fired: Counter[str] = Counter()
+    resolved: Counter[str] = Counter()
+    right: Counter[str] = Counter()
+    problems: dict[str, set[str]] = defaultdict(set)
+    for record, reading in zip(records, readings, strict=True):
+        rule = record.extraction_rule or NO_RULE
+        fired[rule] += 1
+        if reading is not None:
+            resolved[rule] += 1
+            right[rule] += int(reading)
+            problems[rule].add(record.problem)
+    rows = []
+    for rule in sorted(fired, key=lambda r: (-fired[r], r)):
+        bounds = wilson_interval(right[rule], resolved[rule], level)
+        low, high = bounds if bounds else (None, None)
+        value = right[rule] / resolved[rule] if resolved[rule] else None
+        rate = Estimate(
+            value,
+            low,
+            high,
+            WILSON if value is not None else "none",
+            len(problems[rule]),
+            resolved[rule],
+            right[rule],
+        )
+        rows.append(ExtractionRuleStat(rule, fired[rule], resolved[rule], right[rule], rate))
+    return tuple(rows)
+
+
+def triage(
+    records: Sequence[ReplyRecord], resolutions: Sequence[Resolution]
+) -> tuple[TriageRow, ...]:
+    """Code triage table: category -> problems, samples, an example with its failing input."""
+    members: dict[str, list[ReplyRecord]] = {c: [] for c in (*CODE_LABELS, UNRESOLVED)}
+    for record, resolution in zip(records, resolutions, strict=True):
+        if resolution.status in LABELED_STATUSES:
+            members[resolution.label].append(record)
+        elif record.queued or resolution.status == CONFLICT:
+            members[UNRESOLVED].append(record)
+    rows = []
+    for category, group in members.items():
+        if not group and category == UNRESOLVED:
+            continue
+        example = None
+        if group:
+            first = min(group, key=lambda r: (natural_key(r.problem), r.sample_index, r.reply_id))
+            failure = failure_excerpt(first.evidence.get(PLUS, {}))
+            example = TriageExample(first.problem, first.reply_id, first.sample_index, failure,
+                                    describe_failure(failure))
+        suggested = Counter(
+            r.evidence.get(PLUS, {}).get("triage") for r in group if category == UNRESOLVED)
+        suggested.pop(None, None)
+        rows.append(TriageRow(category, len({r.problem for r in group}), len(group), example,
+                              dict(sorted(suggested.items()))))
+    return tuple(rows)
+
+
+def disputed_pairs(
+    records: Iterable[ReplyRecord], resolutions: Iterable[Resolution], top: int
+) -> tuple[DisputedSummary, tuple[DisputedPair, ...]]:
+    """The most frequent (extracted answer, key) pairs among queued math replies."""
+    groups: dict[tuple[str, str | None, str | None], list[tuple[ReplyRecord, Resolution]]]
+    groups = defaultdict(list)
+    for record, resolution in zip(records, resolutions, strict=True):
+        if record.kind == MATH and record.queued:
+            groups[(record.benchmark, record.answer, record.key)].append((record, resolution))
+    pairs = []
+    for (benchmark, answer, key), members in groups.items():
+        labels = Counter(
+            res.label if res.status in LABELED_STATUSES else UNRESOLVED for _, res in members
+        )
+        pairs.append(
+            DisputedPair(
+                benchmark,
+                answer,
+                key,
+                replies=len(members),
+                problems=len({r.problem for r, _ in members}),
+                correct=labels[CORRECT],
+                incorrect=labels[INCORRECT],
+                bad_key=labels[BAD_KEY],
+                unresolved=labels[UNRESOLVED],
+            )
+        )
+    pairs.sort(key=lambda p: (-p.replies, p.benchmark, p.key or "", p.answer or ""))
+    summary = DisputedSummary(sum(p.replies for p in pairs), len(pairs))
+    return summary, tuple(pairs[:top])
+
+
+def reviewer_kappa(records: Iterable[ReplyRecord]) -> tuple[Kappa, ...]:
+    """Cohen's kappa for every two reviewers who labeled the same replies, per kind."""
+    by_kind: dict[str, list[ReplyRecord]] = defaultdict(list)
+    for record in records:
+        if len(record.labels) >= 2:
+            by_kind[record.kind].append(record)
+    results = []
+    for kind in sorted(by_kind):
+        reviewers = sorted({who for r in by_kind[kind] for who in r.labels})
+        for first, second in combinations(reviewers, 2):
+            both = [r for r in by_kind[kind] if first in r.labels and second in r.labels]
+            if not both:
+                continue
+            a = [r.labels[first] for r in both]
+            b = [r.labels[second] for r in both]
+            observed = sum(x == y for x, y in zip(a, b, strict=True)) / len(both)
+            results.append(Kappa(kind, first, second, len(both), observed, cohen_kappa(a, b)))
+    return tuple(results)
+
+
+def conflicts(
+    records: Iterable[ReplyRecord], resolutions: Iterable[Resolution]
+) -> tuple[Conflict, ...]:
+    """Replies whose reviewers disagree and that nobody adjudicated."""
+    found = [
+        Conflict(r.reply_id, r.run, r.benchmark, r.problem, r.sample_index, dict(r.labels))
+        for r, res in zip(records, resolutions, strict=True)
+        if res.status == CONFLICT
+    ]
+    return tuple(sorted(found, key=lambda c: (c.benchmark, c.run, natural_key(c.problem),
+                                              c.sample_index, c.reply_id)))

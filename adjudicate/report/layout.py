@@ -1,0 +1,32 @@
+"""The whole report in reading order: the queue, each benchmark, the diagnostics, the notes."""
+
+from __future__ import annotations
+
+from .blocks import Block, Heading, Paragraph
+from .diagnostic_sections import diagnostic_blocks
+from .model import Report
+from .progress import PARTIAL, SHOWN_ELSEWHERE
+from .sections import benchmark_blocks
+
+
+def report_blocks(report: Report) -> list[Block]:
+    """Every section of the report, in reading order."""
+    blocks: list[Block] = [Heading("adjudicate report", 1)]
+    partial_notes = [n for n in report.notes if n.startswith(PARTIAL)]
+    if partial_notes:
+        blocks += [Paragraph(n, warning=True) for n in partial_notes]
+    elif report.queue.total:
+        blocks.append(Paragraph(f"All {report.queue.total:,} queued replies are labeled."))
+    else:
+        blocks.append(Paragraph("Nothing was queued for review."))
+    benchmarks = list(dict.fromkeys(run.benchmark for run in report.runs))
+    for benchmark in benchmarks:
+        runs = [r for r in report.runs if r.benchmark == benchmark]
+        diffs = [d for d in report.run_differences if d.benchmark == benchmark]
+        blocks += benchmark_blocks(runs, diffs, report.settings.level)
+    blocks += diagnostic_blocks(report)
+    shown = [n for n in report.notes if not n.startswith(SHOWN_ELSEWHERE)]
+    if shown:
+        blocks.append(Heading("Notes", 2))
+        blocks += [Paragraph(note) for note in shown]
+    return blocks

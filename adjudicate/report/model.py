@@ -1,0 +1,252 @@
+"""The report as plain frozen dataclasses: what `build_report` returns and the renderers read.
+
+Field names are the JSON keys (see README.md in this package); rates are fractions in 0..1.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+READING = "reading"  # the pseudo-grader: score by reading
+READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too
+
+WILSON = "wilson"
+BOOTSTRAP = "bootstrap"
+PAIRED_BOOTSTRAP = "paired bootstrap"
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A number with its 95% interval, how the interval was made, and what it was computed on."""
+
+    value: float | None
+    low: float | None
+    high: float | None
+    method: str  # "wilson" | "bootstrap" | "paired bootstrap" | "none"
+    n_problems: int
+    n_replies: int
+    successes: int | None = None  # the integer numerator, where the value is a count ratio
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How often a grader's verdict matched the reading, on replies with a reading."""
+
+    rate: Estimate
+    agree: int
+    false_accepts: int  # the grader accepted, the reading says wrong
+    false_rejects: int  # the grader rejected, the reading says right
+
+
+@dataclass(frozen=True)
+class GraderScore:
+    """One run x grader row (the reading is a pseudo-grader named `reading`)."""
+
+    grader: str
+    description: str
+    score: Estimate
+    agreement: Agreement | None
+
+
+@dataclass(frozen=True)
+class McNemar:
+    """Exact McNemar test on discordant pairs: only A passed / only B passed."""
+
+    a_only: int
+    b_only: int
+    p_value: float
+
+
+@dataclass(frozen=True)
+class Difference:
+    """Score of grader `a` minus grader `b` on the same replies of one run."""
+
+    a: str
+    b: str
+    difference: Estimate
+    mcnemar: McNemar | None
+    note: str | None
+
+
+@dataclass(frozen=True)
+class RunDifference:
+    """Score of run `run_a` minus run `run_b` by one grader, on the problems both answered."""
+
+    benchmark: str
+    run_a: str
+    run_b: str
+    grader: str
+    difference: Estimate
+    mcnemar: McNemar | None
+    note: str | None
+
+
+@dataclass(frozen=True)
+class PassAtK:
+    """Unbiased pass@k averaged over problems, for one grader."""
+
+    grader: str
+    k: int
+    estimate: Estimate
+
+
+@dataclass(frozen=True)
+class QueueProgress:
+    """How much of the review queue has a reading; partial numbers say so."""
+
+    total: int
+    labeled: int
+    conflicting: int
+    unlabeled: int
+    partial: bool
+    reading_if_unresolved_wrong: float | None  # reading score bounds while partial
+    reading_if_unresolved_right: float | None
+
+
+@dataclass(frozen=True)
+class ExtractionRuleStat:
+    """One extraction rule: how often it fired and how often the reply was right by reading."""
+
+    rule: str
+    fired: int
+    resolved: int
+    right: int
+    right_rate: Estimate
+
+
+@dataclass(frozen=True)
+class TriageExample:
+    """One sample of a triage category, with the first input it failed."""
+
+    problem: str
+    reply_id: int
+    sample_index: int
+    failure: dict[str, Any]  # the plus grader's first_failure, null fields dropped
+    summary: str  # the failure in one line: "unique([-1, 5, -3]) → [-3, 5, -1], expected …"
+
+
+@dataclass(frozen=True)
+class TriageRow:
+    """Code triage: category -> problems, samples, an example."""
+
+    category: str
+    problems: int
+    samples: int
+    example: TriageExample | None
+    suggested: dict[str, int]  # the grader's suggested category -> samples (unresolved row)
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """Everything about one run (model + settings) on one benchmark."""
+
+    run: str
+    benchmark: str
+    kind: str
+    n_problems: int
+    n_replies: int
+    samples_per_problem: tuple[int, int]  # (min, max)
+    graders: tuple[GraderScore, ...]
+    differences: tuple[Difference, ...]
+    pass_at_k: tuple[PassAtK, ...]
+    queue: QueueProgress
+    extraction_rules: tuple[ExtractionRuleStat, ...]
+    triage: tuple[TriageRow, ...]
+
+
+@dataclass(frozen=True)
+class DisputedPair:
+    """A recurring (extracted answer, key) pair among queued math replies."""
+
+    benchmark: str
+    answer: str | None
+    key: str | None
+    replies: int
+    problems: int
+    correct: int
+    incorrect: int
+    bad_key: int
+    unresolved: int
+
+
+@dataclass(frozen=True)
+class DisputedSummary:
+    """How many queued math replies there are and how many distinct (answer, key) pairs."""
+
+    replies: int
+    distinct_pairs: int
+
+
+@dataclass(frozen=True)
+class BadKey:
+    """A problem whose key a reviewer labeled wrong or ambiguous; excluded from every score."""
+
+    benchmark: str
+    problem: str
+    key: str | None
+    flagged_replies: tuple[int, ...]
+    replies_excluded: int
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A reply reviewers labeled differently with no adjudicated label: it counts as neither."""
+
+    reply_id: int
+    run: str
+    benchmark: str
+    problem: str
+    sample_index: int
+    labels: dict[str, str]
+
+
+@dataclass(frozen=True)
+class Kappa:
+    """Cohen's kappa between two reviewers on the replies both labeled (None if undefined)."""
+
+    kind: str
+    reviewer_a: str
+    reviewer_b: str
+    n: int
+    observed_agreement: float
+    kappa: float | None
+
+
+@dataclass(frozen=True)
+class SelfCheckRow:
+    """A problem whose reference failed its own tests, and how many replies it holds."""
+
+    benchmark: str
+    problem: str
+    reason: str
+    replies: int
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The knobs a report was built with (recorded so it can be reproduced)."""
+
+    resamples: int
+    seed: int
+    level: float
+    edge_cases_pass: bool
+    top_pairs: int
+
+
+@dataclass(frozen=True)
+class Report:
+    """The whole report: per-run tables, run-vs-run differences, diagnostics, progress."""
+
+    settings: Settings
+    partial: bool
+    queue: QueueProgress
+    runs: tuple[RunReport, ...]
+    run_differences: tuple[RunDifference, ...]
+    disputed_summary: DisputedSummary
+    disputed_pairs: tuple[DisputedPair, ...]
+    bad_keys: tuple[BadKey, ...]
+    conflicts: tuple[Conflict, ...]
+    kappa: tuple[Kappa, ...]
+    selfcheck_failures: tuple[SelfCheckRow, ...]
+    notes: tuple[str, ...]

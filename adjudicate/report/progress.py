@@ -1,0 +1,100 @@
+"""Progress and plain-language notes: how much of the queue has a reading, what was left out."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+
+from .diagnostics import natural_key
+from .estimates import Ratio
+from .model import READING, QueueProgress, Report, SelfCheckRow
+from .reading import CONFLICT, GRADERS_SPLIT, LABELED_STATUSES, UNGRADED, UNLABELED
+from .records import ReplyRecord, SelfCheckFailure
+from .tables import RunTable
+
+
+def run_queue(table: RunTable, reading: Ratio) -> QueueProgress:
+    """Queue progress for one run, with reading-score bounds while replies lack a reading."""
+    in_queue = [
+        res for r, res in zip(table.records, table.resolutions, strict=True)
+        if r.queued or r.labels or r.adjudicated is not None
+    ]
+    labeled = sum(1 for res in in_queue if res.status in LABELED_STATUSES)
+    conflicting = sum(1 for res in in_queue if res.status == CONFLICT)
+    unlabeled = sum(1 for res in in_queue if res.status == UNLABELED)
+    unresolved = sum(1 for v in table.outcomes[READING] if v is None)
+    low = high = None
+    if unresolved:
+        passed, total = sum(reading.num.values()), reading.total + unresolved
+        low, high = passed / total, (passed + unresolved) / total
+    partial = conflicting + unlabeled > 0
+    return QueueProgress(len(in_queue), labeled, conflicting, unlabeled, partial, low, high)
+
+
+def total_queue(parts: Sequence[QueueProgress]) -> QueueProgress:
+    total = sum(p.total for p in parts)
+    labeled = sum(p.labeled for p in parts)
+    conflicting = sum(p.conflicting for p in parts)
+    unlabeled = sum(p.unlabeled for p in parts)
+    return QueueProgress(total, labeled, conflicting, unlabeled, conflicting + unlabeled > 0,
+                         None, None)
+
+
+def selfcheck_rows(
+    failures: Iterable[SelfCheckFailure], records: Sequence[ReplyRecord]
+) -> tuple[SelfCheckRow, ...]:
+    sizes: dict[tuple[str, str], int] = defaultdict(int)
+    for record in records:
+        sizes[(record.benchmark, record.problem)] += 1
+    rows = [SelfCheckRow(f.benchmark, f.problem, f.reason, sizes[(f.benchmark, f.problem)])
+            for f in failures]
+    return tuple(sorted(rows, key=lambda r: (r.benchmark, natural_key(r.problem))))
+
+
+PARTIAL = "PARTIAL:"
+CONFLICTS = "Replies with conflicting labels"
+BAD_KEYS = "Problems excluded from every score"
+SELFCHECK = "Problems whose reference failed its own tests"
+# Notes the human formats leave out: a section of their own already says the same.
+SHOWN_ELSEWHERE = (PARTIAL, CONFLICTS, BAD_KEYS, SELFCHECK)
+
+
+def notes(report: Report, tables: Sequence[RunTable]) -> list[str]:
+    """Plain sentences every format prints under the numbers."""
+    s = report.settings
+    notes = [
+        f"Intervals are {s.level:.0%}: Wilson where every problem has one reply, otherwise a "
+        f"bootstrap that resamples problems, never samples ({s.resamples:,} resamples, seed "
+        f"{s.seed}); differences use a paired bootstrap over the problems both sides share."
+    ]
+    q = report.queue
+    if q.partial:
+        missing = [f"{n:,} {what}" for n, what in ((q.unlabeled, "unlabeled"),
+                                                    (q.conflicting, "conflicting")) if n]
+        notes.append(
+            f"{PARTIAL} only {q.labeled:,} of {q.total:,} queued replies have a settled label "
+            f"({', '.join(missing)}); reading scores and agreements use only replies with a "
+            "reading."
+        )
+    if report.conflicts:
+        notes.append(
+            f"{CONFLICTS} and no adjudication (counted as neither right "
+            f"nor wrong): {len(report.conflicts)}."
+        )
+    if report.bad_keys:
+        notes.append(
+            f"{BAD_KEYS} because a reviewer labeled their key wrong "
+            f"or ambiguous: {len(report.bad_keys)}."
+        )
+    if report.selfcheck_failures:
+        notes.append(
+            f"{SELFCHECK} (their replies are scored as "
+            f"graded): {len(report.selfcheck_failures)}."
+        )
+    split = sum(1 for t in tables for r in t.resolutions if r.status in (GRADERS_SPLIT, UNGRADED))
+    if split:
+        notes.append(
+            "Unqueued, unlabeled replies without a unanimous verdict (graders split or "
+            f"ungraded), which therefore have no reading: {split}."
+        )
+    return notes

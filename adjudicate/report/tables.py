@@ -1,0 +1,159 @@
+"""One run's replies as columns of pass/fail outcomes (graders and the reading), and the
+per-problem counts every statistic of the report is computed from."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from .bootstrap import FIXED_POINT
+from .estimates import Ratio, RatioDiff
+from .model import READING, READING_EDGE
+from .reading import Resolution, passes, reading_outcome
+from .records import CODE, ReplyRecord
+from .stats import pass_at_k
+
+# Known graders first, in the order a reader expects; others follow alphabetically.
+GRADER_ORDER = ("exact", "normalized", "symbolic", "mathverify-full", "base", "plus")
+DESCRIPTIONS = {
+    "exact": "the extracted answer equals the key after trimming",
+    "normalized": "equal after the MATH repository's normalization",
+    "symbolic": "Math-Verify (SymPy) on the extracted answer",
+    "mathverify-full": "Math-Verify with its own extraction on the whole reply",
+    "base": "the original tests",
+    "plus": "the original and the extended tests",
+}
+READING_DESCRIPTIONS = {
+    "math": "the reviewers' label where a reply was read, else the graders' unanimous verdict",
+    "code": "plus, with samples read as reference quirks counted as passes",
+}
+READING_EDGE_DESCRIPTION = "plus, with reference quirks and edge cases counted as passes"
+
+Outcomes = Sequence[bool | None]
+
+
+def order_graders(names: set[str]) -> list[str]:
+    """Graders in display order: the known ones first, then the rest by name."""
+    known = [g for g in GRADER_ORDER if g in names]
+    return known + sorted(names - set(known))
+
+
+def describe(column: str, kind: str) -> str:
+    """One line saying what a column measures."""
+    if column == READING:
+        return READING_DESCRIPTIONS[kind]
+    if column == READING_EDGE:
+        return READING_EDGE_DESCRIPTION
+    return DESCRIPTIONS.get(column, "grader")
+
+
+@dataclass
+class RunTable:
+    """A run's replies (sorted), their resolutions, and one outcome column per grader/reading."""
+
+    run: str
+    benchmark: str
+    kind: str
+    records: list[ReplyRecord]
+    resolutions: list[Resolution]
+    graders: list[str] = field(default_factory=list)
+    outcomes: dict[str, list[bool | None]] = field(default_factory=dict)
+
+    @classmethod
+    def build(
+        cls,
+        records: list[ReplyRecord],
+        resolutions: list[Resolution],
+        *,
+        edge_cases_pass: bool,
+    ) -> RunTable:
+        first = records[0]
+        table = cls(first.run, first.benchmark, first.kind, records, resolutions)
+        table.graders = order_graders({g for r in records for g in r.verdicts})
+        for grader in table.graders:
+            table.outcomes[grader] = [
+                passes(r.verdicts[grader]) if grader in r.verdicts else None for r in records
+            ]
+        pairs = list(zip(records, resolutions, strict=True))
+        table.outcomes[READING] = [reading_outcome(r, res) for r, res in pairs]
+        if table.kind == CODE and edge_cases_pass:
+            table.outcomes[READING_EDGE] = [
+                reading_outcome(r, res, edge_cases_pass=True) for r, res in pairs
+            ]
+        return table
+
+    @property
+    def columns(self) -> list[str]:
+        return list(self.outcomes)
+
+    @property
+    def problems(self) -> list[str]:
+        return sorted({r.problem for r in self.records})
+
+    def counts(self, values: Outcomes) -> tuple[dict[str, int], dict[str, int]]:
+        """Per problem: (passes, replies) over the replies whose value is not None."""
+        num: dict[str, int] = defaultdict(int)
+        den: dict[str, int] = defaultdict(int)
+        for record, value in zip(self.records, values, strict=True):
+            if value is not None:
+                den[record.problem] += 1
+                num[record.problem] += int(value)
+        return dict(num), dict(den)
+
+    def score(self, column: str) -> Ratio:
+        """The column's score: passes / replies, per problem."""
+        return Ratio(*self.counts(self.outcomes[column]))
+
+    def agreement(self, grader: str) -> tuple[Ratio, int, int, int]:
+        """(agreement ratio, agreements, false accepts, false rejects) against the reading."""
+        reading = self.outcomes[READING]
+        agree: list[bool | None] = []
+        false_accepts = false_rejects = 0
+        for g, r in zip(self.outcomes[grader], reading, strict=True):
+            if g is None or r is None:
+                agree.append(None)
+                continue
+            agree.append(g == r)
+            false_accepts += int(g and not r)
+            false_rejects += int(r and not g)
+        ratio = Ratio(*self.counts(agree))
+        return ratio, sum(ratio.num.values()), false_accepts, false_rejects
+
+    def paired(self, a: str, b: str) -> tuple[RatioDiff, int, int]:
+        """Column a minus column b on replies both have, with McNemar's discordant counts."""
+        both = [
+            (x, y) if x is not None and y is not None else (None, None)
+            for x, y in zip(self.outcomes[a], self.outcomes[b], strict=True)
+        ]
+        num_a, den = self.counts([x for x, _ in both])
+        num_b, _ = self.counts([y for _, y in both])
+        a_only = sum(1 for x, y in both if x is True and y is False)
+        b_only = sum(1 for x, y in both if x is False and y is True)
+        diff = RatioDiff(Ratio(num_a, den), Ratio(num_b, den), replies=sum(den.values()))
+        return diff, a_only, b_only
+
+    def column_pairs(self) -> list[tuple[str, str]]:
+        """Every two columns, later minus earlier (so "normalized - exact" reads as a gain)."""
+        return [(b, a) for a, b in combinations(self.columns, 2)]
+
+    def pass_at_k(self, column: str, ks: Sequence[int] | None) -> list[tuple[int, Ratio, float]]:
+        """(k, ratio for the interval, exact mean) for every k all sample counts allow."""
+        num, den = self.counts(self.outcomes[column])
+        if not den:
+            return []
+        replies = sum(den.values())
+        k_max = min(den.values())
+        wanted = range(1, k_max + 1) if ks is None else [k for k in ks if 1 <= k <= k_max]
+        results = []
+        for k in wanted:
+            if max(den.values()) == 1:  # one sample per problem: pass@1 is the score itself
+                ratio = Ratio(num, den)
+                results.append((k, ratio, ratio.value))
+                continue
+            values = {p: pass_at_k(den[p], num.get(p, 0), k) for p in den}
+            fixed = {p: round(v * FIXED_POINT) for p, v in values.items()}
+            ratio = Ratio(fixed, dict.fromkeys(den, 1), scale=FIXED_POINT, replies=replies)
+            results.append((k, ratio, sum(values.values()) / len(values)))
+        return results

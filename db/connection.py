@@ -1,0 +1,78 @@
+"""Open an adjudicate database: WAL, foreign keys, a busy timeout, migrations applied."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from db.errors import StoreError
+from db.schema import MIGRATIONS
+
+BUSY_TIMEOUT_S = 30.0
+
+
+def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = True) -> Database:
+    """Open (or create) the database at `path` and bring its schema up to date.
+
+    Several processes may open the same file: WAL lets readers and one writer work at once, and
+    writers wait up to BUSY_TIMEOUT_S for each other instead of failing with "database is locked".
+    """
+    path = Path(path)
+    if not create and not path.exists():
+        raise StoreError(f"{path}: no such database; create one with `adjudicate import`")
+    if path.exists() and path.is_dir():
+        raise StoreError(f"{path}: is a directory, not a database file")
+    try:
+        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=check_same_thread)
+        db = Database(conn)
+        db.execute("PRAGMA foreign_keys = ON")
+        db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            db.enable_wal()
+        _check_is_ours(db, path)
+        MIGRATIONS.apply(db)
+    except sqlite3.DatabaseError as exc:
+        raise StoreError(f"{path}: not a usable SQLite database ({exc})") from exc
+    return db
+
+
+def _check_is_ours(db: Database, path: Path) -> None:
+    """Refuse to migrate a SQLite file that belongs to something else."""
+    tables = set(db.table_names())
+    if tables and "_sqlite_migrations" not in tables:
+        raise StoreError(
+            f"{path}: is a SQLite database but not an adjudicate one "
+            f"(it has tables {', '.join(sorted(tables)[:5])}); choose another --db path"
+        )
+
+
+@contextmanager
+def write_transaction(db: Database) -> Iterator[Database]:
+    """A write transaction that takes the write lock up front (BEGIN IMMEDIATE).
+
+    A deferred transaction that reads and then writes can fail with SQLITE_BUSY when another
+    writer got in between, whatever the busy timeout; taking the lock first makes writers queue.
+    """
+    conn = db.conn
+    if conn.in_transaction:
+        with db.atomic():
+            yield db
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield db
+    except BaseException:
+        conn.rollback()
+        raise
+    else:
+        conn.execute("COMMIT")
+
+
+def now() -> str:
+    """A UTC timestamp with microseconds, sortable as text."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")

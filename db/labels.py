@@ -1,0 +1,218 @@
+"""Labels: every reviewer action is an append-only event; `labels` holds each reviewer's current state.
+
+Each function commits before it returns, so a label acknowledged on screen is already on disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from db.connection import now, write_transaction
+from db.errors import StoreError
+
+MATH_LABELS = ("correct", "incorrect", "bad_key")
+CODE_LABELS = ("bug", "edge_case", "timeout", "reference_quirk")
+LABELS_BY_KIND = {"math": MATH_LABELS, "code": CODE_LABELS}
+
+
+@dataclass(frozen=True)
+class LabelState:
+    """One reviewer's current view of one reply."""
+
+    reply_id: int
+    reviewer: str
+    label: str | None
+    status: str  # labeled | skipped | cleared
+    note: str | None
+
+
+@dataclass(frozen=True)
+class Undone:
+    """What an undo reverted: the event it undid and the state the reply is back in."""
+
+    reply_id: int
+    action: str
+    label: str | None
+    restored_label: str | None
+    restored_status: str | None
+
+
+def _kind(db: Database, reply_id: int) -> str:
+    row = db.execute(
+        "SELECT problems.kind FROM replies JOIN problems ON problems.id = replies.problem_id "
+        "WHERE replies.id = ?", [reply_id],
+    ).fetchone()
+    if row is None:
+        raise StoreError(f"no reply with id {reply_id}")
+    return row[0]
+
+
+def _check_label(db: Database, reply_id: int, label: str) -> None:
+    allowed = LABELS_BY_KIND[_kind(db, reply_id)]
+    if label not in allowed:
+        raise StoreError(f"label {label!r} does not apply to reply {reply_id}; use one of {allowed}")
+
+
+def _current(db: Database, reply_id: int, reviewer: str) -> tuple[str | None, str | None, str | None]:
+    row = db.execute(
+        "SELECT label, status, note FROM labels WHERE reply_id = ? AND reviewer = ?",
+        [reply_id, reviewer],
+    ).fetchone()
+    return (row[0], row[1], row[2]) if row else (None, None, None)
+
+
+def _event(db: Database, reply_id: int, reviewer: str, action: str, label: str | None,
+           note: str | None, previous: tuple[str | None, str | None, str | None],
+           undoes: int | None = None) -> int:
+    cursor = db.execute(
+        """INSERT INTO label_events (reply_id, reviewer, action, label, note, previous_label,
+                                     previous_status, previous_note, undoes, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        [reply_id, reviewer, action, label, note, *previous, undoes, now()],
+    )
+    return int(cursor.lastrowid)
+
+
+def _set_state(db: Database, reply_id: int, reviewer: str, label: str | None, status: str | None,
+               note: str | None, event_id: int) -> None:
+    if status is None:
+        db.execute("DELETE FROM labels WHERE reply_id = ? AND reviewer = ?", [reply_id, reviewer])
+        return
+    db.execute(
+        """INSERT INTO labels (reply_id, reviewer, label, status, note, event_id, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (reply_id, reviewer) DO UPDATE SET label = excluded.label,
+               status = excluded.status, note = excluded.note, event_id = excluded.event_id,
+               updated_at = excluded.updated_at""",
+        [reply_id, reviewer, label, status, note, event_id, now()],
+    )
+
+
+def record_label(db: Database, reply_id: int, reviewer: str, label: str) -> int:
+    """Label one reply for one reviewer; returns the history event id."""
+    return record_labels(db, [reply_id], reviewer, label)[0]
+
+
+def record_labels(db: Database, reply_ids: Sequence[int], reviewer: str, label: str) -> list[int]:
+    """Label several replies at once (a group of identical answer/key pairs), in one transaction."""
+    with write_transaction(db):
+        events = []
+        for reply_id in reply_ids:
+            _check_label(db, reply_id, label)
+            previous = _current(db, reply_id, reviewer)
+            event_id = _event(db, reply_id, reviewer, "label", label, previous[2], previous)
+            _set_state(db, reply_id, reviewer, label, "labeled", previous[2], event_id)
+            events.append(event_id)
+        return events
+
+
+def record_skip(db: Database, reply_id: int, reviewer: str) -> int:
+    """Mark a reply skipped by this reviewer (it stays in the queue for later)."""
+    with write_transaction(db):
+        previous = _current(db, reply_id, reviewer)
+        if previous[1] is None:
+            _kind(db, reply_id)
+        event_id = _event(db, reply_id, reviewer, "skip", None, previous[2], previous)
+        _set_state(db, reply_id, reviewer, previous[0] if previous[1] == "labeled" else None,
+                   "labeled" if previous[1] == "labeled" else "skipped", previous[2], event_id)
+        return event_id
+
+
+def set_note(db: Database, reply_id: int, reviewer: str, note: str) -> int:
+    """Attach (or replace) this reviewer's note on a reply; an empty note clears it."""
+    with write_transaction(db):
+        _kind(db, reply_id)
+        previous = _current(db, reply_id, reviewer)
+        event_id = _event(db, reply_id, reviewer, "note", previous[0], note or None, previous)
+        _set_state(db, reply_id, reviewer, previous[0], previous[1] or "cleared", note or None,
+                   event_id)
+        return event_id
+
+
+def adjudicate(db: Database, reply_id: int, reviewer: str, label: str, note: str | None = None) -> int:
+    """Record the final label for a reply reviewers disagree on; it overrides their labels."""
+    with write_transaction(db):
+        _check_label(db, reply_id, label)
+        row = db.execute(
+            "SELECT label, note FROM adjudications WHERE reply_id = ?", [reply_id]
+        ).fetchone()
+        previous = (row[0], "adjudicated", row[1]) if row else (None, None, None)
+        event_id = _event(db, reply_id, reviewer, "adjudicate", label, note, previous)
+        db.execute(
+            """INSERT INTO adjudications (reply_id, label, reviewer, note, event_id, decided_at)
+               VALUES (?, ?, ?, ?, ?, ?)
+               ON CONFLICT (reply_id) DO UPDATE SET label = excluded.label,
+                   reviewer = excluded.reviewer, note = excluded.note,
+                   event_id = excluded.event_id, decided_at = excluded.decided_at""",
+            [reply_id, label, reviewer, note, event_id, now()],
+        )
+        return event_id
+
+
+def undo_last(db: Database, reviewer: str) -> Undone | None:
+    """Revert this reviewer's most recent action not yet undone, as a new 'undo' event."""
+    with write_transaction(db):
+        row = db.execute(
+            """SELECT id, reply_id, action, label, previous_label, previous_status, previous_note
+               FROM label_events e
+               WHERE reviewer = ? AND action != 'undo'
+                 AND NOT EXISTS (SELECT 1 FROM label_events u WHERE u.undoes = e.id)
+               ORDER BY id DESC LIMIT 1""",
+            [reviewer],
+        ).fetchone()
+        if row is None:
+            return None
+        event_id, reply_id, action, label, prev_label, prev_status, prev_note = row
+        if action == "adjudicate":
+            current = db.execute(
+                "SELECT label, note FROM adjudications WHERE reply_id = ?", [reply_id]
+            ).fetchone()
+            undo_id = _event(db, reply_id, reviewer, "undo", prev_label, prev_note,
+                             (current[0], "adjudicated", current[1]) if current else
+                             (None, None, None), undoes=event_id)
+            if prev_status is None:
+                db.execute("DELETE FROM adjudications WHERE reply_id = ?", [reply_id])
+            else:
+                db.execute(
+                    "UPDATE adjudications SET label = ?, note = ?, event_id = ?, decided_at = ? "
+                    "WHERE reply_id = ?", [prev_label, prev_note, undo_id, now(), reply_id],
+                )
+        else:
+            current = _current(db, reply_id, reviewer)
+            undo_id = _event(db, reply_id, reviewer, "undo", prev_label, prev_note, current,
+                             undoes=event_id)
+            _set_state(db, reply_id, reviewer, prev_label, prev_status, prev_note, undo_id)
+        return Undone(reply_id, action, label, prev_label, prev_status)
+
+
+def labels_for(db: Database, reply_id: int) -> list[LabelState]:
+    """Every reviewer's current state on a reply."""
+    return [
+        LabelState(reply_id, reviewer, label, status, note)
+        for reviewer, label, status, note in db.execute(
+            "SELECT reviewer, label, status, note FROM labels WHERE reply_id = ? ORDER BY reviewer",
+            [reply_id],
+        )
+    ]
+
+
+def history(db: Database, reply_id: int) -> list[dict]:
+    """The full event history of a reply, oldest first."""
+    cursor = db.execute("SELECT * FROM label_events WHERE reply_id = ? ORDER BY id", [reply_id])
+    columns = [c[0] for c in cursor.description]
+    return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
+
+
+def undo_last_n(db: Database, reviewer: str, count: int) -> list[Undone]:
+    """Undo this reviewer's last `count` actions (a group label) in one transaction."""
+    with write_transaction(db):
+        undone = []
+        for _ in range(count):
+            step = undo_last(db, reviewer)
+            if step is None:
+                break
+            undone.append(step)
+        return undone

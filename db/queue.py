@@ -1,0 +1,236 @@
+"""The review queue: filters, the order a reviewer reads in, and where they resume.
+
+The queue is ordered so a reviewer reads the replies they have not labeled first, then the ones
+they skipped, then their labeled ones; within that, problem by problem, and identical (extracted
+answer, key) pairs next to each other, so a run of the same pair can be labeled at once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlite_utils import Database
+
+STATUSES = ("unlabeled", "labeled", "skipped", "mine", "conflicting")
+STATUS_HELP = {
+    "unlabeled": "nobody has labeled it yet",
+    "labeled": "some reviewer labeled it (or it was adjudicated)",
+    "skipped": "you skipped it",
+    "mine": "you labeled it",
+    "conflicting": "reviewers gave it different labels",
+}
+OUTCOME_WORDS = {
+    "accept": "accept", "accepts": "accept", "accepted": "accept", "pass": "accept",
+    "passes": "accept", "passed": "accept",
+    "reject": "reject", "rejects": "reject", "rejected": "reject", "fail": "reject",
+    "fails": "reject", "failed": "reject",
+    "error": "error", "errors": "error", "errored": "error",
+    "timeout": "timeout", "timeouts": "timeout", "timed-out": "timeout",
+}
+# The order graders are shown in; any other grader follows, alphabetically.
+GRADER_ORDER = ("exact", "normalized", "symbolic", "mathverify-full", "base", "plus")
+
+
+@dataclass(frozen=True)
+class QueueFilter:
+    """Which queued replies to show. Empty tuples mean "any"; grader pairs must all hold."""
+
+    runs: tuple[str, ...] = ()
+    benchmarks: tuple[str, ...] = ()
+    problems: tuple[str, ...] = ()  # task ids; glob patterns (`*`, `?`) allowed
+    graders: tuple[tuple[str, str], ...] = ()  # (grader, outcome), e.g. ("exact", "reject")
+    rules: tuple[str, ...] = ()  # extraction rule that fired, e.g. "boxed"
+    status: str | None = None  # one of STATUSES, relative to the reviewer
+
+    def __post_init__(self) -> None:
+        if self.status is not None and self.status not in STATUSES:
+            raise ValueError(f"unknown status {self.status!r}; use one of {', '.join(STATUSES)}")
+
+    def describe(self) -> str:
+        """A short human description, e.g. 'run m · exact rejects, symbolic accepts'."""
+        parts = []
+        for name, values in (("run", self.runs), ("benchmark", self.benchmarks),
+                             ("problem", self.problems), ("rule", self.rules)):
+            if values:
+                parts.append(f"{name} {', '.join(values)}")
+        if self.graders:
+            parts.append(format_grader_pattern(self.graders))
+        if self.status:
+            parts.append(self.status)
+        return " · ".join(parts) or "everything queued"
+
+
+def parse_grader_pattern(text: str) -> tuple[tuple[str, str], ...]:
+    """Read "exact rejects, symbolic accepts" (or "exact=reject symbolic:accept") into pairs."""
+    pairs = []
+    for chunk in re.split(r"[,;]|\band\b", text):
+        words = chunk.replace("=", " ").replace(":", " ").split()
+        if not words:
+            continue
+        if len(words) != 2 or words[1].lower() not in OUTCOME_WORDS:
+            raise ValueError(
+                f"cannot read grader pattern {chunk.strip()!r}: write GRADER OUTCOME pairs "
+                "such as 'exact rejects, symbolic accepts' (outcomes: accepts, rejects, "
+                "errors, timeout)"
+            )
+        pairs.append((words[0], OUTCOME_WORDS[words[1].lower()]))
+    return tuple(pairs)
+
+
+def format_grader_pattern(pairs: Sequence[tuple[str, str]]) -> str:
+    """The inverse of parse_grader_pattern, in words: 'exact rejects, symbolic accepts'."""
+    plural = {"accept": "accepts", "reject": "rejects", "error": "errors", "timeout": "timeout"}
+    return ", ".join(f"{grader} {plural.get(outcome, outcome)}" for grader, outcome in pairs)
+
+
+@dataclass(frozen=True, slots=True)
+class QueueRow:
+    """One queued reply as the queue list needs it (the item itself is loaded on demand)."""
+
+    reply_id: int
+    status: str | None  # this reviewer's: labeled | skipped | None (untouched or cleared)
+    label: str | None
+    natural: int  # position in the natural order: problem by problem, groups together
+
+
+def _filter_sql(flt: QueueFilter) -> tuple[str, list[Any]]:
+    """WHERE clauses (over q=queue, r=replies, p=problems, ru=runs, l=my labels) and params.
+
+    `load_queue` joins p, ru and l only when the filter reads them."""
+    clauses: list[str] = []
+    params: list[Any] = []
+
+    def one_of(column: str, values: Sequence[str]) -> None:
+        clauses.append(f"{column} IN ({', '.join('?' * len(values))})")
+        params.extend(values)
+
+    if flt.runs:
+        one_of("ru.name", flt.runs)
+    if flt.benchmarks:
+        one_of("p.benchmark", flt.benchmarks)
+    if flt.problems:
+        clauses.append("(" + " OR ".join("p.task_id GLOB ?" for _ in flt.problems) + ")")
+        params.extend(flt.problems)
+    if flt.rules:
+        clauses.append(
+            "EXISTS (SELECT 1 FROM extractions e WHERE e.reply_id = q.reply_id AND e.current = 1 "
+            f"AND e.rule IN ({', '.join('?' * len(flt.rules))}))")
+        params.extend(flt.rules)
+    for grader, outcome in flt.graders:
+        clauses.append(
+            "EXISTS (SELECT 1 FROM verdicts v WHERE v.reply_id = q.reply_id AND v.current = 1 "
+            "AND v.grader = ? AND v.verdict = ?)")
+        params += [grader, outcome]
+    labeled_by_anyone = (
+        "(EXISTS (SELECT 1 FROM labels a WHERE a.reply_id = q.reply_id AND a.status = 'labeled') "
+        "OR EXISTS (SELECT 1 FROM adjudications d WHERE d.reply_id = q.reply_id))")
+    status_sql = {
+        "unlabeled": f"NOT {labeled_by_anyone}",
+        "labeled": labeled_by_anyone,
+        "skipped": "l.status = 'skipped'",  # load_queue joins l for these two
+        "mine": "l.status = 'labeled'",
+        "conflicting": f"q.reply_id IN ({CONFLICTING_IDS_SQL})",
+    }
+    if flt.status:
+        clauses.append(status_sql[flt.status])
+    return (" AND ".join(clauses) or "1"), params
+
+
+CONFLICTING_IDS_SQL = (
+    "SELECT reply_id FROM labels WHERE status = 'labeled' "
+    "GROUP BY reply_id HAVING COUNT(DISTINCT label) > 1"
+)
+
+
+def load_queue(db: Database, reviewer: str, flt: QueueFilter = QueueFilter()) -> list[QueueRow]:
+    """The filtered queue in review order: untouched by this reviewer, skipped, then labeled;
+    within each, problem by problem, each (answer, key) group together in first-seen order.
+
+    Replies are read through the (problem_id, id) index, already in problem order, so the order
+    is built in one pass without sorting (100,000 queued replies load in under a second).
+    """
+    where, params = _filter_sql(flt)
+    joins = ""  # problems, runs and my labels only when the filter reads them
+    if flt.benchmarks or flt.problems:
+        joins += " JOIN problems p ON p.id = r.problem_id"
+    if flt.runs:
+        joins += " JOIN runs ru ON ru.id = r.run_id"
+    if flt.status in ("skipped", "mine"):
+        joins += " JOIN labels l ON l.reply_id = q.reply_id AND l.reviewer = ?"
+        params = [reviewer, *params]
+    groups: dict[str, list[int]] = {}
+    for reply_id, group_key in db.execute(
+        f"SELECT q.reply_id, q.group_key FROM replies r CROSS JOIN queue q ON q.reply_id = r.id"
+        f"{joins} WHERE {where} ORDER BY r.problem_id, r.id", params,
+    ):
+        groups.setdefault(group_key, []).append(reply_id)
+    mine = {reply_id: (status, label) for reply_id, status, label in db.execute(
+        "SELECT reply_id, status, label FROM labels WHERE reviewer = ? AND status != 'cleared'",
+        [reviewer])}
+    parts: dict[str | None, list[QueueRow]] = {None: [], "skipped": [], "labeled": []}
+    natural = 0
+    for members in groups.values():
+        for reply_id in members:
+            status, label = mine.get(reply_id, (None, None))
+            parts[status].append(QueueRow(reply_id, status, label, natural))
+            natural += 1
+    return parts[None] + parts["skipped"] + parts["labeled"]
+
+
+def last_touched_reply(db: Database, reviewer: str) -> int | None:
+    """The reply this reviewer acted on last (label, skip, note or undo), if any."""
+    row = db.execute(
+        "SELECT reply_id FROM label_events WHERE reviewer = ? AND action != 'adjudicate' "
+        "ORDER BY id DESC LIMIT 1", [reviewer],
+    ).fetchone()
+    return row[0] if row else None
+
+
+def resume_index(rows: Sequence[QueueRow], last_reply_id: int | None) -> int:
+    """Where this reviewer left off: the last reply they touched if it still needs them,
+    else the next one (in the natural order) they have not labeled, else the first such."""
+    todo = [i for i, row in enumerate(rows) if row.status != "labeled"]
+    if not todo:
+        return 0
+    if last_reply_id is None:
+        return todo[0]
+    last = next((row for row in rows if row.reply_id == last_reply_id), None)
+    if last is None:
+        return todo[0]
+    if last.status != "labeled":
+        return rows.index(last)
+    after = [i for i in todo if rows[i].natural > last.natural]
+    return min(after, key=lambda i: rows[i].natural) if after else todo[0]
+
+
+def grader_rank(name: str) -> tuple[int, str]:
+    return (GRADER_ORDER.index(name) if name in GRADER_ORDER else len(GRADER_ORDER), name)
+
+
+@dataclass(frozen=True)
+class FilterChoices:
+    """The values a filter can take in this database, to suggest while typing."""
+
+    runs: tuple[str, ...]
+    benchmarks: tuple[str, ...]
+    graders: tuple[str, ...]
+    rules: tuple[str, ...]
+
+
+def filter_choices(db: Database) -> FilterChoices:
+    """Runs, benchmarks, graders and extraction rules present among queued replies."""
+    def column(sql: str) -> tuple[str, ...]:
+        return tuple(row[0] for row in db.execute(sql))
+
+    return FilterChoices(
+        column("SELECT DISTINCT ru.name FROM queue q JOIN replies r ON r.id = q.reply_id "
+               "JOIN runs ru ON ru.id = r.run_id ORDER BY 1"),
+        column("SELECT DISTINCT p.benchmark FROM queue q JOIN replies r ON r.id = q.reply_id "
+               "JOIN problems p ON p.id = r.problem_id ORDER BY 1"),
+        tuple(sorted(column("SELECT DISTINCT grader FROM verdicts WHERE current = 1"),
+                     key=grader_rank)),
+        column("SELECT DISTINCT rule FROM extractions WHERE current = 1 ORDER BY 1"),
+    )

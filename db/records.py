@@ -1,0 +1,54 @@
+"""Records that cross into the store from importers (plain data, no SQL)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class ProblemRecord:
+    """One benchmark problem: a math key or a code task with its tests."""
+
+    benchmark: str
+    task_id: str
+    kind: str  # "math" | "code"
+    statement: str
+    answer: str | None = None
+    reference: str | None = None
+    entry_point: str | None = None
+    tests: dict[str, Any] = field(default_factory=dict)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    source: str = ""  # file:line
+
+    def content_hash(self) -> str:
+        """A hash of everything that defines the problem (not where it came from)."""
+        return digest(
+            [self.kind, self.statement, self.answer, self.reference, self.entry_point,
+             self.tests, self.metadata]
+        )
+
+
+@dataclass(frozen=True)
+class ReplyRecord:
+    """One model reply to one problem, as read from a file."""
+
+    task_id: str
+    sample_index: int
+    text: str
+    source: str  # file:line
+    key: str | None = None  # a key that came with the reply, overriding the problem's
+    form: str = "text"  # "text" | "solution" (a whole program) | "completion" (body after prompt)
+    run: str | None = None  # set only by formats that carry their run (adjudicate exports)
+    benchmark: str | None = None  # likewise
+
+    def content_hash(self) -> str:
+        return digest([self.text, self.key, self.form])
+
+
+def digest(value: Any) -> str:
+    """A stable SHA-256 of a JSON-serialisable value."""
+    blob = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

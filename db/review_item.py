@@ -1,0 +1,147 @@
+"""One queued item as the review app shows it: reply, key, extractions, verdicts, group."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlite_utils import Database
+
+from db.queue import grader_rank
+
+
+@dataclass(frozen=True)
+class ExtractionView:
+    """A stored extraction: which extractor and rule, what it took, and where."""
+
+    extractor: str
+    rule: str
+    answer: str | None
+    start: int | None
+    end: int | None
+
+
+@dataclass(frozen=True)
+class VerdictView:
+    """A stored verdict with its evidence decoded (strings and JSON values only)."""
+
+    grader: str
+    version: str
+    outcome: str
+    evidence: dict[str, Any]
+    elapsed_ms: float
+
+
+@dataclass(frozen=True)
+class QueueItem:
+    """Everything the item view shows for one reply."""
+
+    reply_id: int
+    kind: str
+    run: str
+    benchmark: str
+    task_id: str
+    sample_index: int
+    statement: str
+    key: str | None
+    entry_point: str | None
+    reply_text: str
+    form: str
+    reason: str | None  # why it is queued (None: no longer queued)
+    group_key: str | None
+    group_size: int  # queued replies with the same (answer, key) pair, this one included
+    suggested_label: str | None
+    extractions: tuple[ExtractionView, ...] = ()
+    verdicts: tuple[VerdictView, ...] = ()
+    my_label: str | None = None
+    my_status: str | None = None
+    my_note: str | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+def _decode(evidence: str) -> dict[str, Any]:
+    try:
+        value = json.loads(evidence)
+    except (TypeError, ValueError):
+        return {"evidence": evidence}
+    return value if isinstance(value, dict) else {"evidence": value}
+
+
+def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
+    """One reply with its problem, extractions, current verdicts and this reviewer's label."""
+    row = db.execute(
+        """SELECT p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, p.statement,
+                  COALESCE(r.key_override, p.answer), p.entry_point, r.text, r.form,
+                  q.reason, q.group_key, q.suggested_label, p.metadata
+           FROM replies r JOIN problems p ON p.id = r.problem_id JOIN runs ru ON ru.id = r.run_id
+           LEFT JOIN queue q ON q.reply_id = r.id
+           WHERE r.id = ?""", [reply_id],
+    ).fetchone()
+    if row is None:
+        return None
+    (kind, run, benchmark, task_id, sample_index, statement, key, entry_point, text, form,
+     reason, group_key, suggested, metadata) = row
+    extractions = tuple(ExtractionView(*e) for e in db.execute(
+        "SELECT extractor, rule, answer, span_start, span_end FROM extractions "
+        "WHERE reply_id = ? AND current = 1 ORDER BY extractor", [reply_id]))
+    verdicts = sorted(
+        (VerdictView(g, v, o, _decode(e), ms) for g, v, o, e, ms in db.execute(
+            "SELECT grader, grader_version, verdict, evidence, elapsed_ms FROM verdicts "
+            "WHERE reply_id = ? AND current = 1", [reply_id])),
+        key=lambda v: grader_rank(v.grader))
+    group_size = 0
+    if group_key is not None:
+        group_size = db.execute(
+            "SELECT COUNT(*) FROM queue WHERE group_key = ?", [group_key]).fetchone()[0]
+    mine = db.execute(
+        "SELECT label, status, note FROM labels WHERE reply_id = ? AND reviewer = ?",
+        [reply_id, reviewer]).fetchone() or (None, None, None)
+    return QueueItem(
+        reply_id, kind, run, benchmark, task_id, sample_index, statement, key, entry_point,
+        text, form, reason, group_key, group_size, suggested, extractions, tuple(verdicts),
+        mine[0], None if mine[1] == "cleared" else mine[1], mine[2], _decode(metadata or "{}"),
+    )
+
+
+@dataclass(frozen=True)
+class GroupPreview:
+    """What a group label would touch: every queued reply sharing the (answer, key) pair."""
+
+    reply_ids: tuple[int, ...]
+    relabeled: dict[str, int]  # this reviewer's differing labels that would change, by label
+
+    @property
+    def size(self) -> int:
+        return len(self.reply_ids)
+
+
+def group_preview(db: Database, reply_id: int, reviewer: str, label: str) -> GroupPreview:
+    """The queued replies sharing this reply's (answer, key) group, which a group label would
+    touch, and how many of this reviewer's labels it would change."""
+    ids, changed = [], {}
+    for member, mine in db.execute(
+        """SELECT q.reply_id, CASE WHEN l.status = 'labeled' THEN l.label END
+           FROM queue q LEFT JOIN labels l ON l.reply_id = q.reply_id AND l.reviewer = ?
+           WHERE q.group_key = (SELECT group_key FROM queue WHERE reply_id = ?)
+           ORDER BY q.reply_id""", [reviewer, reply_id]):
+        ids.append(member)
+        if mine is not None and mine != label:
+            changed[mine] = changed.get(mine, 0) + 1
+    return GroupPreview(tuple(ids), changed)
+
+
+State = tuple[str | None, str | None]  # (status, label)
+
+
+def my_states(db: Database, reviewer: str, reply_ids: Sequence[int]) -> dict[int, State]:
+    """reply id -> (status, label) for this reviewer, for the given replies (cleared -> None)."""
+    out: dict[int, State] = {r: (None, None) for r in reply_ids}
+    for start in range(0, len(reply_ids), 500):
+        chunk = list(reply_ids[start:start + 500])
+        for reply_id, status, label in db.execute(
+            f"SELECT reply_id, status, label FROM labels WHERE reviewer = ? "
+            f"AND reply_id IN ({', '.join('?' * len(chunk))})", [reviewer, *chunk]):
+            out[reply_id] = (None, None) if status == "cleared" else (status, label)
+    return out

@@ -1,0 +1,109 @@
+"""Review progress and conflicts: labeled/total, per-reviewer counts, rate, disagreements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from sqlite_utils import Database
+
+from db.queue import CONFLICTING_IDS_SQL
+
+
+@dataclass(frozen=True)
+class ReviewerCount:
+    """How many queued replies one reviewer has labeled and skipped."""
+
+    reviewer: str
+    labeled: int
+    skipped: int
+
+
+@dataclass(frozen=True)
+class Progress:
+    """How far the queue is: overall, for this reviewer, per reviewer, and this reviewer's pace."""
+
+    total: int
+    labeled_by_me: int
+    labeled_by_anyone: int
+    reviewers: tuple[ReviewerCount, ...]
+    rate_per_min: float | None  # this reviewer's recent labels per minute (None: too few)
+
+    @property
+    def left_for_me(self) -> int:
+        return max(self.total - self.labeled_by_me, 0)
+
+    @property
+    def minutes_left(self) -> float | None:
+        if not self.rate_per_min:
+            return None
+        return self.left_for_me / self.rate_per_min
+
+
+def progress(db: Database, reviewer: str, window_minutes: float = 15.0,
+             at: datetime | None = None) -> Progress:
+    """Counts over the whole queue, plus this reviewer's pace over the last `window_minutes`."""
+    total = db.execute("SELECT COUNT(*) FROM queue").fetchone()[0]
+    reviewers = tuple(ReviewerCount(*row) for row in db.execute(
+        """SELECT l.reviewer, SUM(l.status = 'labeled'), SUM(l.status = 'skipped')
+           FROM labels l JOIN queue q ON q.reply_id = l.reply_id
+           WHERE l.status IN ('labeled', 'skipped') GROUP BY l.reviewer ORDER BY l.reviewer"""))
+    anyone = db.execute(
+        """SELECT COUNT(*) FROM queue q WHERE
+           EXISTS (SELECT 1 FROM labels l WHERE l.reply_id = q.reply_id AND l.status = 'labeled')
+           OR EXISTS (SELECT 1 FROM adjudications d WHERE d.reply_id = q.reply_id)""").fetchone()[0]
+    mine = next((r.labeled for r in reviewers if r.reviewer == reviewer), 0)
+    return Progress(total, mine, anyone, reviewers, label_rate(db, reviewer, window_minutes, at))
+
+
+def label_rate(db: Database, reviewer: str, window_minutes: float = 15.0,
+               at: datetime | None = None) -> float | None:
+    """Labels per minute between this reviewer's first and last label in the window (>= 3 labels)."""
+    since = (at or datetime.now(timezone.utc)) - timedelta(minutes=window_minutes)
+    count, first, last = db.execute(
+        "SELECT COUNT(*), MIN(created_at), MAX(created_at) FROM label_events "
+        "WHERE reviewer = ? AND action = 'label' AND created_at >= ?",
+        [reviewer, since.isoformat(timespec="microseconds")]).fetchone()
+    if count < 3:
+        return None
+    span = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds() / 60
+    return (count - 1) / span if span > 0 else None
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A reply two or more reviewers labeled differently, and its adjudication if any."""
+
+    reply_id: int
+    kind: str
+    run: str
+    benchmark: str
+    task_id: str
+    sample_index: int
+    labels: tuple[tuple[str, str], ...]  # (reviewer, label), by reviewer
+    adjudicated: str | None
+    adjudicated_by: str | None
+
+
+def conflicts(db: Database) -> list[Conflict]:
+    """Every reply with conflicting labels, adjudicated or not, in reply order."""
+    labels: dict[int, list[tuple[str, str]]] = {}
+    for reply_id, reviewer, label in db.execute(
+        f"SELECT reply_id, reviewer, label FROM labels WHERE status = 'labeled' "
+        f"AND reply_id IN ({CONFLICTING_IDS_SQL}) ORDER BY reply_id, reviewer"):
+        labels.setdefault(reply_id, []).append((reviewer, label))
+    if not labels:
+        return []
+    ids = list(labels)
+    out = []
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        for row in db.execute(
+            f"""SELECT r.id, p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, d.label,
+                       d.reviewer
+                FROM replies r JOIN problems p ON p.id = r.problem_id
+                JOIN runs ru ON ru.id = r.run_id
+                LEFT JOIN adjudications d ON d.reply_id = r.id
+                WHERE r.id IN ({', '.join('?' * len(chunk))}) ORDER BY r.id""", chunk):
+            out.append(Conflict(*row[:6], tuple(labels[row[0]]), row[6], row[7]))
+    return out

@@ -1,0 +1,170 @@
+"""The schema, as an ordered list of sqlite-utils migrations (never edit an applied one; add one)."""
+
+from __future__ import annotations
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+MIGRATIONS = Migrations("adjudicate")
+
+OUTCOMES_SQL = "('accept', 'reject', 'error', 'timeout')"
+LABEL_ACTIONS_SQL = "('label', 'skip', 'undo', 'note', 'adjudicate')"
+
+
+@MIGRATIONS()
+def m001_core(db: Database) -> None:
+    """Runs, problems, replies, extractions, verdicts, queue, labels and the label history."""
+    for statement in _statements(
+        f"""
+        CREATE TABLE runs (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            model TEXT,
+            settings TEXT NOT NULL DEFAULT '{{}}',      -- JSON object
+            created_at TEXT NOT NULL
+        );
+        CREATE TABLE problems (
+            id INTEGER PRIMARY KEY,
+            benchmark TEXT NOT NULL,
+            task_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN ('math', 'code')),
+            statement TEXT NOT NULL DEFAULT '',
+            answer TEXT,                                -- the key, for math
+            reference TEXT,                             -- worked solution or canonical code
+            entry_point TEXT,                           -- code: the function under test
+            tests TEXT NOT NULL DEFAULT '{{}}',           -- JSON: test, base_input, plus_input, atol, ...
+            metadata TEXT NOT NULL DEFAULT '{{}}',        -- JSON: level, subject, source ids, ...
+            content_hash TEXT NOT NULL,
+            imported_at TEXT NOT NULL,
+            UNIQUE (benchmark, task_id)
+        );
+        CREATE TABLE replies (
+            id INTEGER PRIMARY KEY,
+            run_id INTEGER NOT NULL REFERENCES runs(id),
+            problem_id INTEGER NOT NULL REFERENCES problems(id),
+            sample_index INTEGER NOT NULL CHECK (sample_index >= 0),
+            text TEXT NOT NULL,
+            form TEXT NOT NULL DEFAULT 'text'           -- text | solution (whole program) |
+                CHECK (form IN ('text', 'solution', 'completion')),  -- completion (body after prompt)
+            key_override TEXT,                          -- a key that came with the reply
+            content_hash TEXT NOT NULL,
+            source TEXT NOT NULL,                       -- file:line it was imported from
+            imported_at TEXT NOT NULL,
+            UNIQUE (run_id, problem_id, sample_index)
+        );
+        CREATE INDEX replies_problem ON replies(problem_id);
+        CREATE TABLE extractions (
+            id INTEGER PRIMARY KEY,
+            reply_id INTEGER NOT NULL REFERENCES replies(id),
+            extractor TEXT NOT NULL,
+            extractor_version TEXT NOT NULL,
+            rule TEXT NOT NULL,
+            answer TEXT,
+            span_start INTEGER,
+            span_end INTEGER,
+            current INTEGER NOT NULL DEFAULT 1,         -- 0 once a newer version replaced it
+            created_at TEXT NOT NULL,
+            UNIQUE (reply_id, extractor, extractor_version)
+        );
+        CREATE INDEX extractions_current ON extractions(reply_id) WHERE current = 1;
+        CREATE TABLE verdicts (
+            id INTEGER PRIMARY KEY,
+            reply_id INTEGER NOT NULL REFERENCES replies(id),
+            grader TEXT NOT NULL,
+            grader_version TEXT NOT NULL,
+            verdict TEXT NOT NULL CHECK (verdict IN {OUTCOMES_SQL}),
+            evidence TEXT NOT NULL DEFAULT '{{}}',        -- JSON
+            elapsed_ms REAL NOT NULL DEFAULT 0,
+            current INTEGER NOT NULL DEFAULT 1,
+            created_at TEXT NOT NULL,
+            UNIQUE (reply_id, grader, grader_version)
+        );
+        CREATE INDEX verdicts_current ON verdicts(reply_id) WHERE current = 1;
+        CREATE TABLE queue (
+            reply_id INTEGER PRIMARY KEY REFERENCES replies(id),
+            kind TEXT NOT NULL CHECK (kind IN ('math', 'code')),
+            reason TEXT NOT NULL,                       -- disagree | all_reject | plus_only_fail
+            group_key TEXT NOT NULL,                    -- same (extracted answer, key) -> same group
+            suggested_label TEXT,
+            queued_at TEXT NOT NULL
+        );
+        CREATE INDEX queue_group ON queue(group_key);
+        CREATE TABLE labels (
+            reply_id INTEGER NOT NULL REFERENCES replies(id),
+            reviewer TEXT NOT NULL,
+            label TEXT,                                 -- NULL: skipped, or undone to nothing
+            status TEXT NOT NULL CHECK (status IN ('labeled', 'skipped', 'cleared')),
+            note TEXT,
+            event_id INTEGER NOT NULL,                  -- the history event that set this state
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (reply_id, reviewer)
+        );
+        CREATE TABLE adjudications (
+            reply_id INTEGER PRIMARY KEY REFERENCES replies(id),
+            label TEXT NOT NULL,
+            reviewer TEXT NOT NULL,
+            note TEXT,
+            event_id INTEGER NOT NULL,
+            decided_at TEXT NOT NULL
+        );
+        CREATE TABLE label_events (
+            id INTEGER PRIMARY KEY,
+            reply_id INTEGER NOT NULL REFERENCES replies(id),
+            reviewer TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN {LABEL_ACTIONS_SQL}),
+            label TEXT,
+            note TEXT,
+            previous_label TEXT,
+            previous_status TEXT,
+            previous_note TEXT,
+            undoes INTEGER REFERENCES label_events(id),
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX label_events_reviewer ON label_events(reviewer, id);
+        CREATE TRIGGER label_events_append_only_update BEFORE UPDATE ON label_events
+            BEGIN SELECT RAISE(ABORT, 'label_events is append-only'); END;
+        CREATE TRIGGER label_events_append_only_delete BEFORE DELETE ON label_events
+            BEGIN SELECT RAISE(ABORT, 'label_events is append-only'); END;
+        CREATE TABLE reference_outputs (
+            problem_id INTEGER NOT NULL REFERENCES problems(id),
+            grader_version TEXT NOT NULL,
+            payload TEXT NOT NULL,                      -- JSON: expected outputs and reference runtimes
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (problem_id, grader_version)
+        );
+        CREATE TABLE problem_checks (
+            problem_id INTEGER NOT NULL REFERENCES problems(id),
+            checker_version TEXT NOT NULL,
+            reference_passes INTEGER NOT NULL,
+            stub_fails INTEGER NOT NULL,
+            details TEXT NOT NULL DEFAULT '{{}}',
+            checked_at TEXT NOT NULL,
+            PRIMARY KEY (problem_id, checker_version)
+        );
+        CREATE TABLE imports (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL,
+            sha256 TEXT NOT NULL,
+            format TEXT NOT NULL,
+            run_id INTEGER REFERENCES runs(id),
+            problems_added INTEGER NOT NULL,
+            replies_added INTEGER NOT NULL,
+            unchanged INTEGER NOT NULL,
+            imported_at TEXT NOT NULL
+        );
+        """
+    ):
+        db.execute(statement)
+
+
+def _statements(script: str) -> list[str]:
+    """Split a script into statements; executescript() would commit the migration's transaction."""
+    statements, current = [], []
+    for line in script.splitlines():
+        current.append(line)
+        stripped = line.split("--")[0].strip()
+        in_trigger = "\n".join(current).lstrip().startswith("CREATE TRIGGER")
+        if stripped.endswith(";") and (not in_trigger or stripped.endswith("END;")):
+            statements.append("\n".join(current).strip().rstrip(";"))
+            current = []
+    return [s for s in statements if s]

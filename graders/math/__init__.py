@@ -1,0 +1,32 @@
+"""Math graders: final-answer extraction with provenance, and exact/normalized/symbolic verdicts.
+
+Public surface (imported lazily, so `graders.registry` and the grader modules can import each
+other's parts without a cycle):
+
+- `extract_final_answer(reply) -> Extraction`
+- `MathItem`, `MathGrading`, `grade_math_many(items, jobs, timeout_s, on_progress, graders)`
+- `dispute_reason(verdicts) -> "disagree" | "all_reject" | None`
+- `explain(reply, gold) -> dict`, `explain_many(pairs, jobs, timeout_s)`
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import Any
+
+_EXPORTS = {
+    "extract_final_answer": "graders.math.extract",
+    "MathItem": "graders.math.engine",
+    "MathGrading": "graders.math.engine",
+    "grade_math_many": "graders.math.engine",
+    "dispute_reason": "graders.math.engine",
+    "explain": "graders.math.explain",
+    "explain_many": "graders.math.explain",
+}
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(import_module(_EXPORTS[name]), name)
+    raise AttributeError(f"module 'graders.math' has no attribute {name!r}")

@@ -1,0 +1,164 @@
+"""Grade many math replies with every registered grader, in parallel, with hard timeouts.
+
+The parent extracts answers and runs the cheap string graders; the symbolic graders run in
+worker processes (`pool.py`), each distinct (answer, key) or (reply, key) pair once. Results
+stream back per reply, in completion order, as `MathGrading` records.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graders.math.extract import extract_final_answer
+from graders.math.pool import IsolatedPool
+from graders.math.symbolic import SymbolicConfig, warm_up
+from graders.registry import MATH_GRADERS, GraderSpec
+from graders.verdict import ACCEPT, ERROR, TIMEOUT, Extraction, Verdict
+
+_BATCH = 256
+
+
+@dataclass(frozen=True)
+class MathItem:
+    """One reply to grade against its key; `id` is the caller's handle (e.g. a reply row id)."""
+
+    reply: str
+    key: str
+    id: Any = None
+
+
+@dataclass(frozen=True)
+class MathGrading:
+    """What the engine decided for one item: the extraction and each grader's verdict."""
+
+    item: MathItem
+    extraction: Extraction
+    verdicts: dict[str, Verdict]
+
+    @property
+    def dispute(self) -> str | None:
+        """Why this reply goes to the review queue, or None."""
+        return dispute_reason(self.verdicts)
+
+
+def dispute_reason(verdicts: dict[str, Verdict] | Sequence[Verdict]) -> str | None:
+    """'disagree' if some graders accept and some do not, 'all_reject' if none accepts, else None.
+
+    Timeouts and errors count as not accepting: such a reply needs a reader too.
+    """
+    outcomes = [v.outcome for v in (verdicts.values() if isinstance(verdicts, dict) else verdicts)]
+    if not outcomes:
+        return None
+    accepted = sum(outcome == ACCEPT for outcome in outcomes)
+    if accepted == len(outcomes):
+        return None
+    return "disagree" if accepted else "all_reject"
+
+
+def run_check(payload: tuple[str, str | None, str, float]) -> Verdict:
+    """Worker side: one isolated grader on one (text, key) pair, with its soft time limit."""
+    name, text, key, timeout_s = payload
+    return MATH_GRADERS[name].grade(text, key, SymbolicConfig(timeout_s=timeout_s))
+
+
+def _failed(outcome: str, reason: str) -> Callable[[tuple], Verdict]:
+    def verdict(payload: tuple) -> Verdict:
+        spec = MATH_GRADERS[payload[0]]
+        return Verdict(spec.name, spec.version, outcome, {"reason": reason})
+
+    return verdict
+
+
+def grade_math_many(
+    items: Sequence[MathItem],
+    jobs: int | None = None,
+    timeout_s: float = 5.0,
+    on_progress: Callable[[int], None] | None = None,
+    graders: Sequence[str] | None = None,
+) -> Iterator[MathGrading]:
+    """Grade every item with every grader; yields one MathGrading per item as it completes.
+
+    `jobs` worker processes (default: all cores) run the isolated graders, each distinct
+    (text, key, grader) once. A check past `timeout_s` gets a `timeout` verdict; a worker stuck
+    past `2 * timeout_s + 0.5` (C code no signal reaches) is killed and replaced, its check gets
+    `timeout` and the rest of its work is redone elsewhere. `on_progress(n)` is told each time n
+    more items are done. Closing the generator early stops the workers.
+    """
+    specs = [MATH_GRADERS[name] for name in (graders or MATH_GRADERS)]
+    isolated = [spec for spec in specs if spec.isolated]
+    pending: dict[int, dict[str, Verdict]] = {index: {} for index in range(len(items))}
+    extractions: dict[int, Extraction] = {}
+    waiting: dict[tuple, list[tuple[int, str]]] = {}
+    hard = 2 * timeout_s + 0.5
+    pool = None
+    if isolated and items:
+        warm_up()  # forked workers inherit the built parser instead of each building it
+        workers = min(jobs or os.cpu_count() or 1, len(items) * len(isolated))
+        pool = IsolatedPool(
+            run_check, workers, hard,
+            _failed(TIMEOUT, f"killed after {hard:.1f}s"), _failed(ERROR, "worker process died"),
+        )
+    try:
+        for first in range(0, len(items), _BATCH):
+            batch = range(first, min(first + _BATCH, len(items)))
+            for index in batch:
+                extractions[index] = extract_final_answer(items[index].reply)
+                pending[index].update(_cheap_verdicts(specs, items[index], extractions[index]))
+            done = [i for i in batch if len(pending[i]) == len(specs)]
+            if pool:
+                # One item's checks go out together, so a worker parses its key and answer once
+                # (Math-Verify caches the last few LaTeX parses).
+                pool.submit(_tasks(waiting, items, batch, isolated, extractions, timeout_s))
+                done += _collect(pool.poll(0), waiting, pending, extractions, specs)
+            yield from _finish(done, items, extractions, pending, specs, on_progress)
+        while pool and pool.outstanding:
+            done = _collect(pool.poll(0.2), waiting, pending, extractions, specs)
+            yield from _finish(done, items, extractions, pending, specs, on_progress)
+    finally:
+        if pool:
+            pool.close()
+
+
+def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extraction) -> dict:
+    return {
+        spec.name: spec.grade(extraction.answer if spec.reads == "answer" else item.reply, item.key)
+        for spec in specs
+        if not spec.isolated
+    }
+
+
+def _tasks(waiting, items, indices, specs, extractions, timeout_s) -> list[tuple]:
+    """New (task id, payload) pairs; a pair already queued just gains another waiting item."""
+    new = []
+    for index in indices:
+        for spec in specs:
+            text = items[index].reply if spec.reads == "reply" else extractions[index].answer
+            payload = (spec.name, text, items[index].key, timeout_s)
+            if payload not in waiting:
+                waiting[payload] = []
+                new.append((payload, payload))
+            waiting[payload].append((index, spec.name))
+    return new
+
+
+def _collect(results, waiting, pending, extractions, specs) -> list[int]:
+    """Record finished checks; the items now complete (extracted, every verdict in)."""
+    done = []
+    for payload, verdict in results:
+        for index, name in waiting.pop(payload):
+            pending[index][name] = verdict
+            if index in extractions and len(pending[index]) == len(specs):
+                done.append(index)
+    return done
+
+
+def _finish(done, items, extractions, pending, specs, on_progress) -> Iterator[MathGrading]:
+    for index in done:
+        verdicts = pending.pop(index)
+        ordered = {spec.name: verdicts[spec.name] for spec in specs}
+        yield MathGrading(items[index], extractions[index], ordered)
+    if done and on_progress:
+        on_progress(len(done))

@@ -1,0 +1,179 @@
+"""Worker processes with a hard per-task timeout: a task that hangs (even in C code) is killed.
+
+The parent hands each idle worker a small chunk of tasks; the worker sends one result per task
+as it finishes, so the parent always knows which task is running and since when. A task running
+past `hard_timeout_s` gets its worker killed and replaced; the task gets `on_timeout(payload)`
+as its result and the rest of its chunk goes back to the front of the queue.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+MEMORY_HEADROOM_BYTES = 4 * 1024**3
+
+
+def _limit_memory() -> None:
+    """Cap the worker's address space at what it has now plus headroom: a runaway SymPy
+    computation gets MemoryError (an `error` verdict) instead of starving the machine."""
+    try:
+        with open("/proc/self/statm") as fh:
+            current = int(fh.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return
+    try:
+        limit = current + MEMORY_HEADROOM_BYTES
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ValueError, OSError):
+        pass
+
+
+def _worker_main(conn: Connection, work: Callable[[Any], Any]) -> None:
+    """Run chunks of (task id, payload) until told to stop (None) or the pipe closes."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    _limit_memory()
+    while True:
+        try:
+            chunk = conn.recv()
+        except (EOFError, OSError):
+            return
+        if chunk is None:
+            return
+        for task_id, payload in chunk:
+            conn.send((task_id, work(payload)))
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+    chunk: deque = field(default_factory=deque)
+    since: float = 0.0
+
+
+class IsolatedPool:
+    """A pool of worker processes that run `work(payload)` with a hard per-task timeout."""
+
+    def __init__(
+        self,
+        work: Callable[[Any], Any],
+        jobs: int,
+        hard_timeout_s: float,
+        on_timeout: Callable[[Any], Any],
+        on_crash: Callable[[Any], Any],
+        chunk_size: int = 16,
+    ) -> None:
+        self._work = work
+        self._hard = hard_timeout_s
+        self._on_timeout = on_timeout
+        self._on_crash = on_crash
+        self._chunk_size = chunk_size
+        self._queue: deque = deque()
+        self._ready: list = []
+        self._outstanding = 0
+        # fork is fast and inherits loaded modules; it is unsafe once other threads exist.
+        method = "fork" if threading.active_count() == 1 and os.name == "posix" else "spawn"
+        self._context = multiprocessing.get_context(method)
+        self._workers = [self._start() for _ in range(max(1, jobs))]
+
+    def _start(self) -> _Worker:
+        parent, child = self._context.Pipe()
+        process = self._context.Process(target=_worker_main, args=(child, self._work), daemon=True)
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    @property
+    def outstanding(self) -> int:
+        """Tasks submitted whose results have not been collected yet."""
+        return self._outstanding
+
+    def submit(self, tasks: Iterable[tuple[Any, Any]]) -> None:
+        """Queue (task id, payload) pairs and hand work to idle workers."""
+        for task in tasks:
+            self._queue.append(task)
+            self._outstanding += 1
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        for worker in self._workers:
+            if worker.chunk or not self._queue:
+                continue
+            size = max(1, min(self._chunk_size, len(self._queue) // len(self._workers)))
+            chunk = [self._queue.popleft() for _ in range(min(size, len(self._queue)))]
+            worker.chunk.extend(chunk)
+            worker.since = time.monotonic()
+            worker.conn.send(chunk)
+
+    def poll(self, timeout: float) -> list[tuple[Any, Any]]:
+        """Wait up to `timeout` seconds for results; enforce hard timeouts; keep workers busy."""
+        busy = [w for w in self._workers if w.chunk]
+        if busy:
+            now = time.monotonic()
+            nearest = min(w.since + self._hard for w in busy) - now
+            ready = wait([w.conn for w in busy], max(0.0, min(timeout, nearest)))
+            for worker in busy:
+                if worker.conn in ready:
+                    self._drain(worker)
+            now = time.monotonic()
+            for worker in busy:
+                if worker.chunk and now - worker.since > self._hard:
+                    self._replace(worker, self._on_timeout)
+        self._dispatch()
+        results, self._ready = self._ready, []
+        self._outstanding -= len(results)
+        return results
+
+    def _drain(self, worker: _Worker) -> None:
+        while worker.chunk:
+            try:
+                if not worker.conn.poll():
+                    return
+                task_id, result = worker.conn.recv()
+            except (EOFError, OSError):
+                self._replace(worker, self._on_crash)
+                return
+            worker.chunk.popleft()
+            worker.since = time.monotonic()
+            self._ready.append((task_id, result))
+
+    def _replace(self, worker: _Worker, verdict_for: Callable[[Any], Any]) -> None:
+        """Kill a stuck or dead worker; its current task fails, the rest of its chunk requeues."""
+        worker.process.kill()
+        worker.process.join()
+        worker.conn.close()
+        task_id, payload = worker.chunk.popleft()
+        self._ready.append((task_id, verdict_for(payload)))
+        self._queue.extendleft(reversed(worker.chunk))
+        index = self._workers.index(worker)
+        self._workers[index] = self._start()
+
+    def close(self) -> None:
+        """Stop every worker (politely, then by force)."""
+        for worker in self._workers:
+            try:
+                worker.conn.send(None)
+            except (BrokenPipeError, OSError):
+                pass
+        for worker in self._workers:
+            worker.process.join(timeout=1)
+            if worker.process.is_alive():
+                worker.process.kill()
+                worker.process.join()
+            worker.conn.close()
+
+    def __enter__(self) -> IsolatedPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

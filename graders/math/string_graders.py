@@ -1,0 +1,51 @@
+"""The two string graders: `exact` (equal after trimming) and `normalized` (MATH normal forms)."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from graders.math.normalize import normalize_math_answer
+from graders.verdict import ACCEPT, ERROR, REJECT, Verdict
+
+EXACT_VERSION = "1"
+NORMALIZED_VERSION = "1"
+
+
+@dataclass(frozen=True)
+class StringConfig:
+    """No options yet; present so every grader has the same (answer, key, config) shape."""
+
+
+def grade_exact(answer: str | None, key: str, config: StringConfig = StringConfig()) -> Verdict:
+    """Accept when the answer equals the key after trimming whitespace at both ends."""
+    started = time.perf_counter()
+    if answer is None or not isinstance(key, str):
+        return _verdict("exact", EXACT_VERSION, *_missing(answer, key), started)
+    a, k = answer.strip(), key.strip()
+    outcome = ACCEPT if a == k and a else REJECT
+    return _verdict("exact", EXACT_VERSION, outcome, {"answer": a, "key": k}, started)
+
+
+def grade_normalized(
+    answer: str | None, key: str, config: StringConfig = StringConfig()
+) -> Verdict:
+    """Accept when the MATH repository's normal forms of answer and key are equal."""
+    started = time.perf_counter()
+    if answer is None or not isinstance(key, str):
+        return _verdict("normalized", NORMALIZED_VERSION, *_missing(answer, key), started)
+    a, k = normalize_math_answer(answer), normalize_math_answer(key)
+    outcome = ACCEPT if a == k and a else REJECT
+    return _verdict("normalized", NORMALIZED_VERSION, outcome, {"answer": a, "key": k}, started)
+
+
+def _missing(answer: str | None, key: object) -> tuple[str, dict]:
+    """No extracted answer is a wrong reply (reject); a key that is not text is an error."""
+    if not isinstance(key, str):
+        return ERROR, {"reason": f"key is {type(key).__name__}, not text"}
+    return REJECT, {"reason": "no answer extracted"}
+
+
+def _verdict(name: str, version: str, outcome: str, evidence: dict, started: float) -> Verdict:
+    elapsed = (time.perf_counter() - started) * 1000
+    return Verdict(name, version, outcome, evidence, elapsed)

@@ -1,0 +1,263 @@
+"""The `symbolic` grader (Math-Verify on the extracted answer, hardened) and `mathverify-full`.
+
+`symbolic` rewrites notation Math-Verify misreads (see `rewrite.py`), parses LaTeX first and a
+plain expression only when it covers the whole answer (a prefix parse such as `1+1/` from
+`1+1/\\mathrm{e}` must never decide), compares integers and choice letters directly, and lets
+Math-Verify compare everything else, with set/relation comparison on so `3 < \\lambda \\le 4`
+meets `(3,4]`. Evidence is always strings: parsed SymPy objects are never printed.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from dataclasses import asdict, dataclass, replace
+from fractions import Fraction
+from functools import lru_cache
+from importlib.metadata import version as package_version
+
+from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
+from sympy import Basic, FiniteSet, Interval, Rational, Set, Tuple, nan, zoo
+from sympy.logic.boolalg import Boolean
+
+from graders.math.rewrite import choice_letter, harden
+from graders.math.spans import matching_brace
+from graders.math.time_limit import CheckTimeout, time_limit
+from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
+
+# Math-Verify warns through logging when its own signal timeouts are off (ours replace them).
+logging.getLogger("math_verify").addHandler(logging.NullHandler())
+logging.getLogger("math_verify").propagate = False
+
+MATH_VERIFY_VERSION = package_version("math-verify")
+SYMBOLIC_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
+FULL_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
+
+_LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
+_EXPR_ONLY = (ExprExtractionConfig(),)
+_DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
+_DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
+_LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
+_PERCENT_END = re.compile(r"\s*\\?%\s*$")
+_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
+_COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
+# Space between two digits is kept (as `_`): `2 3` is not `23`.
+_DIGIT_GAP = re.compile(r"(?<=\d)(?:\s|\\[,;:! ])+(?=\d)")
+
+
+@dataclass(frozen=True)
+class SymbolicConfig:
+    """Math-Verify's comparison options plus the soft per-check time limit (seconds)."""
+
+    float_rounding: int = 6
+    numeric_precision: int = 15
+    strict: bool = True
+    allow_set_relation_comp: bool = True
+    timeout_s: float | None = 5.0
+
+
+def unwrap_key(text: str) -> str:
+    """An answer or key as bare math: its boxes' contents (a list if several), no `$`."""
+    contents = []
+    at = text.find("\\boxed{")
+    while at >= 0:
+        close = matching_brace(text, at + 6)
+        if close is None:
+            break
+        contents.append(text[at + 7 : close].strip())
+        at = text.find("\\boxed{", close)
+    if contents:
+        return ", ".join(contents)
+    return _UNESCAPED_DOLLAR.sub("", text).strip()
+
+
+@lru_cache(maxsize=65536)
+def _parse_hardened(text: str) -> tuple[list, str, str]:
+    """(Math-Verify parse result, what it read, which path) for hardened answer text."""
+    if _DECIMAL.fullmatch(text):  # a plain number: Math-Verify's expression reader is exact
+        number = parse(text, _EXPR_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
+        if number:
+            return number, text, "expr"
+    latex = parse(f"${text}$", _LATEX_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
+    if latex:
+        return latex, text, "latex"
+    expr = parse(text, _EXPR_ONLY, fallback_mode="first_match", parsing_timeout=None)
+    read = next((item for item in reversed(expr) if isinstance(item, str)), "")
+    if expr and len(expr) > 1 and _compact(read) == _compact(text):
+        return expr[:1], read, "expr"
+    return [], read, "unparsed"
+
+
+def _compact(text: str) -> str:
+    """Text without spacing and delimiters, for 'the same string' tests."""
+    return _COMPACT.sub("", _DIGIT_GAP.sub("_", text))
+
+
+def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
+    # `35\%` against the key `35`: the key already counts in percent. (Math-Verify reads the
+    # answer as 0.35, which still matches a key of 0.35 below.)
+    bare = _PERCENT_END.sub("", answer)
+    if bare != answer and not _PERCENT_END.search(key):
+        outcome, evidence = _compare_forms(bare, key, config)
+        if outcome == ACCEPT:
+            return outcome, {**evidence, "method": f"{evidence.get('method')}, percent as number"}
+    return _compare_forms(answer, key, config)
+
+
+def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
+    evidence: dict = {"answer": answer, "key": key}
+    if not answer.strip() or not key.strip():
+        return REJECT, {**evidence, "reason": "empty answer or key"}
+    if _compact(answer) == _compact(key):
+        return ACCEPT, {**evidence, "method": "identical"}
+    key_choice = choice_letter(key)
+    if key_choice is not None:
+        answer_choice = choice_letter(answer)
+        if answer_choice is None and (m := _LEADING_CHOICE.match(answer)):
+            answer_choice = m.group(1)
+        if answer_choice is not None:
+            same = answer_choice == key_choice
+            return (ACCEPT if same else REJECT), {**evidence, "method": "choice"}
+    if _DECIMAL.fullmatch(answer) and _DECIMAL.fullmatch(key):
+        # Plain numbers: equal, or apart by more than any rounding Math-Verify would allow.
+        gap = abs(Fraction(answer) - Fraction(key))
+        if gap == 0 or gap > Fraction(1, 10**config.float_rounding):
+            return (ACCEPT if gap == 0 else REJECT), {**evidence, "method": "number"}
+    gold, gold_read, gold_path = _parse_hardened(key)
+    pred, pred_read, pred_path = _parse_hardened(answer)
+    evidence.update(
+        method="math-verify", key_parsed=gold_read, answer_parsed=pred_read,
+        key_path=gold_path, answer_path=pred_path,
+    )
+    if not gold:
+        return ERROR, {**evidence, "reason": "key did not parse"}
+    if not pred:
+        return REJECT, {**evidence, "reason": "answer did not parse"}
+    if _undefined(gold) or _undefined(pred):
+        return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}
+    if _pair_against_set(gold[0], pred[0]) or _pair_against_set(pred[0], gold[0]):
+        # Math-Verify matches (1,2) with {1,2}; a point or interval is not an unordered set.
+        return REJECT, {**evidence, "reason": "an interval or tuple against a set"}
+    return (ACCEPT if verify_fast(gold, pred, config) else REJECT), evidence
+
+
+def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
+    """Math-Verify's `verify`, with its result computed directly where it is certain.
+
+    `verify` is true when any (gold, pred) pair matches. Two SymPy rationals match exactly when
+    equal (Math-Verify compares them symbolically, and rounding applies only to floats); two
+    strings match when equal after trimming; a string never matches a SymPy object. Every other
+    pair goes to Math-Verify itself.
+    """
+    options = (
+        config.float_rounding, config.numeric_precision, config.strict,
+        config.allow_set_relation_comp,
+    )
+    for g in gold:
+        for t in pred:
+            if isinstance(g, Rational) and isinstance(t, Rational):
+                same = g == t
+            elif isinstance(g, str) or isinstance(t, str):
+                same = isinstance(g, str) and isinstance(t, str) and bool(g.strip()) and (
+                    g.strip() == t.strip()
+                )
+            else:
+                # The set/relation flag only acts when gold is (or unwraps from a relation to)
+                # a set: drop it otherwise so both graders share memo entries.
+                flags = options if isinstance(g, (Set, Boolean)) else (*options[:3], False)
+                try:
+                    same = _verify_pair(g, t, flags)
+                except TypeError:  # unhashable (a mutable matrix): no memo
+                    same = _verify_pair.__wrapped__(g, t, flags)
+            if same:
+                return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def _verify_pair(gold: Basic, pred: Basic, options: tuple) -> bool:
+    """One Math-Verify comparison, memoised: `symbolic` and `mathverify-full` often compare
+    structurally identical SymPy trees (hashing a tree never evaluates or prints it)."""
+    rounding, precision, strict, set_relation = options
+    return verify(
+        [gold], [pred], float_rounding=rounding, numeric_precision=precision, strict=strict,
+        allow_set_relation_comp=set_relation, timeout_seconds=None,
+    )
+
+
+def _pair_against_set(one: object, other: object) -> bool:
+    return isinstance(one, (Interval, Tuple)) and isinstance(other, FiniteSet)
+
+
+def _undefined(parsed: list) -> bool:
+    value = parsed[0]
+    return isinstance(value, Basic) and (value.has(zoo) or value.has(nan))
+
+
+def warm_up() -> None:
+    """Build Math-Verify's LaTeX parser tables once (about 0.5 s), e.g. before forking workers."""
+    _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
+
+
+def grade_symbolic(
+    answer: str | None, key: str, config: SymbolicConfig = SymbolicConfig()
+) -> Verdict:
+    """Math-Verify over SymPy on the extracted answer, hardened; never raises."""
+    started = time.perf_counter()
+    if answer is None:
+        return _done("symbolic", REJECT, {"reason": "no answer extracted"}, started)
+    if not isinstance(key, str):
+        return _done("symbolic", ERROR, {"reason": "key is not text"}, started)
+    prepared = {"answer": harden(unwrap_key(answer)), "key": harden(unwrap_key(key))}
+    try:
+        with time_limit(config.timeout_s):
+            outcome, evidence = _compare(prepared["answer"], prepared["key"], config)
+    except CheckTimeout:
+        outcome, evidence = TIMEOUT, {**prepared, "reason": f"over {config.timeout_s}s"}
+    except Exception as exc:  # a grader returns a failing verdict, never raises
+        outcome, evidence = ERROR, {**prepared, "reason": f"{type(exc).__name__}: {exc}"[:300]}
+    return _done("symbolic", outcome, {**evidence, "config": asdict(config)}, started)
+
+
+def _parse_key_full(key: str) -> tuple[list, str]:
+    """The key as `symbolic` parses it (one parse serves both graders), plus its text so a key
+    SymPy cannot read still matches an identical extracted string, as in Math-Verify."""
+    text = harden(unwrap_key(key))
+    parsed, read, _ = _parse_hardened(text)
+    return [*parsed, text], read or text
+
+
+def _read(parsed: list) -> str:
+    return next((item for item in reversed(parsed) if isinstance(item, str)), "")
+
+
+def grade_mathverify_full(
+    reply: str | None, key: str, config: SymbolicConfig = SymbolicConfig()
+) -> Verdict:
+    """Math-Verify's own extraction on the whole reply, compared with the key; never raises.
+
+    The key is parsed exactly as `symbolic` parses it, so the two differ only in what they
+    read from the reply.
+    """
+    started = time.perf_counter()
+    if not isinstance(reply, str) or not isinstance(key, str):
+        return _done("mathverify-full", ERROR, {"reason": "reply or key is not text"}, started)
+    try:
+        with time_limit(config.timeout_s):
+            gold, key_read = _parse_key_full(key)
+            pred = parse(reply, _DEFAULT, parsing_timeout=None)
+            evidence = {"answer_parsed": _read(pred), "key_parsed": key_read}
+            full = replace(config, allow_set_relation_comp=False)  # Math-Verify's default
+            same = bool(gold and pred) and verify_fast(gold, pred, full)
+        outcome = ACCEPT if same else REJECT
+    except CheckTimeout:
+        outcome, evidence = TIMEOUT, {"reason": f"over {config.timeout_s}s"}
+    except Exception as exc:
+        outcome, evidence = ERROR, {"reason": f"{type(exc).__name__}: {exc}"[:300]}
+    return _done("mathverify-full", outcome, evidence, started)
+
+
+def _done(name: str, outcome: str, evidence: dict, started: float) -> Verdict:
+    version = SYMBOLIC_VERSION if name == "symbolic" else FULL_VERSION
+    return Verdict(name, version, outcome, evidence, (time.perf_counter() - started) * 1000)

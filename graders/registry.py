@@ -1,0 +1,56 @@
+"""Every grader, registered by name in one place: name -> version, input kind and pure function.
+
+A grader is `(text, key) -> Verdict`, where text is the extracted answer (`reads="answer"`) or
+the whole reply (`reads="reply"`). `isolated` graders can hang on pathological input and must
+run in worker processes with a hard timeout (see `graders.math.engine`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from graders.math.string_graders import (
+    EXACT_VERSION,
+    NORMALIZED_VERSION,
+    grade_exact,
+    grade_normalized,
+)
+from graders.math.symbolic import (
+    FULL_VERSION,
+    SYMBOLIC_VERSION,
+    grade_mathverify_full,
+    grade_symbolic,
+)
+from graders.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class GraderSpec:
+    """A registered grader: what it reads, its version and the pure function that grades."""
+
+    name: str
+    version: str
+    reads: Literal["answer", "reply"]
+    isolated: bool
+    grade: Callable[..., Verdict]  # (text, key[, config]) -> Verdict
+
+
+MATH_GRADERS: dict[str, GraderSpec] = {
+    spec.name: spec
+    for spec in (
+        GraderSpec("exact", EXACT_VERSION, "answer", False, grade_exact),
+        GraderSpec("normalized", NORMALIZED_VERSION, "answer", False, grade_normalized),
+        GraderSpec("symbolic", SYMBOLIC_VERSION, "answer", True, grade_symbolic),
+        GraderSpec("mathverify-full", FULL_VERSION, "reply", True, grade_mathverify_full),
+    )
+}
+
+
+def math_grader(name: str) -> GraderSpec:
+    """The registered math grader called `name` (KeyError names the known ones)."""
+    try:
+        return MATH_GRADERS[name]
+    except KeyError:
+        raise KeyError(f"no math grader {name!r}; known: {', '.join(MATH_GRADERS)}") from None

@@ -1,0 +1,187 @@
+"""db/queue.py on a real graded database: order, groups, filters, resume, progress, conflicts."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from db.connection import open_db
+from db.labels import adjudicate, record_label, record_skip
+from db.queue import (
+    QueueFilter,
+    filter_choices,
+    last_touched_reply,
+    load_queue,
+    parse_grader_pattern,
+    resume_index,
+)
+from db.review_item import group_preview, load_item
+from db.review_progress import conflicts, label_rate, progress
+
+
+@pytest.fixture
+def db(review_db):
+    database = open_db(review_db)
+    yield database
+    database.close()
+
+
+def tasks(db, rows):
+    return [load_item(db, r.reply_id, "ann").task_id for r in rows]
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the way people say it
+    ("exact rejects, symbolic accepts", (("exact", "reject"), ("symbolic", "accept"))),
+    ("exact rejects and normalized accepts", (("exact", "reject"), ("normalized", "accept"))),
+    # terse forms
+    ("exact=reject symbolic:accept".replace(" ", ", "), (("exact", "reject"), ("symbolic", "accept"))),
+    ("plus timeout", (("plus", "timeout"),)),
+    ("base passes; plus fails", (("base", "accept"), ("plus", "reject"))),
+    ("", ()),
+])
+def test_grader_patterns_parse(text, expected):
+    assert parse_grader_pattern(text) == expected
+
+
+@pytest.mark.parametrize("text", ["exact", "exact maybe", "exact rejects symbolic accepts"])
+def test_bad_grader_patterns_say_how_to_write_one(text):
+    with pytest.raises(ValueError, match="GRADER OUTCOME"):
+        parse_grader_pattern(text)
+
+
+def test_queue_is_problem_by_problem_with_groups_together(db):
+    rows = load_queue(db, "ann")
+    assert len(rows) == 10
+    assert tasks(db, rows)[:3] == ["test/algebra/1.json"] * 3
+    assert len({load_item(db, r.reply_id, "ann").group_key for r in rows[:3]}) == 1
+    assert [load_item(db, r.reply_id, "ann").kind for r in rows] == ["math"] * 7 + ["code"] * 3
+    assert [r.natural for r in rows] == list(range(10))
+
+
+def test_my_labeled_and_skipped_replies_go_last_others_labels_do_not_matter(db):
+    rows = load_queue(db, "ann")
+    record_label(db, rows[0].reply_id, "ann", "correct")
+    record_skip(db, rows[1].reply_id, "ann")
+    record_label(db, rows[2].reply_id, "bob", "incorrect")
+    again = [r.reply_id for r in load_queue(db, "ann")]
+    assert again[-1] == rows[0].reply_id and again[-2] == rows[1].reply_id
+    assert again[0] == rows[2].reply_id
+
+
+@pytest.mark.parametrize("flt, expected", [
+    # by run, benchmark and problem (globs)
+    (QueueFilter(runs=("qwen",)), ["HumanEval/900", "HumanEval/901", "HumanEval/902"]),
+    (QueueFilter(benchmarks=("math500",), problems=("test/geometry/*",)), ["test/geometry/3.json"]),
+    (QueueFilter(problems=("test/algebra/2.json", "HumanEval/902")),
+     ["test/algebra/2.json", "HumanEval/902"]),
+    # by grader pattern: every pair must hold
+    (QueueFilter(graders=(("exact", "reject"), ("normalized", "accept"))),
+     ["test/algebra/1.json"] * 3 + ["test/algebra/2.json"]),
+    (QueueFilter(graders=(("symbolic", "reject"), ("mathverify-full", "accept"))),
+     ["test/algebra/4.json"]),
+    (QueueFilter(graders=(("plus", "timeout"),)), ["HumanEval/900"]),
+    # by extraction rule
+    (QueueFilter(rules=("answer_line", "last_math")),
+     ["test/algebra/2.json", "test/geometry/3.json", "test/algebra/4.json"]),
+    (QueueFilter(runs=("nope",)), []),
+])
+def test_filters(db, flt, expected):
+    assert tasks(db, load_queue(db, "ann", flt)) == expected
+
+
+def test_status_filters_are_relative_to_the_reviewer(db):
+    ids = [r.reply_id for r in load_queue(db, "ann")]
+    record_label(db, ids[0], "ann", "correct")
+    record_label(db, ids[0], "bob", "incorrect")
+    record_label(db, ids[1], "bob", "correct")
+    record_skip(db, ids[2], "ann")
+    adjudicate(db, ids[3], "carol", "correct")
+
+    def status(name, reviewer="ann"):
+        return {r.reply_id for r in load_queue(db, reviewer, QueueFilter(status=name))}
+
+    assert status("labeled") == {ids[0], ids[1], ids[3]}
+    assert status("unlabeled") == set(ids) - {ids[0], ids[1], ids[3]}
+    assert status("mine") == {ids[0]} and status("mine", "bob") == {ids[0], ids[1]}
+    assert status("skipped") == {ids[2]} and status("skipped", "bob") == set()
+    assert status("conflicting") == {ids[0]}
+
+
+def test_resume_at_the_next_reply_after_the_last_one_touched(db):
+    rows = load_queue(db, "ann")
+    assert resume_index(rows, last_touched_reply(db, "ann")) == 0
+    for row in rows[:2] + rows[4:6]:
+        record_label(db, row.reply_id, "ann", "correct")
+    again = load_queue(db, "ann")
+    resumed = again[resume_index(again, last_touched_reply(db, "ann"))]
+    assert resumed.reply_id == rows[6].reply_id  # after the last labeled, not the first gap
+    record_skip(db, rows[7].reply_id, "ann")
+    again = load_queue(db, "ann")
+    assert again[resume_index(again, last_touched_reply(db, "ann"))].reply_id == rows[7].reply_id
+
+
+def test_everything_labeled_resumes_at_the_start(db):
+    rows = load_queue(db, "ann")
+    for row in rows:
+        kind = load_item(db, row.reply_id, "ann").kind
+        record_label(db, row.reply_id, "ann", "correct" if kind == "math" else "bug")
+    assert resume_index(load_queue(db, "ann"), last_touched_reply(db, "ann")) == 0
+
+
+def test_item_holds_the_stored_strings_and_every_current_verdict(db):
+    first = load_queue(db, "ann")[0]
+    item = load_item(db, first.reply_id, "ann")
+    assert item.key == "\\frac{3}{4}" and item.group_size == 3 and item.reason == "disagree"
+    assert [v.grader for v in item.verdicts] == ["exact", "normalized", "symbolic", "mathverify-full"]
+    assert item.verdicts[0].evidence == {"answer": "\\dfrac{3}{4}", "key": "\\frac{3}{4}"}
+    span = item.extractions[0]
+    assert item.reply_text[span.start:span.end] == span.answer == "\\dfrac{3}{4}"
+
+
+def test_group_preview_counts_what_a_group_label_would_change(db):
+    rows = load_queue(db, "ann")
+    record_label(db, rows[1].reply_id, "ann", "incorrect")
+    record_label(db, rows[2].reply_id, "ann", "correct")
+    preview = group_preview(db, rows[2].reply_id, "ann", "correct")
+    assert preview.reply_ids == tuple(r.reply_id for r in rows[:3])
+    assert preview.relabeled == {"incorrect": 1}
+
+
+def test_progress_counts_per_reviewer_and_pace(db):
+    ids = [r.reply_id for r in load_queue(db, "ann")]
+    for reply_id in ids[:3]:
+        record_label(db, reply_id, "ann", "correct")
+    record_label(db, ids[0], "bob", "incorrect")
+    record_skip(db, ids[5], "bob")
+    p = progress(db, "ann")
+    assert (p.total, p.labeled_by_me, p.labeled_by_anyone, p.left_for_me) == (10, 3, 3, 7)
+    assert [(r.reviewer, r.labeled, r.skipped) for r in p.reviewers] == [("ann", 3, 0), ("bob", 1, 1)]
+    assert p.rate_per_min is not None and p.rate_per_min > 0
+    assert progress(db, "bob").rate_per_min is None  # one label is no pace
+    later = datetime.now(timezone.utc) + timedelta(hours=1)
+    assert label_rate(db, "ann", at=later) is None  # outside the window
+
+
+def test_conflicts_list_disagreements_and_adjudications(db):
+    ids = [r.reply_id for r in load_queue(db, "ann")]
+    record_label(db, ids[0], "ann", "correct")
+    record_label(db, ids[0], "bob", "incorrect")
+    record_label(db, ids[1], "ann", "correct")
+    record_label(db, ids[1], "bob", "correct")
+    record_label(db, ids[8], "ann", "bug")
+    record_label(db, ids[8], "bob", "reference_quirk")
+    adjudicate(db, ids[8], "carol", "reference_quirk")
+    found = conflicts(db)
+    assert [(c.reply_id, c.labels, c.adjudicated) for c in found] == [
+        (ids[0], (("ann", "correct"), ("bob", "incorrect")), None),
+        (ids[8], (("ann", "bug"), ("bob", "reference_quirk")), "reference_quirk"),
+    ]
+
+
+def test_filter_choices_come_from_the_database(db):
+    choices = filter_choices(db)
+    assert choices.runs == ("haiku", "qwen")
+    assert choices.graders == ("exact", "normalized", "symbolic", "mathverify-full", "base", "plus")
+    assert "boxed" in choices.rules and "fenced_block" in choices.rules

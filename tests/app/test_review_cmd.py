@@ -1,0 +1,43 @@
+"""`adjudicate review` refuses cleanly (one line, non-zero exit) before any terminal UI starts."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicate.cli.review_cmd import review
+from db.connection import open_db
+from db.errors import StoreError
+
+
+@pytest.mark.parametrize("extra, message", [
+    # a grader pattern that cannot be read says how to write one
+    (["--graders", "exact maybe"], "GRADER OUTCOME"),
+    # a status that does not exist lists the ones that do
+    (["--status", "done"], "unlabeled"),
+    # the test runner is no terminal
+    ([], "needs a terminal"),
+])
+def test_bad_invocations_are_one_clear_line(review_db, extra, message):
+    result = CliRunner().invoke(review, ["--db", str(review_db), "--reviewer", "ann", *extra])
+    assert result.exit_code != 0
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+def test_an_empty_queue_says_to_grade_first(tmp_path):
+    open_db(tmp_path / "empty.db").close()
+    result = CliRunner().invoke(review, ["--db", str(tmp_path / "empty.db")])
+    assert result.exit_code == 1
+    assert "nothing is queued for review; grade the replies first" in result.output
+
+
+def test_a_missing_database_is_not_created(tmp_path):
+    result = CliRunner().invoke(review, ["--db", str(tmp_path / "nope.db")])
+    assert isinstance(result.exception, StoreError)  # the command group prints it as one line
+    assert not (tmp_path / "nope.db").exists()
+
+
+def test_help_has_an_example():
+    result = CliRunner().invoke(review, ["--help"])
+    assert result.exit_code == 0 and "adjudicate review --db evals.db --reviewer ann" in result.output

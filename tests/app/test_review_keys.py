@@ -1,0 +1,288 @@
+"""Press the app's keys with Pilot, then read what the database holds through a fresh connection."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from adjudicate.app import make_app
+from adjudicate.app.dialogs.confirm import ConfirmDialog
+from adjudicate.app.dialogs.filter import FilterDialog
+from adjudicate.app.dialogs.note import NoteDialog
+from db.connection import open_db
+from db.labels import record_label
+from db.queue import QueueFilter
+from db.review_item import load_item
+from tests.app.conftest import events_on_disk, labels_on_disk, queue_order
+
+SIZE = (120, 40)
+
+
+def current_id(app) -> int | None:
+    item = app.screen.item
+    return item.reply_id if item else None
+
+
+async def go_to(pilot, kind: str) -> None:
+    """Move right until the item on screen is of `kind`."""
+    while pilot.app.screen.item.kind != kind:
+        await pilot.press("right")
+
+
+# -- one key labels and advances ---------------------------------------------------------------
+@pytest.mark.parametrize("kind, presses", [
+    # math: the letters, then the digit alternates
+    ("math", [("c", "correct"), ("x", "incorrect"), ("k", "bad_key"),
+              ("1", "correct"), ("2", "incorrect"), ("3", "bad_key")]),
+    # code: the letters (the last one stays put at the end), then relabel after moving back
+    ("code", [("b", "bug"), ("e", "edge_case"), ("t", "timeout"),
+              ("left", None), ("left", None),
+              ("r", "reference_quirk"), ("3", "timeout"), ("4", "reference_quirk")]),
+])
+async def test_a_label_key_labels_and_advances(review_db, kind, presses):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await go_to(pilot, kind)
+        expected_events = []
+        for key, label in presses:
+            if label is None:
+                await pilot.press(key)
+                continue
+            labeled, position = current_id(app), app.screen.session.position
+            await pilot.press(key)
+            expected_events.append((labeled, "label", label))
+            assert labels_on_disk(review_db, "ann")[labeled] == (label, "labeled", None)
+            assert events_on_disk(review_db, "ann") == expected_events
+            at_end = position == len(app.screen.session.rows) - 1
+            assert app.screen.session.position == position + (0 if at_end else 1)
+
+
+@pytest.mark.parametrize("kind, keys", [
+    # labels of the other kind do nothing, and so does a digit past the kind's labels
+    ("code", ["c", "x", "k", "C"]),
+    ("math", ["b", "e", "t", "r", "4", "B"]),
+])
+async def test_keys_of_the_other_kind_write_nothing(review_db, kind, keys):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await go_to(pilot, kind)
+        before = current_id(app)
+        await pilot.press(*keys)
+        assert labels_on_disk(review_db, "ann") == {}
+        assert current_id(app) == before
+
+
+async def test_undo_reverts_the_label_as_a_new_event_and_goes_back(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        first = current_id(app)
+        await pilot.press("c", "x")
+        await pilot.press("u")
+        assert current_id(app) != first  # back on the second item, which is unlabeled again
+        await pilot.press("u")
+        assert current_id(app) == first
+        assert labels_on_disk(review_db, "ann") == {}
+        actions = [a for _, a, _ in events_on_disk(review_db, "ann")]
+        assert actions == ["label", "label", "undo", "undo"]
+        await pilot.press("u")  # nothing left: no crash, nothing written
+        assert len(events_on_disk(review_db, "ann")) == 4
+
+
+async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        group = [r.reply_id for r in app.screen.session.rows[:3]]
+        await pilot.press("C")
+        assert isinstance(app.screen, ConfirmDialog)
+        assert "Label all 3 queued replies" in str(app.screen.query_one("#confirm-body").render())
+        await pilot.press("y")
+        on_disk = labels_on_disk(review_db, "ann")
+        assert on_disk == {r: ("correct", "labeled", None) for r in group}
+        assert current_id(app) not in group  # advanced past the group
+        await pilot.press("u")  # one undo takes back the whole group
+        assert labels_on_disk(review_db, "ann") == {}
+        assert current_id(app) in group
+
+
+async def test_shift_label_cancelled_writes_nothing(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        first = current_id(app)
+        await pilot.press("X", "n")
+        assert labels_on_disk(review_db, "ann") == {}
+        await pilot.press("X", "escape")
+        assert labels_on_disk(review_db, "ann") == {} and current_id(app) == first
+
+
+async def test_group_confirmation_warns_about_labels_it_would_change(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x", "left", "C")
+        body = str(app.screen.query_one("#confirm-body").render())
+        assert "changes 1 of your earlier labels (1 incorrect)" in body
+
+
+async def test_shift_label_on_a_single_reply_just_labels_it(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await go_to(pilot, "code")
+        only = current_id(app)
+        await pilot.press("T")
+        assert labels_on_disk(review_db, "ann") == {only: ("timeout", "labeled", None)}
+
+
+async def test_skip_sets_aside_and_a_restart_shows_it_after_the_unlabeled(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        skipped = current_id(app)
+        await pilot.press("s")
+        assert labels_on_disk(review_db, "ann") == {skipped: (None, "skipped", None)}
+        assert current_id(app) != skipped
+    rows = make_app(review_db, "ann").session
+    rows.load()
+    assert rows.rows[-1].reply_id == skipped
+
+
+async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        first = current_id(app)
+        await pilot.press("n")
+        assert isinstance(app.screen, NoteDialog)
+        await pilot.press(*"odd", "enter")
+        assert labels_on_disk(review_db, "ann") == {first: (None, "cleared", "odd")}
+        await pilot.press("n", "x", "escape")
+        assert labels_on_disk(review_db, "ann")[first][2] == "odd"
+        await pilot.press("c")  # the label keeps the note
+        assert labels_on_disk(review_db, "ann") == {first: ("correct", "labeled", "odd")}
+        assert [a for _, a, _ in events_on_disk(review_db, "ann")] == ["note", "label"]
+
+
+async def test_moving_never_labels_and_j_only_explains(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        ids = [r.reply_id for r in app.screen.session.rows]
+        await pilot.press("right", "l", "right")
+        assert current_id(app) == ids[3]
+        await pilot.press("left", "h")
+        assert current_id(app) == ids[1]
+        await pilot.press("j", "left", "left")  # j does not move; the second left hits the start
+        assert current_id(app) == ids[0]
+        assert labels_on_disk(review_db, "ann") == {}
+
+
+async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash")
+        assert isinstance(app.screen, FilterDialog)
+        app.screen.query_one("#graders", Input).value = "exact rejects, normalized accepts"
+        app.screen.query_one("#graders").focus()
+        await pilot.press("enter")
+        session = app.screen.session
+        assert len(session.rows) == 4
+        await pilot.press("c", "c", "c", "c", "c")  # the fifth press relabels the last one
+    expected = {r for r, _, task in queue_order(review_db)
+                if task in ("test/algebra/1.json", "test/algebra/2.json")}
+    assert set(labels_on_disk(review_db, "ann")) == expected
+
+
+async def test_a_bad_grader_pattern_is_explained_not_applied(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("slash")
+        app.screen.query_one("#graders", Input).value = "exact maybe"
+        app.screen.query_one("#graders").focus()
+        await pilot.press("enter")
+        assert isinstance(app.screen, FilterDialog)
+        assert "GRADER OUTCOME" in str(app.screen.query_one("#filter-error").render())
+        await pilot.press("escape")
+        assert len(app.screen.session.rows) == 10
+
+
+@pytest.mark.parametrize("flt, kinds", [
+    # filters given on the command line reach the app
+    (QueueFilter(runs=("qwen",)), ["code"] * 3),
+    (QueueFilter(rules=("boxed",)), ["math"] * 4),
+    (QueueFilter(status="unlabeled", benchmarks=("humanevalplus",)), ["code"] * 3),
+])
+async def test_filters_from_the_command_line(review_db, flt, kinds):
+    app = make_app(review_db, "ann", flt)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        db = app.screen.session.db
+        assert [load_item(db, r.reply_id, "ann").kind for r in app.screen.session.rows] == kinds
+
+
+async def test_resume_where_this_reviewer_left_off(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c", "c", "c", "right", "x")
+        ids = [r.reply_id for r in app.screen.session.rows]
+        await pilot.press("q")
+    assert set(labels_on_disk(review_db, "ann")) == {ids[0], ids[1], ids[2], ids[4]}
+    again = make_app(review_db, "ann")
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert current_id(again) == ids[5]  # after the last labeled, not the gap at ids[3]
+    other = make_app(review_db, "bob")  # another reviewer starts at the top
+    async with other.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert current_id(other) == ids[0]
+
+
+async def test_progress_counts_my_labels_as_i_go(review_db):
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c", "c")
+        line = str(app.screen.query_one("#progress-line").render())
+        assert line.startswith("2/10 labeled by ann ·")
+        app.screen.recount_progress()  # the background recount also sees other reviewers
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        line = str(app.screen.query_one("#progress-line").render())
+        assert line.startswith("2/10 labeled by ann · 2/10 by anyone · ann 2 ·")
+
+
+async def test_conflicts_view_records_the_adjudicated_label(review_db):
+    db = open_db(review_db)
+    first, second = [r for r, _, _ in queue_order(review_db)][:2]
+    record_label(db, first, "ann", "correct")
+    record_label(db, first, "bob", "incorrect")
+    record_label(db, second, "ann", "correct")
+    record_label(db, second, "bob", "correct")
+    db.close()
+    app = make_app(review_db, "carol")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("a")
+        assert len(app.screen.conflicts) == 1
+        await pilot.press("x")
+        await pilot.press("escape")
+        assert app.screen.__class__.__name__ == "ReviewScreen"
+    db = open_db(review_db)
+    assert db.execute("SELECT reply_id, label, reviewer FROM adjudications").fetchall() == [
+        (first, "incorrect", "carol")]
+    assert events_on_disk(review_db, "carol") == [(first, "adjudicate", "incorrect")]
+    db.close()
+
+
+async def test_help_lists_every_key_of_both_screens(review_db):
+    from rich.console import Console
+    from textual.binding import Binding
+
+    from adjudicate.app.screens.conflicts import ConflictsScreen
+    from adjudicate.app.screens.review import ReviewScreen
+
+    app = make_app(review_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        console = Console(width=110, record=True)
+        for static in app.screen.query("Static"):
+            console.print(static.content)
+        text = console.export_text()
+        keys = [app.get_key_display(b) for screen in (ReviewScreen, ConflictsScreen)
+                for b in Binding.make_bindings(screen.BINDINGS)]
+        missing = [k for k in keys if k not in text]
+        assert not missing
+        await pilot.press("escape")
+        assert app.screen.__class__.__name__ == "ReviewScreen"

@@ -1,0 +1,40 @@
+"""Snapshots of each screen at 120x40 (update with `pytest tests/app --snapshot-update`)."""
+
+from __future__ import annotations
+
+from adjudicate.app import make_app
+from db.connection import open_db
+from db.labels import record_label
+from tests.app.conftest import queue_order
+
+SIZE = (120, 40)
+
+
+def test_math_item_view(review_db, snap_compare):
+    # the first of a group of three identical (\dfrac{3}{4}, \frac{3}{4}) replies
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE)
+
+
+def test_math_item_view_scrolls_a_long_reply_to_its_span(review_db, snap_compare):
+    # the check line after the answer: the extractor took "128 > 0", at the end of 60 lines
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["right"] * 5)
+
+
+def test_code_item_view(review_db, snap_compare):
+    # a reference quirk: the plus tests expect "é".upper() to stay "é"
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["right"] * 8)
+
+
+def test_help_screen(review_db, snap_compare):
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["question_mark"])
+
+
+def test_conflicts_view(review_db, snap_compare):
+    ids = [r for r, _, _ in queue_order(review_db)]
+    db = open_db(review_db)
+    for reply_id, ann, bob in ((ids[0], "correct", "incorrect"), (ids[5], "correct", "bad_key"),
+                               (ids[8], "bug", "reference_quirk")):
+        record_label(db, reply_id, "ann", ann)
+        record_label(db, reply_id, "bob", bob)
+    db.close()
+    assert snap_compare(make_app(review_db, "carol"), terminal_size=SIZE, press=["a"])

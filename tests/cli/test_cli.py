@@ -1,0 +1,69 @@
+"""The command line: version, help that teaches, runs and export on a real database."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from adjudicate import __version__
+from adjudicate.cli import main
+
+
+def invoke(*args):
+    result = CliRunner().invoke(main, [str(a) for a in args])
+    assert result.exit_code == 0, result.output
+    return result.output
+
+
+def test_version():
+    assert invoke("--version").strip() == f"adjudicate, version {__version__}"
+
+
+def all_commands():
+    return sorted(main.commands.items())
+
+
+@pytest.mark.parametrize(("name", "command"), all_commands(), ids=[n for n, _ in all_commands()])
+def test_every_command_has_help_with_an_example(name, command: click.Command):
+    text = invoke(name, "--help")
+    assert command.help and len(command.help.split()) > 5
+    assert "Example" in text and f"adjudicate {name}" in text
+
+
+def test_runs_lists_counts(small_db, db_path):
+    rows = [json.loads(line) for line in invoke("runs", "--db", db_path, "--json").splitlines()]
+    by_name = {row["name"]: row for row in rows}
+    assert (by_name["m"]["replies"], by_name["m"]["problems"]) == (4, 3)
+    assert (by_name["c"]["replies"], by_name["c"]["benchmarks"]) == (2, ["humanevalplus"])
+    table = invoke("runs", "--db", db_path)
+    assert "replies" in table and "humanevalplus" in table
+
+
+def test_export_jsonl_and_csv_agree(small_db, db_path):
+    rows = [json.loads(line) for line in invoke("export", "--db", db_path).splitlines()]
+    assert len(rows) == 6
+    assert {"reply_id", "run", "benchmark", "task_id", "sample_index", "extraction", "verdicts",
+            "queued", "labels", "reply"} <= rows[0].keys()
+    table = list(csv.DictReader(io.StringIO(invoke("export", "--db", db_path, "--format", "csv"))))
+    assert [r["reply_id"] for r in table] == [str(r["reply_id"]) for r in rows]
+    assert [r["reply"] for r in table] == [r["reply"] for r in rows]
+
+
+def test_export_to_a_file_with_a_run_filter(small_db, db_path, tmp_path):
+    out = tmp_path / "m.csv"
+    invoke("export", "--db", db_path, "--format", "csv", "--run", "m", "--out", out, "--no-text")
+    table = list(csv.DictReader(out.open()))
+    assert len(table) == 4 and {r["run"] for r in table} == {"m"} and not any(
+        r["reply"] for r in table)
+
+
+def test_commands_on_a_missing_database_say_what_to_do(tmp_path):
+    result = CliRunner().invoke(main, ["runs", "--db", str(tmp_path / "none.db")])
+    assert result.exit_code == 1
+    assert "adjudicate import" in result.output
+    assert not (tmp_path / "none.db").exists()

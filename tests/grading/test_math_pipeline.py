@@ -1,0 +1,64 @@
+"""`adjudicate grade` on math replies: verdicts stored, queue marked, idempotent, resumable."""
+
+from __future__ import annotations
+
+import pytest
+
+from adjudicate.grading import math_pipeline
+from adjudicate.grading.math_pipeline import grade_math_replies
+from db.labels import labels_for, record_label
+from graders.registry import MATH_GRADERS
+from tests.conftest import reply_ids
+
+
+def verdicts(db, reply_id):
+    return dict(db.execute(
+        "SELECT grader, verdict FROM verdicts WHERE reply_id = ? AND current = 1", [reply_id]))
+
+
+def test_grades_every_math_reply_and_queues_disputes(small_db):
+    summary = grade_math_replies(small_db, jobs=1)
+    assert summary.graded == 4
+    ids = reply_ids(small_db, "m")
+    for reply_id in ids:
+        assert set(verdicts(small_db, reply_id)) == set(MATH_GRADERS)
+    # \dfrac{3}{4} vs \frac{3}{4}: exact rejects, the others accept -> disputed
+    assert verdicts(small_db, ids[0])["exact"] == "reject"
+    assert verdicts(small_db, ids[0])["symbolic"] == "accept"
+    # \frac{3}{4} boxed: every grader accepts -> not queued
+    assert set(verdicts(small_db, ids[1]).values()) == {"accept"}
+    queued = dict(small_db.execute("SELECT reply_id, reason FROM queue"))
+    assert queued.get(ids[0]) == "disagree" and ids[1] not in queued
+    assert summary.queued == len(queued)
+    rule = small_db.execute(
+        "SELECT rule, answer, span_start, span_end FROM extractions WHERE reply_id = ?",
+        [ids[0]]).fetchone()
+    text = small_db.execute("SELECT text FROM replies WHERE id = ?", [ids[0]]).fetchone()[0]
+    assert rule[0] == "boxed" and text[rule[2]:rule[3]] == rule[1] == "\\dfrac{3}{4}"
+
+
+def test_regrading_is_idempotent_and_leaves_labels_alone(small_db):
+    grade_math_replies(small_db, jobs=1)
+    first = reply_ids(small_db, "m")[0]
+    record_label(small_db, first, "ann", "correct")
+    before = small_db.execute("SELECT count(*) FROM verdicts").fetchone()[0]
+    assert grade_math_replies(small_db, jobs=1).graded == 0
+    assert small_db.execute("SELECT count(*) FROM verdicts").fetchone()[0] == before
+    assert [s.label for s in labels_for(small_db, first)] == ["correct"]
+
+
+def test_an_interrupted_run_keeps_what_it_committed(small_db, monkeypatch):
+    monkeypatch.setattr(math_pipeline, "COMMIT_EVERY", 1)
+    done = []
+
+    def interrupt(n):
+        done.append(n)
+        if sum(done) == 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        grade_math_replies(small_db, jobs=1, on_progress=interrupt)
+    graded = small_db.execute("SELECT count(DISTINCT reply_id) FROM verdicts").fetchone()[0]
+    assert 1 <= graded < 4
+    assert grade_math_replies(small_db, jobs=1).graded == 4 - graded
+    assert small_db.execute("SELECT count(DISTINCT reply_id) FROM verdicts").fetchone()[0] == 4

@@ -1,0 +1,25 @@
+"""Shared fixtures for the math grader tests: reading the public peer data beside the checkout."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+
+
+@pytest.fixture
+def peer_rows() -> Callable[[str], list[dict]]:
+    """A loader for ../shared/data/<name> JSONL rows that skips cleanly when it is absent."""
+
+    def load(name: str) -> list[dict]:
+        path = DATA / name
+        if not path.exists():
+            pytest.skip(f"{path} not present")
+        with open(path, encoding="utf-8") as fh:
+            return [json.loads(line) for line in fh if line.strip()]
+
+    return load

@@ -1,0 +1,91 @@
+"""The batch engine: every item graded by every grader, in parallel, and nothing ever hangs."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from graders.math.engine import MathItem, dispute_reason, grade_math_many
+from graders.registry import MATH_GRADERS, math_grader
+from graders.verdict import Verdict
+
+
+def _verdicts(*outcomes: str) -> dict[str, Verdict]:
+    return {f"g{i}": Verdict(f"g{i}", "1", outcome) for i, outcome in enumerate(outcomes)}
+
+
+# The queue rule: disagreement, or nobody accepts (timeouts and errors do not accept).
+@pytest.mark.parametrize(
+    ("outcomes", "reason"),
+    [
+        (("accept", "accept", "accept"), None),
+        (("accept", "reject", "accept"), "disagree"),
+        (("reject", "reject", "reject"), "all_reject"),
+        (("reject", "timeout"), "all_reject"),
+        (("accept", "timeout"), "disagree"),
+        (("error",), "all_reject"),
+        ((), None),
+    ],
+)
+def test_dispute_reason(outcomes: tuple[str, ...], reason: str | None) -> None:
+    assert dispute_reason(_verdicts(*outcomes)) == reason
+    assert dispute_reason(list(_verdicts(*outcomes).values())) == reason
+
+
+def test_registry_names_versions_and_kinds() -> None:
+    assert list(MATH_GRADERS) == ["exact", "normalized", "symbolic", "mathverify-full"]
+    assert math_grader("symbolic").isolated and math_grader("symbolic").reads == "answer"
+    assert math_grader("mathverify-full").reads == "reply"
+    assert all(spec.version for spec in MATH_GRADERS.values())
+    with pytest.raises(KeyError, match="known"):
+        math_grader("nope")
+
+
+def test_batch_grades_every_item_with_every_grader() -> None:
+    items = [
+        MathItem("Thus the answer is $\\boxed{\\frac{1}{2}}$.", "0.5", "a"),
+        MathItem("She has 3 left.\n#### 18", "18", "b"),
+        MathItem("2√5", "2\\sqrt{5}", "c"),
+        MathItem("I give up.", "7", "d"),
+    ] * 3  # repeats exercise deduplication of identical pairs
+    progress: list[int] = []
+    results = list(grade_math_many(items, jobs=2, timeout_s=5, on_progress=progress.append))
+    assert sum(progress) == len(items) == len(results)
+    by_id = {}
+    for grading in results:
+        assert list(grading.verdicts) == list(MATH_GRADERS)
+        by_id.setdefault(grading.item.id, set()).add(
+            tuple(v.outcome for v in grading.verdicts.values())
+        )
+    assert by_id == {
+        "a": {("reject", "accept", "accept", "accept")},
+        "b": {("accept", "accept", "accept", "accept")},
+        "c": {("reject", "reject", "accept", "reject")},
+        "d": {("reject", "reject", "reject", "reject")},
+    }
+
+
+def test_grader_subset_and_empty_input() -> None:
+    assert list(grade_math_many([], jobs=1)) == []
+    (grading,) = grade_math_many([MathItem("#### 4", "4")], jobs=1, graders=["exact"])
+    assert list(grading.verdicts) == ["exact"] and grading.dispute is None
+
+
+def test_pathological_input_times_out_without_hanging() -> None:
+    # 10^(10^10) makes SymPy build a ten-billion-digit integer inside C code: no signal can
+    # interrupt it, so the worker must be killed and replaced while the other item finishes.
+    items = [
+        MathItem("So $x = \\boxed{10^{10^{10}}}$.", "5", "tower"),
+        MathItem("#### 12", "12", "fine"),
+        MathItem("The answer is $\\boxed{10^{10^{10}}}$, no doubt.", "7", "tower2"),
+    ]
+    started = time.monotonic()
+    results = {g.item.id: g for g in grade_math_many(items, jobs=1, timeout_s=0.5)}
+    assert time.monotonic() - started < 20
+    assert results["tower"].verdicts["symbolic"].outcome == "timeout"
+    assert results["tower"].verdicts["mathverify-full"].outcome == "timeout"
+    assert results["tower2"].verdicts["symbolic"].outcome == "timeout"
+    assert results["fine"].verdicts["symbolic"].outcome == "accept"
+    assert results["tower"].extraction.answer == "10^{10^{10}}"
+    assert results["tower"].dispute == "all_reject"

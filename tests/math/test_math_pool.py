@@ -1,0 +1,48 @@
+"""The worker pool's hard limits: a task stuck where no signal reaches is killed, a crashed
+worker is replaced, and every other task still gets its own result."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+from graders.math.pool import IsolatedPool
+
+
+def _work(payload: str) -> str:
+    if payload == "stuck":  # ignore SIGALRM and spin: only a kill ends this
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGALRM})
+        while True:
+            pass
+    if payload == "crash":
+        os._exit(3)
+    return payload.upper()
+
+
+def _run(payloads: list[str], jobs: int) -> dict[int, str]:
+    results: dict[int, str] = {}
+    with IsolatedPool(
+        _work, jobs, hard_timeout_s=0.5,
+        on_timeout=lambda p: f"timeout:{p}", on_crash=lambda p: f"crash:{p}", chunk_size=4,
+    ) as pool:
+        pool.submit(enumerate(payloads))
+        deadline = time.monotonic() + 20
+        while pool.outstanding and time.monotonic() < deadline:
+            results.update(pool.poll(0.1))
+    return results
+
+
+def test_stuck_task_is_killed_and_the_rest_finish() -> None:
+    payloads = ["a", "stuck", "b", "c", "stuck", "d"]
+    started = time.monotonic()
+    results = _run(payloads, jobs=2)
+    assert time.monotonic() - started < 10
+    assert results == {
+        0: "A", 1: "timeout:stuck", 2: "B", 3: "C", 4: "timeout:stuck", 5: "D",
+    }
+
+
+def test_crashed_worker_is_replaced() -> None:
+    results = _run(["x", "crash", "y", "z"], jobs=1)
+    assert results == {0: "X", 1: "crash:crash", 2: "Y", 3: "Z"}

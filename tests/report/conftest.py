@@ -1,0 +1,34 @@
+"""The demo database, built once per test session through the real import, grade and label
+functions: its report before any label (a partial queue) and after the bundled reading."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+
+from adjudicate.report import Report, build_report
+from adjudicate.report.source import records_from_db, selfcheck_failures_from_db
+
+from .demo_db import apply_bundled_reading, build_demo_db
+
+
+@dataclass(frozen=True)
+class DemoReports:
+    unlabeled: Report
+    labeled: Report
+    labels_applied: int
+
+
+@pytest.fixture(scope="session")
+def demo_reports(tmp_path_factory) -> DemoReports:
+    db = build_demo_db(tmp_path_factory.mktemp("demo") / "demo.db", jobs=2)
+    try:
+        unlabeled = build_report(records_from_db(db),
+                                 selfcheck_failures=selfcheck_failures_from_db(db))
+        applied = apply_bundled_reading(db)
+        labeled = build_report(records_from_db(db),
+                               selfcheck_failures=selfcheck_failures_from_db(db))
+    finally:
+        db.close()
+    return DemoReports(unlabeled, labeled, applied)
