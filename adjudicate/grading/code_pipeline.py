@@ -54,15 +54,13 @@ class CodeSummary:
     queued: int = 0
     problems: int = 0
     selfcheck_failures: list[tuple[str, str, list[str]]] = field(default_factory=list)
+    unusable: list[tuple[str, str]] = field(default_factory=list)  # (task id, why): not graded
 
 
 def code_problem(row: dict[str, Any]) -> CodeProblem:
     """Rebuild the grader's problem from a stored row (EvalPlus fields, or HumanEval's check)."""
-    record = {**row["tests"], "task_id": row["task_id"], "prompt": row["statement"],
-              "canonical_solution": row["reference"], "entry_point": row["entry_point"]}
-    if "base_input" in record:
-        return CodeProblem.from_evalplus(record)
-    return CodeProblem.from_human_eval(record)
+    return CodeProblem.from_fields(row["task_id"], row["statement"], row["reference"] or "",
+                                   row["entry_point"] or "", row["tests"])
 
 
 def grade_code_replies(
@@ -74,10 +72,17 @@ def grade_code_replies(
     summary = CodeSummary()
     if not todo:
         return summary
-    problem_ids = sorted({r.problem_id for r in todo})
-    summary.problems = len(problem_ids)
-    rows = {pid: get_problem(db, pid) for pid in problem_ids}
-    problems = {pid: code_problem(row) for pid, row in rows.items()}
+    problems: dict[int, CodeProblem] = {}
+    for pid in sorted({r.problem_id for r in todo}):
+        row = get_problem(db, pid)
+        try:
+            problems[pid] = code_problem(row)
+        except (ValueError, KeyError, TypeError) as exc:
+            summary.unusable.append((row["task_id"], str(exc)))
+    todo = [r for r in todo if r.problem_id in problems]
+    summary.problems = len(problems)
+    if not todo:
+        return summary
     expected = _expected_outputs(db, problems, jobs, on_stage, on_progress)
     _selfcheck(db, problems, expected, jobs, summary, on_stage, on_progress)
     if on_stage:
