@@ -8,8 +8,10 @@ from dataclasses import dataclass
 from graders.math.normalize import normalize_math_answer
 from graders.verdict import ACCEPT, ERROR, REJECT, Verdict
 
-EXACT_VERSION = "1"
-NORMALIZED_VERSION = "1"
+# A grader that reads the extracted answer changes when the extractor does: bump both with
+# `extract.VERSION` (a stored verdict is redone only when its grader's version changes).
+EXACT_VERSION = "2"
+NORMALIZED_VERSION = "2"
 
 
 @dataclass(frozen=True)

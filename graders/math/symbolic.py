@@ -31,8 +31,10 @@ logging.getLogger("math_verify").addHandler(logging.NullHandler())
 logging.getLogger("math_verify").propagate = False
 
 MATH_VERIFY_VERSION = package_version("math-verify")
-SYMBOLIC_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
-FULL_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
+# `symbolic` reads the extracted answer, so it bumps with `extract.VERSION` too; both bump when
+# `rewrite.harden` changes (it prepares the key for both).
+SYMBOLIC_VERSION = f"2+math-verify-{MATH_VERIFY_VERSION}"
+FULL_VERSION = f"2+math-verify-{MATH_VERIFY_VERSION}"
 
 _LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
 _EXPR_ONLY = (ExprExtractionConfig(),)
