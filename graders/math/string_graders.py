@@ -6,12 +6,11 @@ import time
 from dataclasses import dataclass
 
 from graders.math.normalize import normalize_math_answer
+from graders.math.versions import EXACT_VERSION, NORMALIZED_VERSION
 from graders.verdict import ACCEPT, ERROR, REJECT, Verdict
 
-# A grader that reads the extracted answer changes when the extractor does: bump both with
-# `extract.VERSION` (a stored verdict is redone only when its grader's version changes).
-EXACT_VERSION = "2"
-NORMALIZED_VERSION = "2"
+__all__ = ["EXACT_VERSION", "NORMALIZED_VERSION", "StringConfig", "grade_exact",
+           "grade_normalized"]
 
 
 @dataclass(frozen=True)

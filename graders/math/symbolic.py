@@ -15,26 +15,22 @@ import time
 from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from importlib.metadata import version as package_version
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, FiniteSet, Interval, Rational, Set, Tuple, nan, zoo
+from sympy import Basic, FiniteSet, Float, Interval, Rational, Set, Tuple, nan, zoo
 from sympy.logic.boolalg import Boolean
 
+from graders.math import parse_caches
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
 from graders.math.time_limit import CheckTimeout, time_limit
+from graders.math.versions import FULL_VERSION, SYMBOLIC_VERSION
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
 
 # Math-Verify warns through logging when its own signal timeouts are off (ours replace them).
 logging.getLogger("math_verify").addHandler(logging.NullHandler())
 logging.getLogger("math_verify").propagate = False
 
-MATH_VERIFY_VERSION = package_version("math-verify")
-# `symbolic` reads the extracted answer, so it bumps with `extract.VERSION` too; both bump when
-# `rewrite.harden` changes (it prepares the key for both).
-SYMBOLIC_VERSION = f"2+math-verify-{MATH_VERIFY_VERSION}"
-FULL_VERSION = f"2+math-verify-{MATH_VERIFY_VERSION}"
 
 _LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
 _EXPR_ONLY = (ExprExtractionConfig(),)
@@ -149,8 +145,9 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
 
     `verify` is true when any (gold, pred) pair matches. Two SymPy rationals match exactly when
     equal (Math-Verify compares them symbolically, and rounding applies only to floats); two
-    strings match when equal after trimming; a string never matches a SymPy object. Every other
-    pair goes to Math-Verify itself.
+    finite numbers, one a Float, match when equal after rounding (its `simplify` fallback on
+    two numbers is just their difference); two strings match when equal after trimming; a
+    string never matches a SymPy object. Every other pair goes to Math-Verify itself.
     """
     options = (
         config.float_rounding, config.numeric_precision, config.strict,
@@ -160,6 +157,8 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
         for t in pred:
             if isinstance(g, Rational) and isinstance(t, Rational):
                 same = g == t
+            elif _finite_number(g) and _finite_number(t):
+                same = _numbers_match(g, t, config.float_rounding)
             elif isinstance(g, str) or isinstance(t, str):
                 same = isinstance(g, str) and isinstance(t, str) and bool(g.strip()) and (
                     g.strip() == t.strip()
@@ -188,6 +187,21 @@ def _verify_pair(gold: Basic, pred: Basic, options: tuple) -> bool:
     )
 
 
+def _finite_number(value: object) -> bool:
+    return isinstance(value, (Rational, Float)) and bool(value.is_finite)
+
+
+def _numbers_match(gold: Basic, pred: Basic, rounding: int) -> bool:
+    """Math-Verify's verdict on two numbers, one a Float, without its `simplify`: equal after
+    rounding both to `rounding` places, or (its symbolic fallback) a zero difference."""
+    try:
+        if gold.round(rounding) == pred.round(rounding):
+            return True
+    except Exception:  # Math-Verify falls through to the symbolic check the same way
+        pass
+    return bool((gold - pred).is_zero)
+
+
 def _pair_against_set(one: object, other: object) -> bool:
     return isinstance(one, (Interval, Tuple)) and isinstance(other, FiniteSet)
 
@@ -198,7 +212,9 @@ def _undefined(parsed: list) -> bool:
 
 
 def warm_up() -> None:
-    """Build Math-Verify's LaTeX parser tables once (about 0.5 s), e.g. before forking workers."""
+    """Install the parse caches and build Math-Verify's LaTeX parser tables once (about 0.5 s),
+    e.g. before forking workers."""
+    parse_caches.install()
     _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
 
 
