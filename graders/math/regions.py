@@ -112,7 +112,8 @@ def worded_asides(reply: str, span: Span) -> list[Span]:
 
 def mask_math(reply: str, span: Span) -> str:
     """The reply with math segments inside span blanked, so prose-level matches skip them."""
-    chars = list(reply)
+    parts, done = [], 0
     for start, end in math_segments(reply, *span):
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
+        parts += [reply[done:start], " " * (end - start)]
+        done = end
+    return "".join(parts) + reply[done:] if parts else reply

@@ -211,11 +211,12 @@ def _undefined(parsed: list) -> bool:
     return isinstance(value, Basic) and (value.has(zoo) or value.has(nan))
 
 
-def warm_up() -> None:
-    """Install the parse caches and build Math-Verify's LaTeX parser tables once (about 0.5 s),
-    e.g. before forking workers."""
+def warm_up(latex: bool = True) -> None:
+    """Install the parse caches and (when LaTeX is coming) build Math-Verify's LaTeX parser
+    tables once (about 0.5 s), e.g. before forking workers so each need not build them."""
     parse_caches.install()
-    _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
+    if latex:
+        _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
 
 
 def grade_symbolic(
@@ -235,7 +236,17 @@ def grade_symbolic(
         outcome, evidence = TIMEOUT, {**prepared, "reason": f"over {config.timeout_s}s"}
     except Exception as exc:  # a grader returns a failing verdict, never raises
         outcome, evidence = ERROR, {**prepared, "reason": f"{type(exc).__name__}: {exc}"[:300]}
-    return _done("symbolic", outcome, {**evidence, "config": asdict(config)}, started)
+    return _done("symbolic", outcome, {**evidence, "config": _config_evidence(config)}, started)
+
+
+def _config_evidence(config: SymbolicConfig) -> dict:
+    """The config as evidence (a fresh dict; `asdict` itself is slow enough to show up)."""
+    return dict(_config_fields(config))
+
+
+@lru_cache(maxsize=64)
+def _config_fields(config: SymbolicConfig) -> tuple:
+    return tuple(asdict(config).items())
 
 
 def _parse_key_full(key: str) -> tuple[list, str]:
@@ -244,6 +255,12 @@ def _parse_key_full(key: str) -> tuple[list, str]:
     text = harden(unwrap_key(key))
     parsed, read, _ = _parse_hardened(text)
     return [*parsed, text], read or text
+
+
+@lru_cache(maxsize=64)
+def _full_config(config: SymbolicConfig) -> SymbolicConfig:
+    """`mathverify-full` compares as Math-Verify does by default: no set/relation comparison."""
+    return replace(config, allow_set_relation_comp=False)
 
 
 def _read(parsed: list) -> str:
@@ -266,8 +283,7 @@ def grade_mathverify_full(
             gold, key_read = _parse_key_full(key)
             pred = parse(reply, _DEFAULT, parsing_timeout=None)
             evidence = {"answer_parsed": _read(pred), "key_parsed": key_read}
-            full = replace(config, allow_set_relation_comp=False)  # Math-Verify's default
-            same = bool(gold and pred) and verify_fast(gold, pred, full)
+            same = bool(gold and pred) and verify_fast(gold, pred, _full_config(config))
         outcome = ACCEPT if same else REJECT
     except CheckTimeout:
         outcome, evidence = TIMEOUT, {"reason": f"over {config.timeout_s}s"}
