@@ -104,9 +104,12 @@ def grade_math_many(
             run_check, workers, hard,
             _failed(TIMEOUT, f"killed after {hard:.1f}s"), _failed(ERROR, "worker process died"),
         )
+    # Items sharing a key go out together, so one worker parses that key and its common answers
+    # once (its parse caches) instead of every worker parsing them.
+    order = sorted(range(len(items)), key=lambda index: items[index].key)
     try:
         for first in range(0, len(items), _BATCH):
-            batch = range(first, min(first + _BATCH, len(items)))
+            batch = order[first : first + _BATCH]
             for index in batch:
                 extractions[index] = extract_final_answer(items[index].reply)
                 pending[index].update(_cheap_verdicts(specs, items[index], extractions[index]))
