@@ -25,6 +25,7 @@ _NOT_AN_ANSWER = re.compile(
     r"below|above|the following|let(?:'|’)?s)\b"
 )
 _COPULA = re.compile(r"\s(?:is|are|was|equals)\s")
+_ENDS_SENTENCE = re.compile(r"[ \t*_)]*(?:[.!?](?=\s|$)|\n|$)")
 _TEXT_COMMAND = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{[^{}]*\}")
 
 
@@ -51,12 +52,15 @@ def sentence_after(reply: str, start: int, end: int | None = None) -> Span:
 
 
 def stated_choice(reply: str, start: int, end: int) -> Span | None:
-    """The last choice letter named in reply[start:end], if nothing answer-like follows it
-    (no math, no number outside asides): `$\\frac{7}{11}$, which is choice **(C)**` -> `(C)`."""
+    """The last choice letter named in reply[start:end], if it ends its sentence and nothing
+    answer-like follows it (no math, no number outside asides):
+    `$\\frac{7}{11}$, which is choice **(C)**.` -> `(C)`; `cases (A) and (B)` -> None."""
     choices = named_choices(reply, start, end)
     if not choices:
         return None
     span, after = choices[-1]
+    if not _ENDS_SENTENCE.match(reply, after, end):
+        return None
     if math_segments(reply, after, end) or NUMBER.search(mask_asides(reply), after, end):
         return None
     return span

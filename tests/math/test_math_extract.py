@@ -153,6 +153,9 @@ RULE_TABLE = [
      "last_math_final_paragraph", "\\frac{7}{11}"),
     ("Option (A) gives $3$ and option (B) gives $5$.", "last_math_final_paragraph", "5"),
     ("**Answer:** (C) 12", "answer_line", "(C) 12"),
+    ("The sum is $5$ in both cases, (A) and (B).", "last_math_final_paragraph", "5"),
+    ("So $x = \\frac{7}{11}$, which is choice (C), the largest.", "last_math_final_paragraph",
+     "\\frac{7}{11}"),
 ]
 
 
