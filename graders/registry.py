@@ -9,21 +9,32 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from importlib import import_module
+from typing import Any, Literal
 
-from graders.math.string_graders import (
+from graders.math.string_graders import grade_exact, grade_normalized
+from graders.math.versions import (
     EXACT_VERSION,
-    NORMALIZED_VERSION,
-    grade_exact,
-    grade_normalized,
-)
-from graders.math.symbolic import (
     FULL_VERSION,
+    NORMALIZED_VERSION,
     SYMBOLIC_VERSION,
-    grade_mathverify_full,
-    grade_symbolic,
 )
 from graders.verdict import Verdict
+
+
+def _loaded_on_first_use(module: str, name: str) -> Callable[..., Verdict]:
+    """A grader whose module (SymPy, Math-Verify) is imported only when it first grades, so
+    listing graders and their versions stays cheap (`adjudicate grade` with nothing to do)."""
+    function: list[Callable[..., Verdict]] = []
+
+    def grade(*args: Any, **kwargs: Any) -> Verdict:
+        if not function:
+            function.append(getattr(import_module(module), name))
+        return function[0](*args, **kwargs)
+
+    grade.__name__ = grade.__qualname__ = name
+    grade.__doc__ = f"`{module}.{name}`, imported on first use."
+    return grade
 
 
 @dataclass(frozen=True)
@@ -42,8 +53,10 @@ MATH_GRADERS: dict[str, GraderSpec] = {
     for spec in (
         GraderSpec("exact", EXACT_VERSION, "answer", False, grade_exact),
         GraderSpec("normalized", NORMALIZED_VERSION, "answer", False, grade_normalized),
-        GraderSpec("symbolic", SYMBOLIC_VERSION, "answer", True, grade_symbolic),
-        GraderSpec("mathverify-full", FULL_VERSION, "reply", True, grade_mathverify_full),
+        GraderSpec("symbolic", SYMBOLIC_VERSION, "answer", True,
+                   _loaded_on_first_use("graders.math.symbolic", "grade_symbolic")),
+        GraderSpec("mathverify-full", FULL_VERSION, "reply", True,
+                   _loaded_on_first_use("graders.math.symbolic", "grade_mathverify_full")),
     )
 }
 

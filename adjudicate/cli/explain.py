@@ -4,14 +4,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from graders.math.explain import explain_many
+if TYPE_CHECKING:
+    from rich.console import Console
 
 _OUTCOME_STYLE = {"accept": "green", "reject": "red", "error": "magenta", "timeout": "yellow"}
 
@@ -47,6 +45,9 @@ def _read_pairs(path: Path) -> list[tuple[str, str]]:
 
 
 def _render(console: Console, reply: str, gold: str, result: dict[str, Any]) -> None:
+    from rich.table import Table
+    from rich.text import Text
+
     extraction = result["extraction"]
     shown = Text(reply)
     if extraction["start"] is not None:
@@ -111,6 +112,10 @@ def explain(
         pairs = [(reply, gold)]
     else:
         pairs = _read_pairs(path)
+    from rich.console import Console
+
+    from graders.math.explain import explain_many  # SymPy and Math-Verify load only here
+
     console = Console()
     results = explain_many(pairs, jobs=jobs or (1 if len(pairs) == 1 else None), timeout_s=timeout)
     for (one_reply, one_gold), result in zip(pairs, results, strict=True):

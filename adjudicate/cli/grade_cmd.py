@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
-from sqlite_utils import Database
 
 from adjudicate.cli.common import count_progress, db_option
-from adjudicate.grading.code_pipeline import grade_code_replies
-from adjudicate.grading.math_pipeline import grade_math_replies
-from db.connection import open_db
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+# The graders (SymPy, Math-Verify, the sandbox) load inside the functions that grade, so the
+# CLI group and every other command start without them.
 
 
 @click.command()
@@ -39,6 +42,8 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
     Example:
       adjudicate grade --db evals.db --jobs 2
     """
+    from db.connection import open_db
+
     db = open_db(db_path, create=False)
     grade_everything(db, jobs=jobs, run=run, timeout_s=timeout_s)
     click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
@@ -47,6 +52,9 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
 def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                      timeout_s: float = 5.0) -> None:
     """Grade math then code replies with progress bars, and say what happened."""
+    from adjudicate.grading.code_pipeline import grade_code_replies
+    from adjudicate.grading.math_pipeline import grade_math_replies
+
     with count_progress("Grading math replies", None) as progress:
         task = progress.task_ids[0]
         summary = grade_math_replies(

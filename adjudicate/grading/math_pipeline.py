@@ -4,13 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
 from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
 from db.records import digest
-from graders.math.engine import MathGrading, MathItem, grade_math_many
 from graders.registry import MATH_GRADERS
+
+if TYPE_CHECKING:
+    from graders.math.engine import MathGrading
 
 COMMIT_EVERY = 500  # replies per transaction: an interrupted run keeps everything before it
 
@@ -41,6 +44,10 @@ def grade_math_replies(
     if on_total:
         on_total(len(todo))
     summary = MathSummary()
+    if not todo:
+        return summary
+    from graders.math.engine import MathItem, grade_math_many  # SymPy loads only with work
+
     items = [MathItem(reply=r.text, key=r.key or "", id=r.reply_id) for r in todo]
     batch: list[MathGrading] = []
     for grading in grade_math_many(items, jobs=jobs, timeout_s=timeout_s, on_progress=on_progress):

@@ -1,12 +1,23 @@
-"""Grade real GSM8K replies and styled MATH-500 replies; time the engine against the naive loop.
+"""Time `adjudicate grade` against the loop a user would write, on real GSM8K and styled MATH-500.
 
-    python bench/math/bench_math.py                 # both data sets, all cores
-    python bench/math/bench_math.py --dataset gsm8k --jobs 2
+    python bench/math/bench_math.py                        # both data sets, 3 rounds each
+    python bench/math/bench_math.py --dataset gsm8k --repeat 5 --jobs 2
 
-Each side runs as its own subprocess and is timed whole (interpreter start, imports, reading
-the data, grading), wall clock and CPU (user + system over the process tree). Wall time needs
-idle cores to show the parallel speed-up: the load average before each run is printed.
-To time another command (e.g. `adjudicate grade`), change `engine_command`.
+For each data set the replies are imported into a fresh database with `adjudicate import`
+(not timed). Each round then times, whole process against whole process (interpreter start,
+imports, reading, grading; wall clock and CPU over the process tree):
+
+- `adjudicate grade --db COPY`: the real command, on a fresh copy of that database: extraction
+  and all four graders (exact, normalized, symbolic, mathverify-full), verdicts and the queue
+  written to SQLite;
+- the naive loop: `verify(parse(key), parse(reply))` per reply, Math-Verify only, one process;
+- (secondary) the engine alone: `graders.math.engine.grade_math_many` on the same replies, no
+  database and no CLI.
+
+Rounds alternate the sides and each side's best round counts (load from other work on the
+machine only ever adds time); the load average before every timed run is printed. Agreement of
+each grader with the label (GSM8K: the file's `is_correct`; MATH-500: whether the styled answer
+is the key) and the queue are read back from the graded database.
 """
 
 from __future__ import annotations
@@ -15,6 +26,7 @@ import argparse
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -25,107 +37,148 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from datasets import gsm8k_replies, math500_replies  # noqa: E402
+from datasets import DATA, GSM8K_MODELS, LOADERS, MATH500_RUN  # noqa: E402
 
-LOADERS = {"gsm8k": gsm8k_replies, "math500": math500_replies}
+GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
 
 
-def engine_command(dataset: str, jobs: int | None, out: Path) -> list[str]:
-    """The timed command for our side; it writes one JSON object of outcomes per reply."""
-    command = [sys.executable, __file__, "--run", "engine", "--dataset", dataset, "--out", str(out)]
+def adjudicate_command() -> list[str]:
+    """The installed `adjudicate` console script beside this interpreter, else `-m adjudicate`."""
+    script = Path(sys.executable).with_name("adjudicate")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "adjudicate"]
+
+
+def build_database(dataset: str, db: Path, tmp: Path) -> None:
+    """Import the problems and replies with `adjudicate import` (the untimed setup)."""
+    adjudicate = adjudicate_command()
+
+    def run(*args: str) -> None:
+        subprocess.run([*adjudicate, "import", *args, "--db", str(db)], check=True,
+                       stdout=subprocess.DEVNULL)
+
+    if dataset == "gsm8k":
+        run(str(DATA / "gsm8k_test.jsonl"), "--benchmark", "gsm8k")
+        for model in GSM8K_MODELS:
+            run(str(DATA / "gsm8k_example_model_solutions.jsonl"), "--benchmark", "gsm8k",
+                "--run", model, "--id-field", "@index", "--reply-field", f"{model}.solution")
+        return
+    replies = tmp / "math500-styled.jsonl"
+    with open(replies, "w") as fh:
+        for item in LOADERS[dataset]():
+            fh.write(json.dumps({"id": item.task_id, "sample_index": item.sample_index,
+                                 "reply": item.reply}) + "\n")
+    run(str(DATA / "math500_test.jsonl"), "--benchmark", "math500")
+    run(str(replies), "--benchmark", "math500", "--run", MATH500_RUN)
+
+
+def side_command(side: str, dataset: str, jobs: int | None, out: Path) -> list[str]:
+    command = [sys.executable, __file__, "--side", side, "--dataset", dataset, "--out", str(out)]
     return command + (["--jobs", str(jobs)] if jobs else [])
 
 
-def naive_command(dataset: str, out: Path) -> list[str]:
-    """The loop a user would write instead: verify(parse(key), parse(reply)), one process."""
-    return [sys.executable, __file__, "--run", "naive", "--dataset", dataset, "--out", str(out)]
-
-
-def run_engine(dataset: str, jobs: int | None, out: Path) -> None:
+def run_engine(dataset: str, jobs: int | None) -> None:
     from graders.math.engine import MathItem, grade_math_many
 
-    rows = LOADERS[dataset]()
-    items = [MathItem(reply, key, index) for index, (reply, key, _) in enumerate(rows)]
-    results = [None] * len(items)
-    for grading in grade_math_many(items, jobs=jobs):
-        results[grading.item.id] = {
-            "rule": grading.extraction.rule,
-            "verdicts": {name: v.outcome for name, v in grading.verdicts.items()},
-            "dispute": grading.dispute,
-        }
-    out.write_text("\n".join(json.dumps(r) for r in results))
+    items = [MathItem(i.reply, i.key, n) for n, i in enumerate(LOADERS[dataset]())]
+    for _ in grade_math_many(items, jobs=jobs):
+        pass
 
 
 def run_naive(dataset: str, out: Path) -> None:
     from math_verify import parse, verify
 
     wrap = (lambda k: k) if dataset == "gsm8k" else (lambda k: f"${k}$")
-    rows = LOADERS[dataset]()
-    outcomes = [bool(verify(parse(wrap(key)), parse(reply))) for reply, key, _ in rows]
+    outcomes = [bool(verify(parse(wrap(i.key)), parse(i.reply))) for i in LOADERS[dataset]()]
     out.write_text(json.dumps(outcomes))
 
 
-def timed(command: list[str]) -> tuple[float, float]:
-    """Wall seconds and CPU seconds (user + system, the whole process tree) of one command."""
+def timed(command: list[str]) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds over the process tree, 1-minute load average before)."""
+    load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, check=True)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), load
+
+
+def agreement(db_path: Path, dataset: str, naive_out: Path) -> None:
+    """Per grader: agreement with the label; the queue; all read from the graded database."""
+    from db.connection import open_db
+    from db.export import export_rows
+
+    items = LOADERS[dataset]()
+    naive = json.loads(naive_out.read_text())
+    agree = sum(n == i.label for n, i in zip(naive, items, strict=True))
+    print(f"  {'naive loop':16s} agrees with the label on {agree:,}/{len(items):,} "
+          f"({agree / len(items):.2%}), accepts {sum(naive):,}")
+    labels = {(i.run, i.task_id, i.sample_index): i.label for i in items}
+    rows = list(export_rows(open_db(db_path, create=False), with_text=False))
+    assert len(rows) == len(labels), (len(rows), len(labels))
+    for name in GRADERS:
+        agree = accepted = 0
+        for row in rows:
+            accept = row["verdicts"][name]["verdict"] == "accept"
+            accepted += accept
+            agree += accept == labels[(row["run"], row["task_id"], row["sample_index"])]
+        print(f"  {name:16s} agrees with the label on {agree:,}/{len(rows):,} "
+              f"({agree / len(rows):.2%}), accepts {accepted:,}")
+    queued = [row for row in rows if row["queued"]]
+    reasons = Counter(row["queue"]["reason"] for row in queued)
+    groups = len({row["queue"]["group_key"] for row in queued})
+    print(f"  queue: {len(queued):,} replies ({reasons['disagree']:,} disagree, "
+          f"{reasons['all_reject']:,} all reject) in {groups:,} distinct (answer, key) groups")
+    rules = Counter(row["extraction"]["math-final-answer"]["rule"] for row in rows)
+    print(f"  extraction rules: {dict(rules.most_common())}")
 
 
 def report(dataset: str, jobs: int | None, repeat: int) -> None:
-    rows = LOADERS[dataset]()
-    labels = [label for _, _, label in rows]
-    load_before = os.getloadavg()[0]
-    with tempfile.TemporaryDirectory() as tmp:
-        engine_out, naive_out = Path(tmp) / "engine.jsonl", Path(tmp) / "naive.json"
-        # Alternate the two sides and keep each side's best run: other load on the machine
-        # only ever adds time.
-        runs = []
-        for _ in range(repeat):
-            engine_run = timed(engine_command(dataset, jobs, engine_out))
-            runs.append((engine_run, timed(naive_command(dataset, naive_out))))
-        engine_s, engine_cpu = min(engine for engine, _ in runs)
-        naive_s, naive_cpu = min(naive for _, naive in runs)
-        results = [json.loads(line) for line in engine_out.read_text().splitlines()]
-        naive = json.loads(naive_out.read_text())
-    print(f"\n== {dataset}: {len(rows)} replies, label = "
-          f"{'is_correct' if dataset == 'gsm8k' else 'synthesised right/wrong'}")
-    for name in results[0]["verdicts"]:
-        accepts = [r["verdicts"][name] == "accept" for r in results]
-        agree = sum(a == lab for a, lab in zip(accepts, labels, strict=True))
-        accepted = sum(accepts)
-        print(f"  {name:16s} agrees {agree}/{len(rows)} ({agree / len(rows):.2%}), "
-              f"accepts {accepted}")
-    agree = sum(n == lab for n, lab in zip(naive, labels, strict=True))
-    print(f"  {'naive loop':16s} agrees {agree}/{len(rows)} ({agree / len(rows):.2%})")
-    queue = Counter(r["dispute"] for r in results)
-    print(f"  queue: {queue['disagree'] + queue['all_reject']} "
-          f"(disagree {queue['disagree']}, all_reject {queue['all_reject']})")
-    print(f"  rules: {dict(Counter(r['rule'] for r in results).most_common())}")
-    print(f"  best of {repeat} run(s) per side, alternating:")
-    print(f"  engine, 4 graders: {engine_s:.2f}s ({len(rows) / engine_s:.0f}/s)   "
-          f"naive loop, Math-Verify only: {naive_s:.2f}s ({len(rows) / naive_s:.0f}/s)   "
-          f"ratio {naive_s / engine_s:.2f}x")
-    print(f"  CPU seconds: engine {engine_cpu:.2f}, naive loop {naive_cpu:.2f} "
-          f"(ratio {naive_cpu / engine_cpu:.2f}x); load average before: {load_before:.2f}")
+    n = len(LOADERS[dataset]())
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        pristine, graded = tmp / "imported.db", tmp / "graded.db"
+        build_database(dataset, pristine, tmp)
+        grade = [*adjudicate_command(), "grade", "--db", str(graded)]
+        grade += ["--jobs", str(jobs)] if jobs else []
+        naive_out = tmp / "naive.json"
+        sides = {"adjudicate grade": grade,
+                 "naive loop": side_command("naive", dataset, None, naive_out),
+                 "engine only": side_command("engine", dataset, jobs, naive_out)}
+        runs: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
+        for round_index in range(repeat):
+            order = list(sides) if round_index % 2 == 0 else list(sides)[::-1]
+            for side in order:
+                if side == "adjudicate grade":
+                    for suffix in ("", "-wal", "-shm"):
+                        Path(f"{graded}{suffix}").unlink(missing_ok=True)
+                    shutil.copy(pristine, graded)
+                runs[side].append(timed(sides[side]))
+        print(f"\n== {dataset}: {n:,} replies; best of {repeat} alternating round(s); "
+              f"jobs={jobs or os.cpu_count()}, {os.cpu_count()} cores")
+        agreement(graded, dataset, naive_out)
+    best = {side: min(times) for side, times in runs.items()}
+    naive_wall = best["naive loop"][0]
+    for side, (wall, cpu, load) in best.items():
+        loads = [load for _, _, load in runs[side]]
+        print(f"  {side:17s} {wall:6.2f} s wall ({n / wall:5.0f} replies/s), {cpu:6.2f} s CPU, "
+              f"naive/this {naive_wall / wall:4.2f}x; load before runs "
+              f"{min(loads):.2f}-{max(loads):.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dataset", choices=[*LOADERS, "both"], default="both")
-    parser.add_argument("--jobs", type=int, default=None)
-    parser.add_argument("--repeat", type=int, default=1, help="runs per side; the best counts")
-    parser.add_argument("--run", choices=["engine", "naive"], help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", type=int, default=None, help="workers (default: all cores)")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; each side's best counts")
+    parser.add_argument("--side", choices=["engine", "naive"], help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.run == "engine":
-        return run_engine(args.dataset, args.jobs, args.out)
-    if args.run == "naive":
+    if args.side == "engine":
+        return run_engine(args.dataset, args.jobs)
+    if args.side == "naive":
         return run_naive(args.dataset, args.out)
+    print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for dataset in LOADERS if args.dataset == "both" else [args.dataset]:
         report(dataset, args.jobs, args.repeat)
 

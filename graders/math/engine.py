@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from graders.math.extract import extract_final_answer
@@ -91,19 +91,25 @@ def grade_math_many(
     isolated = [spec for spec in specs if spec.isolated]
     pending: dict[int, dict[str, Verdict]] = {index: {} for index in range(len(items))}
     extractions: dict[int, Extraction] = {}
-    waiting: dict[tuple, list[tuple[int, str]]] = {}
+    waiting = _Waiting()
     hard = 2 * timeout_s + 0.5
     pool = None
     if isolated and items:
-        warm_up()  # forked workers inherit the built parser instead of each building it
+        # Forked workers inherit the built LaTeX parser instead of each building it; replies
+        # and keys without a backslash (GSM8K) rarely need it, and then a worker builds it
+        # itself if it meets some LaTeX.
+        warm_up(latex=any("\\" in item.reply or "\\" in item.key for item in items))
         workers = min(jobs or os.cpu_count() or 1, len(items) * len(isolated))
         pool = IsolatedPool(
             run_check, workers, hard,
             _failed(TIMEOUT, f"killed after {hard:.1f}s"), _failed(ERROR, "worker process died"),
         )
+    # Items sharing a key go out together, so one worker parses that key and its common answers
+    # once (its parse caches) instead of every worker parsing them.
+    order = sorted(range(len(items)), key=lambda index: items[index].key)
     try:
         for first in range(0, len(items), _BATCH):
-            batch = range(first, min(first + _BATCH, len(items)))
+            batch = order[first : first + _BATCH]
             for index in batch:
                 extractions[index] = extract_final_answer(items[index].reply)
                 pending[index].update(_cheap_verdicts(specs, items[index], extractions[index]))
@@ -130,25 +136,37 @@ def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extract
     }
 
 
-def _tasks(waiting, items, indices, specs, extractions, timeout_s) -> list[tuple]:
-    """New (task id, payload) pairs; a pair already queued just gains another waiting item."""
+@dataclass
+class _Waiting:
+    """Checks sent to the pool: the items waiting on each payload, and each payload by its
+    small integer task id (results carry the id, not the reply text a second time)."""
+
+    items: dict[tuple, list[tuple[int, str]]] = field(default_factory=dict)
+    payloads: dict[int, tuple] = field(default_factory=dict)
+    next_id: int = 0
+
+
+def _tasks(waiting: _Waiting, items, indices, specs, extractions, timeout_s) -> list[tuple]:
+    """New (task id, payload) pairs; a payload already queued just gains another waiting item."""
     new = []
     for index in indices:
         for spec in specs:
             text = items[index].reply if spec.reads == "reply" else extractions[index].answer
             payload = (spec.name, text, items[index].key, timeout_s)
-            if payload not in waiting:
-                waiting[payload] = []
-                new.append((payload, payload))
-            waiting[payload].append((index, spec.name))
+            if payload not in waiting.items:
+                waiting.items[payload] = []
+                waiting.payloads[waiting.next_id] = payload
+                new.append((waiting.next_id, payload))
+                waiting.next_id += 1
+            waiting.items[payload].append((index, spec.name))
     return new
 
 
-def _collect(results, waiting, pending, extractions, specs) -> list[int]:
+def _collect(results, waiting: _Waiting, pending, extractions, specs) -> list[int]:
     """Record finished checks; the items now complete (extracted, every verdict in)."""
     done = []
-    for payload, verdict in results:
-        for index, name in waiting.pop(payload):
+    for task_id, verdict in results:
+        for index, name in waiting.items.pop(waiting.payloads.pop(task_id)):
             pending[index][name] = verdict
             if index in extractions and len(pending[index]) == len(specs):
                 done.append(index)

@@ -14,19 +14,24 @@ Rules are tried in this order; the first that finds something wins:
    sentence or math segment.
 4. ``gsm8k_hash`` -- GSM8K's ``#### N``.
 5. ``bare`` -- the whole reply is one short line that reads as math, not prose (``2√5``).
-6. ``last_math_final_paragraph`` -- the last delimited math segment (``$..$``, ``\\(..\\)``,
-   ``\\[..\\]``, ``$$..$$``) of the final paragraph, with a one-symbol ``x =`` dropped; it
-   does not fire when a plain number is stated after that segment ("... is 12."), which rule 8
+6. ``named_choice`` -- the final paragraph ends by naming a multiple-choice letter
+   (``$\\frac{7}{11}$, which is choice **(C)**`` -> ``(C)``; see ``choice_mentions.py`` for why
+   the letter beats the value). Rules 2-3 apply the same preference inside their sentence.
+7. ``last_math_final_paragraph`` -- the last delimited math segment (``$..$``, ``\\(..\\)``,
+   ``\\[..\\]``, ``$$..$$``) of the final paragraph that is not inside a worded aside
+   (``$a = -256$ (the root is $x = 64$)`` -> ``-256``), with a one-symbol ``x =`` dropped; it
+   does not fire when a plain number is stated after that segment ("... is 12."), which rule 9
    then takes.
-7. ``last_bold`` -- the last ``**bold**`` phrase.
-8. ``last_number`` -- the last number (radicals and fractions included) outside worded
+8. ``last_bold`` -- the last ``**bold**`` phrase.
+9. ``last_number`` -- the last number (radicals and fractions included) outside worded
    parentheticals and GSM8K ``<<a+b=c>>`` annotations.
 
-Rules 6-8 read the reply with trailing verification removed: paragraphs that open with a check
+Rules 6-9 read the reply with trailing verification removed: paragraphs that open with a check
 ("As a consistency check, ...", "Verification:", "Let's verify ...") after an answer was stated,
-and such a sentence inside the final paragraph. Every answer is narrowed in place (trimmed,
-delimiters and bold dropped, a worded aside like ``(2 hours 40 minutes)`` and trailing unit words
-dropped), so ``reply[start:end] == answer`` always holds. No rule fires: rule ``none``.
+or with a confirming word ("Indeed, ...", "Sure enough, ...") right after a sentence that ends on
+a value, and such a sentence inside the final paragraph. Every answer is narrowed in place
+(trimmed, delimiters and bold dropped, a worded aside like ``(2 hours 40 minutes)`` and trailing
+unit words dropped), so ``reply[start:end] == answer`` always holds. No rule fires: rule ``none``.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from graders.math.regions import (
     final_paragraph,
     mask_asides,
     mask_math,
+    worded_asides,
 )
 from graders.math.spans import (
     Span,
@@ -49,10 +55,19 @@ from graders.math.spans import (
     rhs_of_simple_assignment,
     strip_span,
 )
+from graders.math.statements import (
+    ANSWER_IS,
+    ANSWER_SHAPED,
+    narrow_statement,
+    plausible,
+    sentence_span,
+    stated_choice,
+    strip_text_commands,
+)
 from graders.verdict import Extraction
 
 EXTRACTOR = "math-final-answer"
-VERSION = "1"
+VERSION = "2"
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b")
 _ANSWER_LINE = re.compile(
@@ -63,26 +78,15 @@ _ANSWER_LINE = re.compile(
 # GSM8K's `A: 26` counts only as the reply's last line (an `A:` elsewhere is often an option).
 _A_LAST_LINE = re.compile(r"^[ \t]*A:[ \t]*(?P<rest>[^\n]*)\s*\Z", re.MULTILINE)
 _ANSWER_HEADING = re.compile(r"^[ \t>#*_-]*(?i:final\s+answer)[ \t*_:]*$", re.MULTILINE)
-_ANSWER_IS = re.compile(r"(?i)\b(?:the\s+)?(?:final\s+)?answer\s+is\s*[:：]?\s*")
-_SENTENCE_END = re.compile(r"\n|(?<!\\)[.;!?](?=\s|$)(?<!\d\.)|(?<!\\)[.;](?=\s+[A-Z])")
 _GSM8K = re.compile(r"####[ \t]*(?P<rest>[^\n]*)")
 _BOLD = re.compile(r"\*\*(?P<b>[^*\n]{1,120}?)\*\*|__(?P<u>[^_\n]{1,120}?)__")
-_PROSE_WORD = re.compile(r"(?<![\\A-Za-z])(?!and\b)[A-Za-z]{3,}")
 _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 _MATH_WORDS = frozenset(
     "and or pi sqrt sin cos tan cot sec csc log ln exp inf infty mod gcd lcm deg".split()
 )
 _SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
-_LIST_SEPARATOR = re.compile(r"(?:\s|[,;\"'“”]|\\[\"']|\band\b|\\text\{\s*and\s*\})*")
-_MATH_OPENER = re.compile(r"\$|\\\(|\\\[")
-_NOT_AN_ANSWER = re.compile(
-    r"(?i)(?:correct|incorrect|right|wrong|reasonable|consistent|valid|plausible|as follows|"
-    r"below|above|the following|let(?:'|’)?s)\b"
-)
 _MAX_CANDIDATES = 20
 _BARE_TOKEN = re.compile(r"[^\s$.,;}]+")
-_ANSWER_SHAPED = re.compile(r"[\d\\√π∞]|^\(?[A-E]\)?$")
-_COPULA = re.compile(r"\s(?:is|are|was|equals)\s")
 
 
 def _box_content(reply: str, m: re.Match, pairs: dict[int, int]) -> tuple[Span, int] | None:
@@ -146,52 +150,10 @@ def _statement_after(reply: str, after: int) -> tuple[str, Span] | None:
             span
             and span[0] >= after
             and span[1] <= region_end
-            and _ANSWER_SHAPED.search(reply[span[0] : span[1]])  # a box beats a worded line
+            and ANSWER_SHAPED.search(reply[span[0] : span[1]])  # a box beats a worded line
         ):
             return name, span
     return None
-
-
-def _narrow_statement(reply: str, span: Span) -> Span:
-    """A stated answer: skip 'the answer is', keep one sentence, take what follows a copula."""
-    span = strip_span(reply, span)
-    phrase = _ANSWER_IS.search(reply, span[0], span[1])
-    if phrase and not reply[span[0] : phrase.start()].strip(" *_:"):
-        span = strip_span(reply, (phrase.end(), span[1]))
-    span = strip_span(reply, _sentence_after(reply, span[0], span[1]))
-    blanked = mask_math(reply, span)
-    copulas = list(_COPULA.finditer(blanked, *span))
-    if copulas:
-        span = strip_span(reply, (copulas[-1].end(), span[1]))
-    segments = math_segments(reply, *span)
-    if segments:
-        last = 1
-        while last < len(segments) and _LIST_SEPARATOR.fullmatch(
-            reply, segments[last - 1][1] + 1, segments[last][0] - 1
-        ):
-            last += 1
-        if last > 1:  # `$12$ and $13$`: a list of math segments is one answer
-            return strip_span(reply, (segments[0][0] - 1, segments[last - 1][1] + 1))
-        whole = strip_span(reply, span)
-        inner = strip_span(reply, segments[0])
-        if len(segments) > 1 or inner != whole:
-            return refine(reply, inner)
-        return refine(reply, span)
-    text = _strip_text_commands(reply[span[0] : span[1]])
-    if len(_PROSE_WORD.findall(text)) > 2:  # a worded sentence: its last number is the answer
-        numbers = list(NUMBER.finditer(mask_asides(reply), *span))
-        if numbers:
-            return strip_span(reply, (numbers[-1].start(), numbers[-1].end()))
-    return refine(reply, span)
-
-
-def _plausible(reply: str, span: Span) -> bool:
-    """A stated answer reads like one: math, a number, a choice, or a few words of text, and not
-    an evaluation ("the answer is correct") or a preamble ("A: Let's think step by step")."""
-    text = reply[span[0] : span[1]]
-    if not text or _NOT_AN_ANSWER.match(text):
-        return False
-    return bool(_ANSWER_SHAPED.search(text)) or len(text.split()) <= 3
 
 
 def _last_candidates(pattern: re.Pattern, reply: str) -> list[re.Match]:
@@ -203,35 +165,23 @@ def _answer_line(reply: str) -> Span | None:
     last_line = _A_LAST_LINE.search(reply, max(0, reply.rstrip().rfind("\n")))
     candidates = ([last_line] if last_line else []) + _last_candidates(_ANSWER_LINE, reply)
     for m in candidates:
-        span = _narrow_statement(reply, (m.start("rest"), m.end("rest")))
-        if _plausible(reply, span):
+        span = narrow_statement(reply, (m.start("rest"), m.end("rest")))
+        if plausible(reply, span):
             return span
     heading = list(_ANSWER_HEADING.finditer(reply))
     if heading:
         nxt = re.compile(r"\S[^\n]*").search(reply, heading[-1].end())
         if nxt:
-            span = _narrow_statement(reply, (nxt.start(), nxt.end()))
-            if _plausible(reply, span):
+            span = narrow_statement(reply, (nxt.start(), nxt.end()))
+            if plausible(reply, span):
                 return span
     return None
 
 
-def _sentence_after(reply: str, start: int, end: int | None = None) -> Span:
-    """From start to the end of its sentence, or the math segment that opens there."""
-    end = len(reply) if end is None else end
-    if _MATH_OPENER.match(reply, start, end):
-        inner = math_segments(reply, start, end)
-        if inner and inner[0][0] - start <= 2:
-            return inner[0]
-    blanked = mask_math(reply, (start, end))
-    stop = _SENTENCE_END.search(blanked, start, end)
-    return start, stop.start() if stop else end
-
-
 def _final_answer_is(reply: str) -> Span | None:
-    for m in _last_candidates(_ANSWER_IS, reply):
-        span = _narrow_statement(reply, _sentence_after(reply, m.end()))
-        if _plausible(reply, span):
+    for m in _last_candidates(ANSWER_IS, reply):
+        span = narrow_statement(reply, sentence_span(reply, m.end()))
+        if plausible(reply, span):
             return span
     return None
 
@@ -249,14 +199,15 @@ def _bare(reply: str) -> Span | None:
     text = reply[span[0] : span[1]]
     if not text or "\n" in text or len(text) > 80 or text.endswith("?"):
         return None
-    words = _WORD.findall(_strip_text_commands(text))
+    words = _WORD.findall(strip_text_commands(text))
     if any(word.lower() not in _MATH_WORDS for word in words):
         return None
     return refine(reply, span)
 
 
-def _strip_text_commands(text: str) -> str:
-    return re.sub(r"\\(?:text|textbf|mathrm|mbox)\{[^{}]*\}", " ", text)
+def _named_choice(reply: str) -> Span | None:
+    paragraph = final_paragraph(reply, answer_region(reply))
+    return stated_choice(reply, *paragraph)
 
 
 def _last_math_final_paragraph(reply: str) -> Span | None:
@@ -265,6 +216,10 @@ def _last_math_final_paragraph(reply: str) -> Span | None:
     segments = math_segments(reply, *paragraph)
     if not segments:
         return None
+    # Math inside a worded aside (`$a = -256$ (the root is $x = 64$)`) is not the answer,
+    # unless the paragraph has no other math.
+    asides = worded_asides(reply, paragraph)
+    segments = [s for s in segments if not any(a <= s[0] < b for a, b in asides)] or segments
     # A plain number stated after the last math segment ("... is 12.") is the later statement.
     prose = mask_math(mask_asides(reply), paragraph)
     if NUMBER.search(prose, segments[-1][1], paragraph[1]):
@@ -281,7 +236,7 @@ def _last_bold(reply: str) -> Span | None:
     found = list(_BOLD.finditer(reply, start, end))[-_MAX_CANDIDATES:]
     for m in reversed(found):
         group = "b" if m.group("b") is not None else "u"
-        span = _narrow_statement(reply, (m.start(group), m.end(group)))
+        span = narrow_statement(reply, (m.start(group), m.end(group)))
         if span[1] > span[0]:
             return span
     return None
@@ -301,6 +256,7 @@ RULES: tuple[tuple[str, Callable[[str], Span | tuple[str, Span] | None]], ...] =
     ("final_answer_is", _final_answer_is),
     ("gsm8k_hash", _gsm8k_hash),
     ("bare", _bare),
+    ("named_choice", _named_choice),
     ("last_math_final_paragraph", _last_math_final_paragraph),
     ("last_bold", _last_bold),
     ("last_number", _last_number),

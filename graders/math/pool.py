@@ -1,9 +1,11 @@
 """Worker processes with a hard per-task timeout: a task that hangs (even in C code) is killed.
 
-The parent hands each idle worker a small chunk of tasks; the worker sends one result per task
-as it finishes, so the parent always knows which task is running and since when. A task running
-past `hard_timeout_s` gets its worker killed and replaced; the task gets `on_timeout(payload)`
-as its result and the rest of its chunk goes back to the front of the queue.
+The parent hands each worker a small chunk of tasks, plus a second one queued behind it when
+that one is small (so a worker never idles while the parent is busy extracting or writing); the
+worker sends one result per task as it finishes, so the parent always knows which task is
+running and since when. A task running past `hard_timeout_s` gets its worker killed and
+replaced; the task gets `on_timeout(payload)` as its result and the rest of its work goes back
+to the front of the queue.
 """
 
 from __future__ import annotations
@@ -18,9 +20,13 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
 MEMORY_HEADROOM_BYTES = 4 * 1024**3
+# A chunk queued behind a busy worker's current one is at most this big once pickled, so the
+# parent's send always fits the socket buffer and never blocks on a worker that is busy.
+PREFETCH_BYTES = 32 * 1024
 
 
 def _limit_memory() -> None:
@@ -57,8 +63,9 @@ def _worker_main(conn: Connection, work: Callable[[Any], Any]) -> None:
 class _Worker:
     process: Any
     conn: Connection
-    chunk: deque = field(default_factory=deque)
-    since: float = 0.0
+    chunk: deque = field(default_factory=deque)  # tasks sent and not answered, in order
+    sizes: deque = field(default_factory=deque)  # task count of each chunk sent, oldest first
+    since: float = 0.0  # when its current task started
 
 
 class IsolatedPool:
@@ -107,13 +114,20 @@ class IsolatedPool:
 
     def _dispatch(self) -> None:
         for worker in self._workers:
-            if worker.chunk or not self._queue:
+            if not self._queue or len(worker.sizes) >= 2:
                 continue
             size = max(1, min(self._chunk_size, len(self._queue) // len(self._workers)))
-            chunk = [self._queue.popleft() for _ in range(min(size, len(self._queue)))]
+            chunk = [self._queue[i] for i in range(min(size, len(self._queue)))]
+            data = ForkingPickler.dumps(chunk)
+            if worker.sizes and len(data) > PREFETCH_BYTES:
+                continue  # busy and the chunk is big: it waits until the worker is idle
+            for _ in chunk:
+                self._queue.popleft()
+            if not worker.chunk:
+                worker.since = time.monotonic()
             worker.chunk.extend(chunk)
-            worker.since = time.monotonic()
-            worker.conn.send(chunk)
+            worker.sizes.append(len(chunk))
+            worker.conn.send_bytes(data)
 
     def poll(self, timeout: float) -> list[tuple[Any, Any]]:
         """Wait up to `timeout` seconds for results; enforce hard timeouts; keep workers busy."""
@@ -144,6 +158,9 @@ class IsolatedPool:
                 self._replace(worker, self._on_crash)
                 return
             worker.chunk.popleft()
+            worker.sizes[0] -= 1
+            if not worker.sizes[0]:
+                worker.sizes.popleft()
             worker.since = time.monotonic()
             self._ready.append((task_id, result))
 

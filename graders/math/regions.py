@@ -11,6 +11,8 @@ import re
 from graders.math.spans import Span, math_segments
 
 _CALCULATOR = re.compile(r"<<[^<>\n]*>>")
+# A parenthetical after a space that holds a word: an aside, not the answer.
+_WORDED_PARENTHETICAL = re.compile(r"(?<=\s)\((?=[^()\n]*[A-Za-z]{2})[^()\n]*\)")
 NUMBER = re.compile(
     r"(?<![\w.])-?(?:\d+\s*)?[√∛∜]\s*\(?\d+(?:\.\d+)?\)?"  # 2√5, √(12)
     r"|(?<![\w.])-?\d+(?:\.\d+)?\s*π"  # 3π
@@ -23,6 +25,18 @@ _CHECK_OPENING = re.compile(
     r"ication)\b|sanity\s+check|consistency\s+check|to\s+(?:double[- ]?)?(?:check|verify|confirm)|"
     r"confirm(?:ing|ation)?\b|plugging\s+(?:back|in)|substituting\s+back)"
 )
+# Confirming openers ("Indeed, 20^2 + 21^2 = 29^2") are also connectives ("Indeed, by AM-GM the
+# minimum is 4"), so they mark a check only right after a sentence that ends on a stated value.
+_CONFIRMING_OPENING = re.compile(
+    r"(?i)\W{0,4}(?:indeed\b|sure\s+enough\b|as\s+expected\b|"
+    r"(?:this|that)\s+(?:checks\s+out|confirms|agrees|matches)\b)"
+)
+# How a statement of a value ends: bold, a box, a number, ° or % (a math segment is checked
+# for what it holds: `$a = -256$` and `$\frac{7}{11}$` state values, `$x + 4/x$` does not).
+_VALUE_END = re.compile(r"(?:\*\*|__|\}|\d|°|%)\Z")
+_MATH_END = re.compile(r"(?:\$|\\\)|\\\])\Z")
+_LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+_ASSIGNMENT = re.compile(r"\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?)?\s*=[^=]+")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_START = re.compile(r"(?:(?<=[.!?])\s+|\n)(?=\S)")
 
@@ -33,18 +47,37 @@ def answer_region(reply: str) -> Span:
     first_answer = first_answer_like(reply, 0, len(reply))
     end = len(reply)
     # Drop trailing paragraphs that open with a check, once an answer was stated before them.
-    while len(starts) > 1 and _CHECK_OPENING.match(reply, starts[-1]) and (
-        first_answer is not None and first_answer < starts[-1]
+    while len(starts) > 1 and (
+        (_CHECK_OPENING.match(reply, starts[-1])
+         and first_answer is not None and first_answer < starts[-1])
+        or _confirms_stated_value(reply, starts[-1])
     ):
         end = starts.pop()
     last = starts[-1]
     first_in_last = first_answer_like(reply, last, end)
     if first_in_last is not None:
         for m in _SENTENCE_START.finditer(reply, first_in_last, end):
-            if _CHECK_OPENING.match(reply, m.end()):
+            if _CHECK_OPENING.match(reply, m.end()) or _confirms_stated_value(reply, m.end()):
                 end = m.end()
                 break
     return 0, end
+
+
+def _confirms_stated_value(reply: str, at: int) -> bool:
+    """Whether the text at `at` opens with a confirming word right after a stated value."""
+    if not _CONFIRMING_OPENING.match(reply, at):
+        return False
+    # A bounded window keeps a reply of a thousand "Indeed." sentences linear.
+    before = mask_asides(reply[max(0, at - 400) : at]).rstrip().rstrip(".,;:!").rstrip()
+    if _VALUE_END.search(before):
+        return True
+    segments = math_segments(before) if _MATH_END.search(before) else []
+    if not segments or before[segments[-1][1] :].strip("$\\)]"):
+        return False
+    inside = before[segments[-1][0] : segments[-1][1]]
+    return bool(_ASSIGNMENT.fullmatch(inside)) or not re.search(
+        "[A-Za-z]", _LATEX_COMMAND.sub("", inside)
+    )
 
 
 def first_answer_like(reply: str, start: int, end: int) -> int | None:
@@ -68,16 +101,19 @@ def final_paragraph(reply: str, region: Span) -> Span:
 def mask_asides(reply: str) -> str:
     """The reply with calculator annotations and worded parentheticals blanked (same length)."""
     masked = _CALCULATOR.sub(lambda m: " " * len(m.group()), reply)
-    return re.sub(
-        r"(?<=\s)\((?=[^()\n]*[A-Za-z]{2})[^()\n]*\)",
-        lambda m: " " * len(m.group()),
-        masked,
-    )
+    return _WORDED_PARENTHETICAL.sub(lambda m: " " * len(m.group()), masked)
+
+
+def worded_asides(reply: str, span: Span) -> list[Span]:
+    """Worded parentheticals in the prose of reply[span], math inside them included:
+    `$a = -256$ (the root is $x = 64$)` has one, `$f(x)$` and `($\frac{1}{2}$)` have none."""
+    return [m.span() for m in _WORDED_PARENTHETICAL.finditer(mask_math(reply, span), *span)]
 
 
 def mask_math(reply: str, span: Span) -> str:
     """The reply with math segments inside span blanked, so prose-level matches skip them."""
-    chars = list(reply)
+    parts, done = [], 0
     for start, end in math_segments(reply, *span):
-        chars[start:end] = " " * (end - start)
-    return "".join(chars)
+        parts += [reply[done:start], " " * (end - start)]
+        done = end
+    return "".join(parts) + reply[done:] if parts else reply

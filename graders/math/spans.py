@@ -106,12 +106,11 @@ def strip_span(text: str, span: Span) -> Span:
         while end > start and text[end - 1].isspace():
             end -= 1
         for left, right in _WRAPPERS:
-            inner = text[start + len(left) : end - len(right)]
             if (
                 end - start > len(left) + len(right)
                 and text.startswith(left, start)
                 and text.endswith(right, 0, end)
-                and not _opens_again(inner, left)
+                and not _opens_again(text[start + len(left) : end - len(right)], left)
             ):
                 start, end, changed = start + len(left), end - len(right), True
                 break

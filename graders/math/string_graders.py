@@ -6,10 +6,11 @@ import time
 from dataclasses import dataclass
 
 from graders.math.normalize import normalize_math_answer
+from graders.math.versions import EXACT_VERSION, NORMALIZED_VERSION
 from graders.verdict import ACCEPT, ERROR, REJECT, Verdict
 
-EXACT_VERSION = "1"
-NORMALIZED_VERSION = "1"
+__all__ = ["EXACT_VERSION", "NORMALIZED_VERSION", "StringConfig", "grade_exact",
+           "grade_normalized"]
 
 
 @dataclass(frozen=True)

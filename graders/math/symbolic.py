@@ -15,24 +15,22 @@ import time
 from dataclasses import asdict, dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from importlib.metadata import version as package_version
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, FiniteSet, Interval, Rational, Set, Tuple, nan, zoo
+from sympy import Basic, FiniteSet, Float, Interval, Rational, Set, Tuple, nan, zoo
 from sympy.logic.boolalg import Boolean
 
+from graders.math import parse_caches
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
 from graders.math.time_limit import CheckTimeout, time_limit
+from graders.math.versions import FULL_VERSION, SYMBOLIC_VERSION
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
 
 # Math-Verify warns through logging when its own signal timeouts are off (ours replace them).
 logging.getLogger("math_verify").addHandler(logging.NullHandler())
 logging.getLogger("math_verify").propagate = False
 
-MATH_VERIFY_VERSION = package_version("math-verify")
-SYMBOLIC_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
-FULL_VERSION = f"1+math-verify-{MATH_VERIFY_VERSION}"
 
 _LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
 _EXPR_ONLY = (ExprExtractionConfig(),)
@@ -147,8 +145,9 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
 
     `verify` is true when any (gold, pred) pair matches. Two SymPy rationals match exactly when
     equal (Math-Verify compares them symbolically, and rounding applies only to floats); two
-    strings match when equal after trimming; a string never matches a SymPy object. Every other
-    pair goes to Math-Verify itself.
+    finite numbers, one a Float, match when equal after rounding (its `simplify` fallback on
+    two numbers is just their difference); two strings match when equal after trimming; a
+    string never matches a SymPy object. Every other pair goes to Math-Verify itself.
     """
     options = (
         config.float_rounding, config.numeric_precision, config.strict,
@@ -158,6 +157,8 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
         for t in pred:
             if isinstance(g, Rational) and isinstance(t, Rational):
                 same = g == t
+            elif _finite_number(g) and _finite_number(t):
+                same = _numbers_match(g, t, config.float_rounding)
             elif isinstance(g, str) or isinstance(t, str):
                 same = isinstance(g, str) and isinstance(t, str) and bool(g.strip()) and (
                     g.strip() == t.strip()
@@ -186,6 +187,21 @@ def _verify_pair(gold: Basic, pred: Basic, options: tuple) -> bool:
     )
 
 
+def _finite_number(value: object) -> bool:
+    return isinstance(value, (Rational, Float)) and bool(value.is_finite)
+
+
+def _numbers_match(gold: Basic, pred: Basic, rounding: int) -> bool:
+    """Math-Verify's verdict on two numbers, one a Float, without its `simplify`: equal after
+    rounding both to `rounding` places, or (its symbolic fallback) a zero difference."""
+    try:
+        if gold.round(rounding) == pred.round(rounding):
+            return True
+    except Exception:  # Math-Verify falls through to the symbolic check the same way
+        pass
+    return bool((gold - pred).is_zero)
+
+
 def _pair_against_set(one: object, other: object) -> bool:
     return isinstance(one, (Interval, Tuple)) and isinstance(other, FiniteSet)
 
@@ -195,9 +211,12 @@ def _undefined(parsed: list) -> bool:
     return isinstance(value, Basic) and (value.has(zoo) or value.has(nan))
 
 
-def warm_up() -> None:
-    """Build Math-Verify's LaTeX parser tables once (about 0.5 s), e.g. before forking workers."""
-    _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
+def warm_up(latex: bool = True) -> None:
+    """Install the parse caches and (when LaTeX is coming) build Math-Verify's LaTeX parser
+    tables once (about 0.5 s), e.g. before forking workers so each need not build them."""
+    parse_caches.install()
+    if latex:
+        _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
 
 
 def grade_symbolic(
@@ -217,7 +236,17 @@ def grade_symbolic(
         outcome, evidence = TIMEOUT, {**prepared, "reason": f"over {config.timeout_s}s"}
     except Exception as exc:  # a grader returns a failing verdict, never raises
         outcome, evidence = ERROR, {**prepared, "reason": f"{type(exc).__name__}: {exc}"[:300]}
-    return _done("symbolic", outcome, {**evidence, "config": asdict(config)}, started)
+    return _done("symbolic", outcome, {**evidence, "config": _config_evidence(config)}, started)
+
+
+def _config_evidence(config: SymbolicConfig) -> dict:
+    """The config as evidence (a fresh dict; `asdict` itself is slow enough to show up)."""
+    return dict(_config_fields(config))
+
+
+@lru_cache(maxsize=64)
+def _config_fields(config: SymbolicConfig) -> tuple:
+    return tuple(asdict(config).items())
 
 
 def _parse_key_full(key: str) -> tuple[list, str]:
@@ -226,6 +255,12 @@ def _parse_key_full(key: str) -> tuple[list, str]:
     text = harden(unwrap_key(key))
     parsed, read, _ = _parse_hardened(text)
     return [*parsed, text], read or text
+
+
+@lru_cache(maxsize=64)
+def _full_config(config: SymbolicConfig) -> SymbolicConfig:
+    """`mathverify-full` compares as Math-Verify does by default: no set/relation comparison."""
+    return replace(config, allow_set_relation_comp=False)
 
 
 def _read(parsed: list) -> str:
@@ -248,8 +283,7 @@ def grade_mathverify_full(
             gold, key_read = _parse_key_full(key)
             pred = parse(reply, _DEFAULT, parsing_timeout=None)
             evidence = {"answer_parsed": _read(pred), "key_parsed": key_read}
-            full = replace(config, allow_set_relation_comp=False)  # Math-Verify's default
-            same = bool(gold and pred) and verify_fast(gold, pred, full)
+            same = bool(gold and pred) and verify_fast(gold, pred, _full_config(config))
         outcome = ACCEPT if same else REJECT
     except CheckTimeout:
         outcome, evidence = TIMEOUT, {"reason": f"over {config.timeout_s}s"}

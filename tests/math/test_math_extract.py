@@ -62,6 +62,8 @@ CASES = [
      "2"),
     ("Setup $n$.\n\nHence the count is $\\binom{5}{2}$.", "last_math_final_paragraph",
      "\\binom{5}{2}"),
+    # named_choice: the final paragraph ends by naming a choice letter
+    ("The largest value is $\\frac{7}{11}$, which is choice **(C)**.", "named_choice", "(C)"),
     # last_bold
     ("The total is **18 dollars**.", "last_bold", "18"),
     # last_number: parentheticals, calculator annotations and check paragraphs ignored
@@ -105,10 +107,64 @@ def test_every_rule_is_exercised_and_named() -> None:
         (SEED_CHECK, "128 > 0"),
         ("It takes 160 minutes (2 hours 40 minutes).", "40"),
         ("The answer is $\\boxed{-256}$.\n\nCheck: the sum is $128 > 0$.", "128 > 0"),
+        ("so $a = -256$ (the root is $x = 64$).", "64"),
+        ("so the angle is **90°**.\n\nIndeed, $20^2 + 21^2 = 29^2$.", "20^2 + 21^2 = 29^2"),
     ],
 )
 def test_not_fooled(reply: str, wrong: str) -> None:
     assert extract_final_answer(reply).answer != wrong
+
+
+# The rules added for the demo's thinking-high replies, each in both directions: the reply it
+# fixes, and neighbouring replies where it must not fire (or must keep the old answer).
+RULE_TABLE = [
+    # A math segment inside a worded parenthetical is an aside, not the answer ...
+    ("so $a = -256$ (the root is $x = 64$).\n\nAs a consistency check, the sum of the roots is "
+     "$-\\frac{a}{2} = 128 > 0$.", "last_math_final_paragraph", "-256"),
+    ("Hence $n = 12$ (which gives $m = 3$ as well).", "last_math_final_paragraph", "12"),
+    # ... but a parenthesis inside math, or one with no words, is not an aside
+    ("So the value is $f(2) = 7$.", "last_math_final_paragraph", "f(2) = 7"),
+    ("The point is $P$ ($\\frac{1}{2}$).", "last_math_final_paragraph", "\\frac{1}{2}"),
+    # ... and when every segment of the paragraph is in an aside, the aside is all there is
+    ("We are done (the value is $12$).", "last_math_final_paragraph", "12"),
+    # A paragraph or sentence opening with a confirming word after a stated value is a check ...
+    ("so the largest angle is a right angle: **90°**.\n\n"
+     "Indeed, $20^2 + 21^2 = 400 + 441 = 841 = 29^2$.", "last_bold", "90°"),
+    ("So $x = 5$. Indeed, $5 + 5 = 10$.", "last_math_final_paragraph", "5"),
+    ("Thus $y = 7$.\n\nSure enough, $7 \\cdot 2 = 14$.", "last_math_final_paragraph", "7"),
+    ("Thus $y = 7$.\n\nThis checks out: $7 \\cdot 2 = 14$.", "last_math_final_paragraph", "7"),
+    ("The ratio is $\\frac{7}{11}$.\n\nIndeed, $7 \\cdot 11 = 77$.", "last_math_final_paragraph",
+     "\\frac{7}{11}"),
+    # ... but "Indeed" after prose is a connective that may state the answer itself
+    ("We want the minimum of $x + 4/x$.\n\nIndeed, by AM-GM the minimum is $4$.",
+     "last_math_final_paragraph", "4"),
+    ("Let $s$ be the side.\n\nIndeed the side is $s = 6$.", "last_math_final_paragraph", "6"),
+    # A choice letter named after the value wins, in a final paragraph or a stated answer ...
+    ("The largest value is $\\frac{7}{11}$, which is choice **(C)**.", "named_choice", "(C)"),
+    ("Of the options, $0.64$ is biggest, option D.", "named_choice", "D"),
+    ("The largest is $\\frac{7}{11}$, that is $\\textbf{(C)}$.", "named_choice",
+     "\\textbf{(C)}"),
+    ("**Answer:** $\\frac{7}{11}$, which is choice (C)", "answer_line", "(C)"),
+    ("The answer is $\\frac{7}{11}$, which is choice $\\text{(C)}$.", "final_answer_is",
+     "\\text{(C)}"),
+    # ... but not a bare capital after a copula (a name), nor a choice followed by a value
+    ("The largest angle is C.", "none", None),
+    ("We rule out option (B) since $x > 3$, so the value is $\\frac{7}{11}$.",
+     "last_math_final_paragraph", "\\frac{7}{11}"),
+    ("Option (A) gives $3$ and option (B) gives $5$.", "last_math_final_paragraph", "5"),
+    ("**Answer:** (C) 12", "answer_line", "(C) 12"),
+    ("The sum is $5$ in both cases, (A) and (B).", "last_math_final_paragraph", "5"),
+    ("So $x = \\frac{7}{11}$, which is choice (C), the largest.", "last_math_final_paragraph",
+     "\\frac{7}{11}"),
+]
+
+
+@pytest.mark.parametrize(("reply", "rule", "answer"), RULE_TABLE)
+def test_check_aside_and_choice_rules(reply: str, rule: str, answer: str | None) -> None:
+    extraction = extract_final_answer(reply)
+    assert (extraction.rule, extraction.answer) == (rule, answer)
+    if answer is not None:
+        assert reply[extraction.start : extraction.end] == answer
 
 
 def test_non_text_reply_is_none() -> None:
@@ -127,9 +183,14 @@ def test_non_text_reply_is_none() -> None:
         "\\boxed{1} and " * 5_000,
         "the answer is " * 10_000,
         "Answer: let's see\n" * 10_000,
+        "which is choice" + " " * 100_000 + "x",
+        "is \\text{" + " " * 100_000,
+        "So $a=5$.\n\nIndeed, " * 20_000,
+        "x = 5. Indeed. " * 30_000,
     ],
     ids=["answer-spaces", "open-boxes", "open-brackets", "open-paren", "newlines", "box-run",
-         "answer-is-run", "answer-lines"],
+         "answer-is-run", "answer-lines", "choice-spaces", "text-spaces", "indeed-paragraphs",
+         "indeed-sentences"],
 )
 def test_hostile_reply_is_fast(reply: str) -> None:
     started = time.perf_counter()

@@ -46,3 +46,21 @@ def test_stuck_task_is_killed_and_the_rest_finish() -> None:
 def test_crashed_worker_is_replaced() -> None:
     results = _run(["x", "crash", "y", "z"], jobs=1)
     assert results == {0: "X", 1: "crash:crash", 2: "Y", 3: "Z"}
+
+
+def _echo(payload: str) -> str:
+    return payload
+
+
+def test_big_payloads_and_results_never_deadlock() -> None:
+    # A chunk queued behind a busy worker is kept small: with 200 KB payloads echoed back, the
+    # parent never blocks sending to a worker that is blocked sending its results.
+    payloads = [chr(65 + i % 26) * 200_000 for i in range(24)]
+    with IsolatedPool(_echo, 2, hard_timeout_s=30, on_timeout=str, on_crash=str,
+                      chunk_size=4) as pool:
+        pool.submit(enumerate(payloads))
+        results: dict[int, str] = {}
+        deadline = time.monotonic() + 30
+        while pool.outstanding and time.monotonic() < deadline:
+            results.update(pool.poll(0.1))
+    assert results == dict(enumerate(payloads))

@@ -60,6 +60,15 @@ ACCEPT = [
     ("\\{-2021, 2021\\}", "\\pm 2021"),
     ("12:00", "12:00"),
     ("\\boxed{1}, \\boxed{2}", "\\{1,2\\}"),
+    # a named angle on the left drops like `x =` (Unicode ∠ and ∡ read as \angle)
+    ("∠C = 85°", "85^\\circ"),
+    ("m∠C = 85°", "85^\\circ"),
+    ("∡C = 85°", "85^\\circ"),
+    ("∠ABC = 85°", "85"),
+    ("m\\angle C = 85^\\circ", "85^\\circ"),
+    ("angle C = 85^\\circ", "85^\\circ"),
+    # a choice letter as the extractor takes it from "which is choice **(C)**"
+    ("(C)", "\\text{(C)}"),
 ]
 
 REJECT = [
@@ -92,6 +101,15 @@ REJECT = [
     ("x²", "x^3"),
     ("128 > 0", "-256"),
     ("", "5"),
+    # an angle on the left never changes the value compared
+    ("∠C = 95°", "85^\\circ"),
+    ("∠C = 85°", "95^\\circ"),
+    ("∠C", "85^\\circ"),
+    ("m∠C = 85°", "\\frac{17\\pi}{36}"),
+    # a choice letter matches only its own letter; a key that is the value does not match it
+    # (the extractor prefers the named choice: MATH keys choice problems by letter)
+    ("(B)", "\\text{(C)}"),
+    ("(C)", "\\frac{7}{11}"),
 ]
 
 
@@ -127,6 +145,8 @@ def test_never_accepts_wrong_answer(answer: str, key: str) -> None:
         ("(1,234)", "(1,234)"),
         ("12 and 13", "12, 13"),
         ("1-1/\\mathrm{e}", "1-1/e"),
+        ("∠C = 85°", "\\angle C = 85^\\circ "),
+        ("m∡C", "m\\measuredangle C"),
     ],
 )
 def test_rewrites(text: str, rewritten: str) -> None:
