@@ -8,6 +8,13 @@ per-sample agreement, and every sample on which they differ.
     python bench/code/bench_code.py [--jobs 2] [--per-task 10] [--evalplus-bin PATH]
         [--strict-numbers] [--evalplus-cache FILE]
 
+The baseline needs EvalPlus 0.3.1 in a virtualenv of its own (it pins other versions of its
+dependencies), by default at /work/venvs/evalplus:
+
+    python3 -m venv /work/venvs/evalplus && /work/venvs/evalplus/bin/pip install evalplus==0.3.1
+
+It is pointed at the local HumanEvalPlus.jsonl.gz through HUMANEVAL_OVERRIDE_PATH.
+
 --evalplus-cache saves EvalPlus's per-sample results (and times) to FILE, or reuses FILE if it
 exists, to compare another configuration of ours without running EvalPlus again.
 """
