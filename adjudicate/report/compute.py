@@ -111,7 +111,7 @@ def build_report(
         disputed_pairs=pairs_top,
         bad_keys=tuple(bad_keys),
         conflicts=diagnostics.conflicts(ordered, resolutions),
-        kappa=diagnostics.reviewer_kappa(ordered),
+        kappa=diagnostics.reviewer_kappa(ordered, bootstrap=bootstrap, seed=seed, level=level),
         selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),
         notes=(),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table
-from .model import DisputedPair, Report
+from .model import DisputedPair, Kappa, Report
 
 ANSWER_WIDTH = 40  # characters of an answer or key before it is cut
 
@@ -51,11 +51,13 @@ def diagnostic_blocks(report: Report) -> list[Block]:
                                   for c in report.conflicts)))
     if report.kappa:
         blocks.append(Heading("Inter-reviewer agreement (Cohen's kappa)", 2))
-        blocks.append(Table("", ("Kind", "Reviewers", "N", "Observed agreement", "Kappa"),
+        blocks.append(Table("", ("Kind", "Reviewers", "Replies", "Problems",
+                                 "Agreement (95% CI)", "Kappa (95% CI)"),
                             tuple((k.kind, f"{k.reviewer_a} / {k.reviewer_b}", str(k.n),
-                                   f.pct(k.observed_agreement),
-                                   f.DASH if k.kappa is None else f"{k.kappa:.3f}")
+                                   str(k.n_problems), _agreement_cell(k), _kappa_cell(k))
                                   for k in report.kappa)))
+        blocks.append(Paragraph("Kappa intervals: bootstrap over problems (a problem's replies "
+                                "move together)."))
     if report.selfcheck_failures:
         blocks.append(Heading("Problems whose reference failed its own tests (their replies "
                               "are scored as graded)", 2))
@@ -63,3 +65,22 @@ def diagnostic_blocks(report: Report) -> list[Block]:
                             tuple((r.benchmark, r.problem, r.reason, str(r.replies))
                                   for r in report.selfcheck_failures)))
     return blocks
+
+
+
+def _agreement_cell(k: Kappa) -> str:
+    """'85.5% (76.4–93.6)': observed agreement with its problem-bootstrap interval."""
+    return f"{f.pct(k.observed_agreement)} ({f.interval(k.agreement_low, k.agreement_high)})"
+
+
+def _kappa_cell(k: Kappa) -> str:
+    """'0.42 (0.01–0.74)' (negative values with a minus sign); a dash where kappa is undefined."""
+    if k.kappa is None:
+        return f.DASH
+    if k.kappa_low is None or k.kappa_high is None:
+        return f"{_signed(k.kappa)} ({f.DASH})"
+    return f"{_signed(k.kappa)} ({_signed(k.kappa_low)}{f.DASH}{_signed(k.kappa_high)})"
+
+
+def _signed(value: float) -> str:
+    return f"{value:.2f}".replace("-", "\u2212")

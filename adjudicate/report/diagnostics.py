@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
@@ -22,7 +23,7 @@ from .model import (
 )
 from .reading import CONFLICT, LABELED_STATUSES, Resolution
 from .records import BAD_KEY, CODE_LABELS, CORRECT, INCORRECT, MATH, PLUS, ReplyRecord
-from .stats import cohen_kappa, wilson_interval
+from .stats import cohen_kappa, percentile_interval, wilson_interval
 
 NO_RULE = "(none)"
 UNRESOLVED = "unresolved"
@@ -126,8 +127,11 @@ def disputed_pairs(
     return summary, tuple(pairs[:top])
 
 
-def reviewer_kappa(records: Iterable[ReplyRecord]) -> tuple[Kappa, ...]:
-    """Cohen's kappa for every two reviewers who labeled the same replies, per kind."""
+def reviewer_kappa(
+    records: Iterable[ReplyRecord], *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95
+) -> tuple[Kappa, ...]:
+    """Cohen's kappa for every two reviewers who labeled the same replies, per kind, with
+    bootstrap intervals that resample problems (a problem's replies move together)."""
     by_kind: dict[str, list[ReplyRecord]] = defaultdict(list)
     for record in records:
         if len(record.labels) >= 2:
@@ -142,7 +146,25 @@ def reviewer_kappa(records: Iterable[ReplyRecord]) -> tuple[Kappa, ...]:
             a = [r.labels[first] for r in both]
             b = [r.labels[second] for r in both]
             observed = sum(x == y for x, y in zip(a, b, strict=True)) / len(both)
-            results.append(Kappa(kind, first, second, len(both), observed, cohen_kappa(a, b)))
+            clusters: dict[tuple[str, str], list[tuple[str, str]]] = defaultdict(list)
+            for record in both:
+                clusters[(record.benchmark, record.problem)].append(
+                    (record.labels[first], record.labels[second]))
+            groups = list(clusters.values())
+            rng = random.Random(f"{seed}:kappa:{kind}:{first}:{second}")
+            agreements, kappas = [], []
+            for _ in range(bootstrap):
+                draw = [pair for group in rng.choices(groups, k=len(groups)) for pair in group]
+                agreements.append(sum(x == y for x, y in draw) / len(draw))
+                value = cohen_kappa([x for x, _ in draw], [y for _, y in draw])
+                if value is not None:
+                    kappas.append(value)
+            agree_low, agree_high = percentile_interval(agreements, level)
+            kappa_low = kappa_high = None
+            if len(kappas) >= bootstrap * 0.9:
+                kappa_low, kappa_high = percentile_interval(kappas, level)
+            results.append(Kappa(kind, first, second, len(both), observed, cohen_kappa(a, b),
+                                 len(groups), agree_low, agree_high, kappa_low, kappa_high))
     return tuple(results)
 
 

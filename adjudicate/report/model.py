@@ -211,6 +211,13 @@ class Kappa:
     n: int
     observed_agreement: float
     kappa: float | None
+    n_problems: int = 0
+    # 95% intervals from a bootstrap that resamples problems (None when too few resamples
+    # define kappa, e.g. every draw has a single category)
+    agreement_low: float | None = None
+    agreement_high: float | None = None
+    kappa_low: float | None = None
+    kappa_high: float | None = None
 
 
 @dataclass(frozen=True)

@@ -208,3 +208,26 @@ def test_packed_sums_equal_plain_sums_for_many_and_large_series():
         drawn = draws.choices(range(units), k=units)
         for s, series_id in zip(series, ids, strict=True):
             assert sums[series_id][replicate] == sum(s[i] for i in drawn)
+
+
+def test_reviewer_kappa_has_a_problem_bootstrap_interval():
+    from adjudicate.report.diagnostics import reviewer_kappa
+    from adjudicate.report.records import ReplyRecord
+
+    records = []
+    for problem in range(12):
+        for sample in range(3):
+            ann = "correct" if (problem + sample) % 3 else "incorrect"
+            bob = ann if problem % 4 else ("incorrect" if ann == "correct" else "correct")
+            records.append(ReplyRecord(
+                reply_id=problem * 3 + sample, run="r", benchmark="b", kind="math",
+                problem=f"p{problem}", sample_index=sample, verdicts={"exact": "reject"},
+                queued=True, labels={"ann": ann, "bob": bob}))
+    (first,) = reviewer_kappa(records, bootstrap=500, seed=3)
+    (again,) = reviewer_kappa(records, bootstrap=500, seed=3)
+    assert first == again  # seeded: the same report twice
+    assert (first.n, first.n_problems) == (36, 12)
+    assert first.kappa_low <= first.kappa <= first.kappa_high
+    assert first.agreement_low <= first.observed_agreement <= first.agreement_high
+    # the 3 disagreeing problems move as whole clusters: agreement can drop to 0.5 or below
+    assert first.agreement_low < 0.6 < first.agreement_high <= 1.0
