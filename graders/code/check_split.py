@@ -12,7 +12,8 @@ from __future__ import annotations
 import ast
 import copy
 import operator
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeGuard
 
 from graders.code.cases import TestCase
 
@@ -21,10 +22,13 @@ class _NotConstant(Exception):
     pass
 
 
-_BINARY = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
-           ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
-_UNARY = {ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_}
-_CONVERSIONS = {"tuple": tuple, "list": list, "set": set, "sorted": sorted, "float": float}
+_BINARY: dict[type[ast.operator], Callable[[Any, Any], Any]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+    ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod}
+_UNARY: dict[type[ast.unaryop], Callable[[Any], Any]] = {
+    ast.USub: operator.neg, ast.UAdd: operator.pos, ast.Not: operator.not_}
+_CONVERSIONS: dict[str, Callable[[Any], Any]] = {
+    "tuple": tuple, "list": list, "set": set, "sorted": sorted, "float": float}
 
 
 def constant(node: ast.AST) -> Any:
@@ -48,8 +52,10 @@ def constant(node: ast.AST) -> Any:
     if isinstance(node, (ast.List, ast.Tuple)):
         items = [constant(item) for item in node.elts]
         return items if isinstance(node, ast.List) else tuple(items)
-    if _is_call(node, *_CONVERSIONS) and len(node.args) == 1:  # type: ignore[attr-defined]
-        return _CONVERSIONS[node.func.id](constant(node.args[0]))  # type: ignore[attr-defined]
+    conversion = _conversion(node)
+    if conversion:
+        name, argument = conversion
+        return _CONVERSIONS[name](constant(argument))
     raise _NotConstant(ast.dump(node)[:80])
 
 
@@ -57,15 +63,23 @@ def _size(value: Any) -> int:
     return len(value) if isinstance(value, (str, list, tuple)) else 1
 
 
-def _is_call(node: ast.AST, *names: str) -> bool:
+def _is_call(node: ast.AST, *names: str) -> TypeGuard[ast.Call]:
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id in names and not node.keywords)
+
+
+def _conversion(node: ast.AST) -> tuple[str, ast.expr] | None:
+    """`tuple(x)`, `sorted(x)`, ...: the conversion's name and its one argument, else None."""
+    if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id in _CONVERSIONS and len(node.args) == 1 and not node.keywords):
+        return node.func.id, node.args[0]
+    return None
 
 
 def _candidate_args(node: ast.AST) -> list[Any]:
     if not _is_call(node, "candidate"):
         raise _NotConstant("not a candidate call")
-    return [constant(arg) for arg in node.args]  # type: ignore[attr-defined]
+    return [constant(arg) for arg in node.args]
 
 
 def _data_case(test: ast.expr, text: str) -> TestCase:
@@ -78,16 +92,17 @@ def _data_case(test: ast.expr, text: str) -> TestCase:
         raise _NotConstant("not a single comparison")
     left, op, right = test.left, test.ops[0], test.comparators[0]
     if isinstance(op, (ast.Eq, ast.Is)):
-        if _is_call(right, "candidate") or (_is_call(right, *_CONVERSIONS)
-                                            and _is_call(right.args[0], "candidate")):  # type: ignore[attr-defined]
+        converted = _conversion(right)
+        if _is_call(right, "candidate") or (converted and _is_call(converted[1], "candidate")):
             left, right = right, left
         coerce = None
-        if _is_call(left, *_CONVERSIONS) and len(left.args) == 1:  # type: ignore[attr-defined]
-            coerce, left = left.func.id, left.args[0]  # type: ignore[attr-defined]
+        converted = _conversion(left)
+        if converted:
+            coerce, left = converted
         return TestCase(_candidate_args(left), expected=constant(right), coerce=coerce,
                         text=text)
-    if isinstance(op, (ast.Lt, ast.LtE)) and _is_call(left, "abs") and len(left.args) == 1:  # type: ignore[attr-defined]
-        difference = left.args[0]  # type: ignore[attr-defined]
+    if isinstance(op, (ast.Lt, ast.LtE)) and _is_call(left, "abs") and len(left.args) == 1:
+        difference = left.args[0]
         if isinstance(difference, ast.BinOp) and isinstance(difference.op, ast.Sub):
             return TestCase(_candidate_args(difference.left), expected=constant(difference.right),
                             atol=float(constant(right)), text=text)
