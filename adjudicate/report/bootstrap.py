@@ -72,7 +72,7 @@ def _field_bytes(max_value: int, n_units: int) -> int:
     return max(1, ((max_value * n_units).bit_length() + 7) // 8)
 
 
-def ratio_replicates(num: Sequence[int], den: Sequence[int], scale: int = 1) -> list[float]:
+def ratio_replicates(num: Sequence[int], den: Sequence[int], *, scale: int = 1) -> list[float]:
     """Per-replicate ratios num/den (divided by `scale`), dropping replicates with den 0."""
     return [n / d / scale for n, d in zip(num, den, strict=True) if d]
 
@@ -82,6 +82,7 @@ def difference_replicates(
     den_a: Sequence[int],
     num_b: Sequence[int],
     den_b: Sequence[int],
+    *,
     scale_a: int = 1,
     scale_b: int = 1,
 ) -> list[float]:

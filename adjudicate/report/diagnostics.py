@@ -73,8 +73,9 @@ def triage(
     """Code triage table: category -> problems, samples, an example with its failing input."""
     members: dict[str, list[ReplyRecord]] = {c: [] for c in (*CODE_LABELS, UNRESOLVED)}
     for record, resolution in zip(records, resolutions, strict=True):
-        if resolution.status in LABELED_STATUSES:
-            members[resolution.label].append(record)
+        label = resolution.settled_label
+        if label is not None:
+            members[label].append(record)
         elif record.queued or resolution.status == CONFLICT:
             members[UNRESOLVED].append(record)
     rows = []
@@ -87,9 +88,9 @@ def triage(
             failure = failure_excerpt(first.evidence.get(PLUS, {}))
             example = TriageExample(first.problem, first.reply_id, first.sample_index, failure,
                                     describe_failure(failure))
-        suggested = Counter(
-            r.evidence.get(PLUS, {}).get("triage") for r in group if category == UNRESOLVED)
-        suggested.pop(None, None)
+        triages = [r.evidence.get(PLUS, {}).get("triage") for r in group
+                   if category == UNRESOLVED]
+        suggested: Counter[str] = Counter(t for t in triages if t is not None)
         rows.append(TriageRow(category, len({r.problem for r in group}), len(group), example,
                               dict(sorted(suggested.items()))))
     return tuple(rows)

@@ -80,6 +80,7 @@ class EstimatePlan:
         """Register a statistic that will need a bootstrap interval."""
         if self._sums is not None:
             raise RuntimeError("add() after run()")
+        ids: tuple[int, ...]
         if isinstance(stat, Ratio):
             if stat.one_per_problem or stat.total == 0:
                 return
@@ -110,7 +111,7 @@ class EstimatePlan:
         successes = sum(stat.num.values()) if stat.scale == 1 else None
         if value is None:
             return Estimate(None, None, None, "none", 0, 0, successes)
-        if stat.one_per_problem:
+        if stat.one_per_problem and successes is not None:  # one per problem implies scale 1
             bounds, method = wilson_interval(successes, stat.total, self._level), WILSON
         else:
             bounds, method = self._bootstrap(stat), BOOTSTRAP

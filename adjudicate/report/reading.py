@@ -35,6 +35,11 @@ class Resolution:
     status: str
     label: str | None
 
+    @property
+    def settled_label(self) -> str | None:
+        """The label the reading rests on (adjudicated or agreed), else None."""
+        return self.label if self.status in LABELED_STATUSES else None
+
 
 def passes(outcome: str) -> bool:
     """A grader verdict counts as a pass only when it is `accept` (error and timeout fail)."""
@@ -75,9 +80,9 @@ def reading_outcome(
     """
     if resolution.status == GRADERS:
         return all(passes(v) for v in record.verdicts.values())
-    if resolution.status not in LABELED_STATUSES:
+    label = resolution.settled_label
+    if label is None:
         return None
-    label = resolution.label
     if record.kind == MATH:
         return {CORRECT: True, INCORRECT: False, BAD_KEY: None}[label]
     return {
