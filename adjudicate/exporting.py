@@ -7,6 +7,8 @@ import json
 from collections.abc import Iterable
 from typing import Any, TextIO
 
+from db.export import first_extraction
+
 CSV_FIXED = [
     "reply_id", "run", "model", "benchmark", "task_id", "kind", "sample_index", "form", "key",
     "extractor", "extraction_rule", "extracted_answer", "span_start", "span_end",
@@ -28,7 +30,7 @@ def write_csv(rows: Iterable[dict[str, Any]], graders: list[str], out: TextIO) -
     writer.writerow(CSV_FIXED + [f"verdict:{g}" for g in graders] + CSV_TAIL)
     count = 0
     for row in rows:
-        extractor, extraction = next(iter(sorted(row["extraction"].items())), (None, {}))
+        extractor, extraction = first_extraction(row)
         labels = {
             reviewer: state["label"] for reviewer, state in sorted(row["labels"].items())
             if state["status"] == "labeled"

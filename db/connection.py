@@ -73,6 +73,14 @@ def write_transaction(db: Database) -> Iterator[Database]:
         conn.execute("COMMIT")
 
 
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The rowid an INSERT just added (sqlite3 types `lastrowid` as optional)."""
+    rowid = cursor.lastrowid
+    if rowid is None:
+        raise RuntimeError("the statement inserted no row")
+    return rowid
+
+
 def now() -> str:
     """A UTC timestamp with microseconds, sortable as text."""
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")

@@ -82,3 +82,10 @@ def export_rows(db: Database, *, run: str | None = None, with_text: bool = True)
         if with_text:
             record["reply"] = text
         yield record
+
+
+def first_extraction(row: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """An export row's (extractor, extraction) for the alphabetically first extractor, or
+    (None, {}) when nothing was extracted."""
+    extractions: dict[str, dict[str, Any]] = row["extraction"]
+    return min(extractions.items(), default=(None, {}))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from db.connection import now, write_transaction
+from db.connection import inserted_id, now, write_transaction
 from db.errors import StoreError
 
 MATH_LABELS = ("correct", "incorrect", "bad_key")
@@ -73,7 +73,7 @@ def _event(db: Database, reply_id: int, reviewer: str, action: str, label: str |
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
         [reply_id, reviewer, action, label, note, *previous, undoes, now()],
     )
-    return int(cursor.lastrowid)
+    return inserted_id(cursor)
 
 
 def _set_state(db: Database, reply_id: int, reviewer: str, label: str | None, status: str | None,

@@ -120,7 +120,8 @@ class GroupPreview:
 def group_preview(db: Database, reply_id: int, reviewer: str, label: str) -> GroupPreview:
     """The queued replies sharing this reply's (answer, key) group, which a group label would
     touch, and how many of this reviewer's labels it would change."""
-    ids, changed = [], {}
+    ids: list[int] = []
+    changed: dict[str, int] = {}
     for member, mine in db.execute(
         """SELECT q.reply_id, CASE WHEN l.status = 'labeled' THEN l.label END
            FROM queue q LEFT JOIN labels l ON l.reply_id = q.reply_id AND l.reviewer = ?

@@ -98,12 +98,14 @@ def conflicts(db: Database) -> list[Conflict]:
     out = []
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
-        for row in db.execute(
+        for (reply_id, kind, run, benchmark, task_id, sample_index, adjudicated,
+             adjudicated_by) in db.execute(
             f"""SELECT r.id, p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, d.label,
                        d.reviewer
                 FROM replies r JOIN problems p ON p.id = r.problem_id
                 JOIN runs ru ON ru.id = r.run_id
                 LEFT JOIN adjudications d ON d.reply_id = r.id
                 WHERE r.id IN ({', '.join('?' * len(chunk))}) ORDER BY r.id""", chunk):
-            out.append(Conflict(*row[:6], tuple(labels[row[0]]), row[6], row[7]))
+            out.append(Conflict(reply_id, kind, run, benchmark, task_id, sample_index,
+                                tuple(labels[reply_id]), adjudicated, adjudicated_by))
     return out

@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from db.connection import now
+from db.connection import inserted_id, now
 from db.errors import StoreError
 
 
@@ -21,7 +21,7 @@ def ensure_run(
             "INSERT INTO runs (name, model, settings, created_at) VALUES (?, ?, ?, ?)",
             [name, model, json.dumps(settings or {}, sort_keys=True), now()],
         )
-        return int(cursor.lastrowid)
+        return inserted_id(cursor)
     run_id, old_model, old_settings = row
     if model is not None and old_model is not None and model != old_model:
         raise StoreError(

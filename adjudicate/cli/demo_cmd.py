@@ -6,6 +6,7 @@ import getpass
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import click
 from rich.console import Console
@@ -19,7 +20,7 @@ from db.connection import open_db
 from db.grading import queue_count
 
 # (file under the demo folder, run, model, settings, benchmark)
-DEMO_FILES = [
+DEMO_FILES: list[tuple[str, str | None, str | None, dict[str, Any], str]] = [
     ("math/problems.jsonl", None, None, {}, "demo-math"),
     ("math/replies-thinking-off.jsonl", "thinking-off", "demo-model",
      {"thinking": "off", "samples": 2}, "demo-math"),

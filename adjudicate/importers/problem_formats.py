@@ -76,9 +76,10 @@ def _require(record: dict[str, Any], field: str, source: str, kind: type = str) 
     return value
 
 
-def _math500(record: dict[str, Any], index: int, source: str, benchmark: str | None):
+def _math500(record: dict[str, Any], index: int, source: str, benchmark: str | None) -> ProblemRecord:
     task_id = str(record.get("unique_id") or record.get("id") or index)
-    metadata = {k: record[k] for k in ("subject", "level", "type", "unique_id") if k in record}
+    metadata: dict[str, Any] = {
+        k: record[k] for k in ("subject", "level", "type", "unique_id") if k in record}
     return ProblemRecord(
         benchmark=benchmark or "math500", task_id=task_id, kind="math",
         statement=_require(record, "problem", source), answer=_require(record, "answer", source),
@@ -86,7 +87,7 @@ def _math500(record: dict[str, Any], index: int, source: str, benchmark: str | N
     )
 
 
-def _math(record: dict[str, Any], index: int, source: str, benchmark: str | None):
+def _math(record: dict[str, Any], index: int, source: str, benchmark: str | None) -> ProblemRecord:
     from graders.math.extract import extract_final_answer  # only MATH files need the extractor
 
     solution = _require(record, "solution", source)
@@ -98,7 +99,7 @@ def _math(record: dict[str, Any], index: int, source: str, benchmark: str | None
     return _math500({**record, "answer": extraction.answer}, index, source, benchmark or "math")
 
 
-def _gsm8k(record: dict[str, Any], index: int, source: str, benchmark: str | None):
+def _gsm8k(record: dict[str, Any], index: int, source: str, benchmark: str | None) -> ProblemRecord:
     solution = _require(record, "answer", source)
     if "####" not in solution:
         path, line = source.rsplit(":", 1)
@@ -111,7 +112,7 @@ def _gsm8k(record: dict[str, Any], index: int, source: str, benchmark: str | Non
     )
 
 
-def _humaneval(record: dict[str, Any], index: int, source: str, benchmark: str | None):
+def _humaneval(record: dict[str, Any], index: int, source: str, benchmark: str | None) -> ProblemRecord:
     return ProblemRecord(
         benchmark=benchmark or "humaneval", task_id=_require(record, "task_id", source),
         kind="code", statement=_require(record, "prompt", source),
@@ -121,7 +122,7 @@ def _humaneval(record: dict[str, Any], index: int, source: str, benchmark: str |
     )
 
 
-def _evalplus(record: dict[str, Any], index: int, source: str, benchmark: str | None):
+def _evalplus(record: dict[str, Any], index: int, source: str, benchmark: str | None) -> ProblemRecord:
     task_id = _require(record, "task_id", source)
     default = "mbppplus" if task_id.startswith("Mbpp/") else "humanevalplus"
     tests = {field: record[field] for field in EVALPLUS_TEST_FIELDS if field in record}

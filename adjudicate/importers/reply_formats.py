@@ -170,7 +170,9 @@ def _lm_eval(
         raise where.error("expected a (nested) list of reply strings", "resps")
     target = _field(record, fields.gold_field or "target", where)
     key = str(target).rsplit("####", 1)[-1].strip()
-    doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
+    doc = record.get("doc")
+    if not isinstance(doc, dict):
+        doc = {}
     statement = str(doc.get("problem") or doc.get("question") or doc.get("prompt") or "")
     parsed.problems.append(
         ProblemRecord(

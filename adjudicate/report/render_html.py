@@ -83,7 +83,7 @@ def chart_svg(block: Chart) -> str:
              f'viewBox="0 0 {width} {round(height)}" role="img" '
              f'aria-label="{escape(block.title)}">']
     if several:
-        legend_x = LABEL_W + SERIES_W
+        legend_x: float = LABEL_W + SERIES_W
         for i, name in enumerate(block.series):
             colour = COLOURS[i % len(COLOURS)]
             parts.append(f'<circle cx="{legend_x + 5}" cy="12" r="5" fill="{colour}"/>')

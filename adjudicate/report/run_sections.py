@@ -87,8 +87,9 @@ def _grader_differences(run: RunReport, level: float) -> Table:
             row.insert(2, f"{d.difference.n_replies:,}")
         rows.append(tuple(row))
     title = f"Paired differences between graders (points, {level:.0%} CI)"
-    if not as_column:
-        title += f", on the same {plural(plain if plain is not None else read, 'reply')}"
+    same = plain if plain is not None else read  # None only when no pair is shown
+    if not as_column and same is not None:
+        title += f", on the same {plural(same, 'reply')}"
         if plain is not None and read is not None and plain != read:
             title += f"; {read:,} for the reading rows"
     notes = []

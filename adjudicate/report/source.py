@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from adjudicate.report.records import ReplyRecord, SelfCheckFailure
-from db.export import export_rows
+from db.export import export_rows, first_extraction
 from db.grading import failed_selfchecks
 
 
@@ -13,7 +13,7 @@ def records_from_db(db: Database, run: str | None = None) -> list[ReplyRecord]:
     """One ReplyRecord per reply: current verdicts, queue state, labels (skips left out)."""
     records = []
     for row in export_rows(db, run=run, with_text=False):
-        extraction = next(iter(sorted(row["extraction"].items())), (None, {}))[1]
+        extraction = first_extraction(row)[1]
         records.append(
             ReplyRecord(
                 reply_id=row["reply_id"], run=row["run"], benchmark=row["benchmark"],

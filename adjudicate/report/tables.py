@@ -149,8 +149,7 @@ class RunTable:
         results = []
         for k in wanted:
             if max(den.values()) == 1:  # one sample per problem: pass@1 is the score itself
-                ratio = Ratio(num, den)
-                results.append((k, ratio, ratio.value))
+                results.append((k, Ratio(num, den), sum(num.values()) / replies))
                 continue
             values = {p: pass_at_k(den[p], num.get(p, 0), k) for p in den}
             fixed = {p: round(v * FIXED_POINT) for p, v in values.items()}

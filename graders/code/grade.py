@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Literal
 
 from graders.code.cases import NO_VALUE
 from graders.code.compare import coerce, judge
@@ -23,6 +23,9 @@ from graders.code.sandbox import RunResult, Sandbox, SandboxConfig, SandboxError
 from graders.verdict import Verdict
 
 _SIGXCPU = 24
+
+# How one result is judged: it passes, a digest mismatch needs a full re-run, or it fails.
+_Judgement = Literal["pass", "recheck"] | Failure
 
 
 @dataclass(frozen=True)
@@ -63,7 +66,7 @@ class _Judge:
         self.failure = verdict
         return True
 
-    def check(self, index: int, message: dict[str, Any]) -> str | Failure:
+    def check(self, index: int, message: dict[str, Any]) -> _Judgement:
         if "ok" in message:
             return "pass"
         if "to" in message:
@@ -90,7 +93,7 @@ class _Judge:
                 "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o")}
 
     def compare(self, index: int, actual: Any, expected: Any,
-                message: dict[str, Any]) -> str | Failure:
+                message: dict[str, Any]) -> _Judgement:
         case, oracle = self.tests[index], self.problem.oracle
         if isinstance(actual, Digest) or isinstance(expected, Digest):
             if actual == expected and oracle != "poly_root":

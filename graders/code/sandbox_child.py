@@ -84,7 +84,8 @@ class ForkServer:
     def __init__(self, control: socket.socket, namespaces: bool = True) -> None:
         self.control = control
         self.tests: dict[str, list[Any]] = {}
-        self.running: dict[int, RunningJob] = {}
+        self.running: dict[int, RunningJob] = {}  # by the fd its end is reported on
+        self.state: dict[str, Any]  # the "hello" message: which namespaces the jobs get
         if not namespaces:
             self.state = {"root": os.geteuid() == 0, "userns": False, "netns": False,
                           "pidns": False, "mountns": False,
@@ -144,17 +145,18 @@ class ForkServer:
         """
         self.send({"hello": self.state})
         pending: list[tuple[dict[str, Any], int]] = []
+        control = self.control.fileno()
         while True:
             while pending and (self.state["pidns"] or not self.running):
                 self.start_job(*pending.pop(0))
             now = time.monotonic()
             deadlines = [job.deadline for job in self.running.values()]
             timeout = max(0.0, min(deadlines) - now) if deadlines else None
-            ready, _, _ = select.select([self.control, *self.running], [], [], timeout)
+            ready, _, _ = select.select([control, *self.running], [], [], timeout)
             for fd in ready:
                 if fd in self.running:
                     self.finish_job(self.running.pop(fd))
-            if self.control in ready:
+            if control in ready:
                 message, fds = self.receive()
                 if message is None or message.get("op") == "exit":
                     for job in self.running.values():

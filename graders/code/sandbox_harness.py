@@ -97,7 +97,7 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
 
     signal.signal(signal.SIGPROF, on_alarm)
     capture = CappedText(job["max_captured_chars"])
-    sys.stdout = sys.stderr = capture  # type: ignore[assignment]
+    sys.stdout = sys.stderr = capture
     namespace: dict[str, Any] = {"__name__": "__sample__", "__builtins__": builtins}
     apply_guard()
     started = perf()

@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
 
@@ -59,12 +60,15 @@ def _worker_main(conn: Connection, work: Callable[[Any], Any]) -> None:
             conn.send((task_id, work(payload)))
 
 
+Task = tuple[Any, Any]  # (task id, payload); a result is (task id, what `work` returned)
+
+
 @dataclass
 class _Worker:
-    process: Any
+    process: BaseProcess
     conn: Connection
-    chunk: deque = field(default_factory=deque)  # tasks sent and not answered, in order
-    sizes: deque = field(default_factory=deque)  # task count of each chunk sent, oldest first
+    chunk: deque[Task] = field(default_factory=deque)  # tasks sent and not answered, in order
+    sizes: deque[int] = field(default_factory=deque)  # task count of each chunk sent, oldest first
     since: float = 0.0  # when its current task started
 
 
@@ -85,12 +89,13 @@ class IsolatedPool:
         self._on_timeout = on_timeout
         self._on_crash = on_crash
         self._chunk_size = chunk_size
-        self._queue: deque = deque()
-        self._ready: list = []
+        self._queue: deque[Task] = deque()
+        self._ready: list[Task] = []
         self._outstanding = 0
         # fork is fast and inherits loaded modules; it is unsafe once other threads exist.
-        method = "fork" if threading.active_count() == 1 and os.name == "posix" else "spawn"
-        self._context = multiprocessing.get_context(method)
+        forking = threading.active_count() == 1 and os.name == "posix"
+        self._context = (multiprocessing.get_context("fork") if forking
+                         else multiprocessing.get_context("spawn"))
         self._workers = [self._start() for _ in range(max(1, jobs))]
 
     def _start(self) -> _Worker:
