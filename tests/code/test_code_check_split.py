@@ -64,3 +64,9 @@ def test_human_eval_references_pass_and_stubs_fail_on_split_cases():
     results = list(selfcheck_many(list(expected_many(problems, jobs=2)), jobs=2))
     assert len(results) == 164
     assert [r.task_id for r in results if not r.ok] == []
+
+
+def test_a_conversion_call_without_arguments_is_a_code_case_not_a_crash():
+    # `list()` has no argument to unwrap: found by mypy, it used to raise IndexError
+    cases = split_check("def check(candidate):\n    assert candidate(1) == list()\n")
+    assert cases[0].code == "assert __adj_plain__(candidate(1)) == list()"
