@@ -5,27 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from db.labels import CODE_LABELS, LABELS_BY_KIND, MATH_LABELS
+from graders.verdict import OUTCOMES as VERDICT_OUTCOMES
+
 MATH = "math"
 CODE = "code"
 KINDS = (MATH, CODE)
 
 # Math labels: the reply is right, wrong, or its key is wrong/ambiguous (excluded and listed).
-CORRECT = "correct"
-INCORRECT = "incorrect"
-BAD_KEY = "bad_key"
-MATH_LABELS = (CORRECT, INCORRECT, BAD_KEY)
-
+CORRECT, INCORRECT, BAD_KEY = MATH_LABELS
 # Code labels triage a sample that passed the base tests and failed the extended ones.
-BUG = "bug"
-EDGE_CASE = "edge_case"
-TIMEOUT_LABEL = "timeout"
-REFERENCE_QUIRK = "reference_quirk"
-CODE_LABELS = (BUG, EDGE_CASE, TIMEOUT_LABEL, REFERENCE_QUIRK)
-
-LABELS = {MATH: MATH_LABELS, CODE: CODE_LABELS}
-
-# Grader outcomes, as in graders/verdict.py (kept literal so the report imports nothing else).
-VERDICT_OUTCOMES = ("accept", "reject", "error", "timeout")
+BUG, EDGE_CASE, TIMEOUT_LABEL, REFERENCE_QUIRK = CODE_LABELS
+LABELS = LABELS_BY_KIND
 
 # Code graders: `base` runs the original tests, `plus` the base and the extended ones together.
 BASE = "base"
