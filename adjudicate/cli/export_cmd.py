@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import click
 
-from adjudicate.cli.common import db_option
+from adjudicate.cli.common import count_progress, db_option
 from adjudicate.exporting import write_csv, write_jsonl
 from db.connection import open_db
-from db.export import export_rows, grader_names
+from db.export import export_rows, grader_names, reply_count
 
 
 @click.command()
@@ -33,14 +35,24 @@ def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: 
     (`adjudicate import export.jsonl --db other.db`); labels are not imported.
     """
     db = open_db(db_path, create=False)
-    rows = export_rows(db, run=run, with_text=not no_text)
     handle = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
     try:
-        count = write_jsonl(rows, handle) if fmt == "jsonl" else write_csv(
-            rows, grader_names(db), handle
-        )
+        with count_progress("Exporting replies", reply_count(db, run)) as progress:
+            task = progress.task_ids[0]
+            rows = _advancing(export_rows(db, run=run, with_text=not no_text),
+                              lambda: progress.advance(task, 1))
+            count = write_jsonl(rows, handle) if fmt == "jsonl" else write_csv(
+                rows, grader_names(db), handle
+            )
     finally:
         if out:
             handle.close()
     if out:
         click.echo(f"Wrote {count:,} replies to {out}", err=True)
+
+
+def _advancing(rows: Iterator[dict[str, Any]], tick: Callable[[], None]) -> Iterator[dict[str, Any]]:
+    """Pass rows through, ticking the progress bar for each."""
+    for row in rows:
+        yield row
+        tick()

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from adjudicate.cli.common import db_option
+from adjudicate.cli.common import db_option, stderr
 from adjudicate.report import FORMATS, build_report, print_report, render
 from adjudicate.report.source import records_from_db, selfcheck_failures_from_db
 from db.connection import open_db
@@ -42,13 +42,16 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
       adjudicate report --db evals.db --format html --out report.html
     """
     db = open_db(db_path, create=False)
-    records = records_from_db(db, run=run)
+    with stderr.status("Reading replies, verdicts and labels…"):
+        records = records_from_db(db, run=run)
     if not records:
         raise click.ClickException(
             f"{db_path}: no replies to report on; import some with `adjudicate import`")
-    result = build_report(records, bootstrap=resamples, seed=seed,
-                          edge_cases_pass=edge_cases_pass,
-                          selfcheck_failures=selfcheck_failures_from_db(db))
+    with stderr.status(f"Computing scores and intervals for {len(records):,} replies "
+                       f"({resamples:,} bootstrap resamples)…"):
+        result = build_report(records, bootstrap=resamples, seed=seed,
+                              edge_cases_pass=edge_cases_pass,
+                              selfcheck_failures=selfcheck_failures_from_db(db))
     if fmt == "table" and out is None:
         print_report(result, Console())
         return

@@ -12,7 +12,7 @@ from db.grading import failed_selfchecks
 def records_from_db(db: Database, run: str | None = None) -> list[ReplyRecord]:
     """One ReplyRecord per reply: current verdicts, queue state, labels (skips left out)."""
     records = []
-    for row in export_rows(db, run=run, with_text=False):
+    for row in export_rows(db, run=run, with_text=False, evidence_kinds=("code",)):
         extraction = first_extraction(row)[1]
         records.append(
             ReplyRecord(

@@ -3,6 +3,7 @@ per-problem counts every statistic of the report is computed from."""
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -92,14 +93,18 @@ class RunTable:
     def problems(self) -> list[str]:
         return sorted({r.problem for r in self.records})
 
+    @functools.cached_property
+    def _problem_of_reply(self) -> list[str]:
+        return [record.problem for record in self.records]
+
     def counts(self, values: Outcomes) -> tuple[dict[str, int], dict[str, int]]:
         """Per problem: (passes, replies) over the replies whose value is not None."""
         num: dict[str, int] = defaultdict(int)
         den: dict[str, int] = defaultdict(int)
-        for record, value in zip(self.records, values, strict=True):
+        for problem, value in zip(self._problem_of_reply, values, strict=True):
             if value is not None:
-                den[record.problem] += 1
-                num[record.problem] += int(value)
+                den[problem] += 1
+                num[problem] += value
         return dict(num), dict(den)
 
     def score(self, column: str) -> Ratio:
