@@ -7,9 +7,10 @@ question's conditions). So a number is a *qualifier* when it is
 
 - a label: right after `#` or `No.` (`horse #12`);
 - in a trailing condition: right after `in`, `for`, `after`, `within`, `during`, `over`, `per`,
-  `out of` or `to <verb>`, with only determiners or ordinals between (`in the first 15`,
-  `to make 80`, `out of the 24`, `per 10`); or joined by `and` to such a number with only words
-  between (`for 5 apples and 5 oranges`).
+  `out of` or a purpose `to <verb>` (not `needs to pay`, where the verb is the predicate), with
+  only determiners or ordinals between (`in the first 15`, `to make 80`, `out of the 24`,
+  `per 10`); or joined by `and` to such a number with only words between (`for 5 apples and 5
+  oranges`).
 
 and a number is a *stated value* when the sentence opens with it as its subject ("16 people
 ...", "60% of ...") or it is the result of a calculation (right after `=` or `≈`, or after a
@@ -32,7 +33,15 @@ _DETERMINERS = (r"(?:(?:the|a|an|his|her|their|its|each|every|first|last|next|re
                 r"another|following|past|coming|those|these)\s+)*")
 _CONDITION_BEFORE = re.compile(
     r"(?i)(?:\b(?:in|for|after|within|during|over|per|out\s+of)|"
-    r"\bto\s+(?!(?:the|a|an|and|or)\b)[a-z]+)\s+" + _DETERMINERS + r"\$?\s*\Z"
+    r"(?:\b(?P<lead>[a-z]+)\s+)?\bto\s+(?!(?:the|a|an|and|or)\b)[a-z]+)\s+" + _DETERMINERS
+    + r"\$?\s*\Z"
+)
+# "needs to borrow 13", "has to pay $8": after these, `to <verb>` is the predicate (its number
+# may be the answer), not a purpose restated from the question ("10 tablespoons to make 80").
+_CATENATIVES = frozenset(
+    "need needs have has had want wants wanted going able ought try tries tried manage manages "
+    "managed plan plans planned decide decides decided hope hopes expect expects like likes "
+    "would will must should can could".split()  # not "needed", "used": "the 5 trucks needed to"
 )
 _LABEL_BEFORE = re.compile(r"(?:#|\bNo\.\s*)\Z")
 _CONJUNCT_BEFORE = re.compile(r"(?i)\band\s+" + _DETERMINERS + r"\$?\s*\Z")
@@ -59,7 +68,10 @@ def _qualifier_flags(masked: str, numbers: list[re.Match]) -> list[bool]:
     flags: list[bool] = []
     for index, number in enumerate(numbers):
         before = masked[max(0, number.start() - _WINDOW) : number.start()]
-        flag = bool(_LABEL_BEFORE.search(before) or _CONDITION_BEFORE.search(before))
+        condition = _CONDITION_BEFORE.search(before)
+        flag = bool(_LABEL_BEFORE.search(before)) or bool(
+            condition and (condition.group("lead") or "").lower() not in _CATENATIVES
+        )
         conjunct = _CONJUNCT_BEFORE.search(before) if index and flags[-1] else None
         if not flag and conjunct:
             joined = number.start() - len(conjunct.group())

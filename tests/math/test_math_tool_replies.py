@@ -108,6 +108,12 @@ STATED_NUMBER = [
     ("Working 8 hours a day, he finishes in 5 days.", "last_number", "5"),
     ("Since he has 3 apples, he needs to buy 5 more.", "last_number", "5"),
     ("He will be 12 in 3 years.", "last_number", "3"),
+    # `to <verb>` after "needs", "has", "will" is the predicate, not a restated purpose
+    ("He has 10 - 3 = 7 dollars left, so he needs to borrow 13 more.", "last_number", "13"),
+    ("After spending 10 - 3 = $7, she has to save $13.", "last_number", "13"),
+    ("With 2 * 4 = 8 hours a day he will manage to read 50 pages.", "last_number", "50"),
+    # ... but after a participle it is a purpose again
+    ("So 2 * 5 = 10 cups of flour are needed to make 40 cookies.", "stated_number", "10"),
     # The last number is no condition: nothing to skip
     ("He sold 3 + 4 = 7 boxes, for a total of 42.", "last_number", "42"),
     ("In 2 years she will be 8 + 2 = 10.", "last_number", "10"),
