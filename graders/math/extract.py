@@ -53,7 +53,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from graders.math.programs import final_output, mask_programs
+from graders.math.programs import mask_programs, printed_answer
 from graders.math.regions import (
     NUMBER,
     answer_region,
@@ -70,11 +70,7 @@ from graders.math.spans import (
     rhs_of_simple_assignment,
     strip_span,
 )
-from graders.math.stated_numbers import (
-    as_fraction,
-    own_numbers,
-    stated_number,
-)
+from graders.math.stated_numbers import stated_number
 from graders.math.statements import (
     ANSWER_IS,
     ANSWER_SHAPED,
@@ -260,20 +256,8 @@ def _prose(reply: str) -> tuple[str, Span, list[re.Match]]:
 
 
 def _program_output(reply: str) -> Span | None:
-    found = final_output(reply)
-    if not found:
-        return None
-    printed, block = found
     masked, (_, region_end), _ = _prose(reply)
-    if block[1] > region_end:  # the program ran inside a trailing check
-        return None
-    value = as_fraction(reply[printed[0] : printed[1]])
-    prose = (block[1], region_end)
-    own = own_numbers(masked, prose)
-    if own:  # the prose's own last number restates the print, or the prose overrides it
-        same = as_fraction(own[-1].group()) == value
-        return strip_span(reply, own[-1].span()) if same else None
-    return printed
+    return printed_answer(reply, masked, region_end)
 
 
 def _last_bold(reply: str) -> Span | None:

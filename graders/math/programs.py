@@ -13,8 +13,8 @@ ToRA-style replies interleave a program, its printed result and prose:
 
 A program's text is not a statement of the answer (its numbers are constants, its `**` is a
 power, not bold), so the prose rules read the reply with programs blanked. An ``output`` block
-is what the program printed: a value the reply computed, which `program_output` in
-`extract.py` uses when the prose after it states no other number.
+is what the program printed: a value the reply computed, the answer when the prose after it
+states no other number (`printed_answer`, the `program_output` rule of `extract.py`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graders.math.spans import Span
+from graders.math.spans import Span, strip_span
+from graders.math.stated_numbers import as_fraction, own_numbers
 
 # A fence line: up to three spaces of indent, three or more backticks, an info string.
 _FENCE = re.compile(r"^[ \t]{0,3}(?P<ticks>`{3,})[ \t]*(?P<info>[^\n`]*?)[ \t]*$", re.MULTILINE)
@@ -103,3 +104,20 @@ def final_output(reply: str) -> tuple[Span, Span] | None:
         return None
     start += len(text) - len(text.lstrip())
     return (start, start + len(stripped)), blocks[-1].block
+
+
+def printed_answer(reply: str, masked: str, region_end: int) -> Span | None:
+    """The answer a final output block gives, read with the prose after it (masked: the reply
+    with asides and programs blanked): the prose's own last number if it restates the print
+    (`16 people ... horse #12` after `16.0` -> `16`), the print if the prose has no number of its
+    own (`Three trucks ... to transport 80 flagstones` -> `3.0`), None if it states another
+    (`Jenny leaves with 20 quarters` after `-20`: the prose overrides the print)."""
+    found = final_output(reply)
+    if not found or found[1][1] > region_end:  # none, or it ran inside a trailing check
+        return None
+    printed, block = found
+    own = own_numbers(masked, (block[1], region_end))
+    if not own:
+        return printed
+    same = as_fraction(own[-1].group()) == as_fraction(reply[printed[0] : printed[1]])
+    return strip_span(reply, own[-1].span()) if same else None

@@ -55,6 +55,7 @@ _WINDOW = 80
 _SENTENCE_WINDOW = 2000
 _MAX_NUMBERS = 20
 
+
 def sentence_start(masked: str, floor: int, at: int) -> int:
     """Where the sentence holding position `at` begins (never before floor)."""
     start = max(floor, at - _SENTENCE_WINDOW)
