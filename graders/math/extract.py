@@ -17,16 +17,29 @@ Rules are tried in this order; the first that finds something wins:
 6. ``named_choice`` -- the final paragraph ends by naming a multiple-choice letter
    (``$\\frac{7}{11}$, which is choice **(C)**`` -> ``(C)``; see ``choice_mentions.py`` for why
    the letter beats the value). Rules 2-3 apply the same preference inside their sentence.
-7. ``last_math_final_paragraph`` -- the last delimited math segment (``$..$``, ``\\(..\\)``,
+7. ``program_output`` -- in a tool-integrated reply whose last fenced block is an ``output``
+   block printing one number, that number, unless the prose after it states another: prose
+   restating it (``16 people think that horse #12 will win`` after ``16.0``) gives the prose's
+   ``16``; prose with no number of its own (``Three trucks will be needed to transport 80
+   flagstones``: 80 restates a condition, see ``stated_numbers.py``) gives the printed ``3.0``;
+   prose stating another number (``Jenny leaves with 20 quarters`` after ``-20``) wins, via the
+   rules below. In ToRA's GSM8K replies, a boxed statement that departs from the print (a fixed
+   sign, a whole number of people) is right more often than the print, hence this order.
+8. ``last_math_final_paragraph`` -- the last delimited math segment (``$..$``, ``\\(..\\)``,
    ``\\[..\\]``, ``$$..$$``) of the final paragraph that is not inside a worded aside
    (``$a = -256$ (the root is $x = 64$)`` -> ``-256``), with a one-symbol ``x =`` dropped; it
-   does not fire when a plain number is stated after that segment ("... is 12."), which rule 9
-   then takes.
-8. ``last_bold`` -- the last ``**bold**`` phrase.
-9. ``last_number`` -- the last number (radicals and fractions included) outside worded
-   parentheticals and GSM8K ``<<a+b=c>>`` annotations.
+   does not fire when a plain number is stated after that segment ("... is 12."), which rules
+   10-11 then take.
+9. ``last_bold`` -- the last ``**bold**`` phrase outside programs (``a**2 + b**2`` is a power).
+10. ``stated_number`` -- when the last number is a label or a restated condition (``horse #12``,
+   ``in the first 15 minutes``, ``to make 80 meatballs``), the value its sentence states before
+   it: the sentence's subject (``5 cars drove ... in the first 15 minutes`` -> ``5``) or a
+   calculation's result (``60*2 = <<60*2=120>>120 in 2 weeks`` -> ``120``); see
+   ``stated_numbers.py``.
+11. ``last_number`` -- the last number (radicals and fractions included) outside worded
+   parentheticals, GSM8K ``<<a+b=c>>`` annotations and programs.
 
-Rules 6-9 read the reply with trailing verification removed: paragraphs that open with a check
+Rules 6-11 read the reply with trailing verification removed: paragraphs that open with a check
 ("As a consistency check, ...", "Verification:", "Let's verify ...") after an answer was stated,
 or with a confirming word ("Indeed, ...", "Sure enough, ...") right after a sentence that ends on
 a value, and such a sentence inside the final paragraph. Every answer is narrowed in place
@@ -38,7 +51,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
+from graders.math.programs import mask_programs, printed_answer
 from graders.math.regions import (
     NUMBER,
     answer_region,
@@ -55,6 +70,7 @@ from graders.math.spans import (
     rhs_of_simple_assignment,
     strip_span,
 )
+from graders.math.stated_numbers import stated_number
 from graders.math.statements import (
     ANSWER_IS,
     ANSWER_SHAPED,
@@ -67,7 +83,7 @@ from graders.math.statements import (
 from graders.verdict import Extraction
 
 EXTRACTOR = "math-final-answer"
-VERSION = "2"
+VERSION = "3"
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b")
 _ANSWER_LINE = re.compile(
@@ -231,9 +247,22 @@ def _last_math_final_paragraph(reply: str) -> Span | None:
     return None
 
 
+@lru_cache(maxsize=4)  # the last few rules read the same masked reply and its numbers
+def _prose(reply: str) -> tuple[str, Span, list[re.Match]]:
+    """The reply with asides and programs blanked, its answer region, and the numbers in it."""
+    masked = mask_programs(mask_asides(reply))
+    region = answer_region(reply)
+    return masked, region, list(NUMBER.finditer(masked, *region))
+
+
+def _program_output(reply: str) -> Span | None:
+    masked, (_, region_end), _ = _prose(reply)
+    return printed_answer(reply, masked, region_end)
+
+
 def _last_bold(reply: str) -> Span | None:
     start, end = answer_region(reply)
-    found = list(_BOLD.finditer(reply, start, end))[-_MAX_CANDIDATES:]
+    found = list(_BOLD.finditer(mask_programs(reply), start, end))[-_MAX_CANDIDATES:]
     for m in reversed(found):
         group = "b" if m.group("b") is not None else "u"
         span = narrow_statement(reply, (m.start(group), m.end(group)))
@@ -242,9 +271,14 @@ def _last_bold(reply: str) -> Span | None:
     return None
 
 
+def _stated_number(reply: str) -> Span | None:
+    masked, region, found = _prose(reply)
+    span = stated_number(masked, found, region[0])
+    return strip_span(reply, span) if span else None
+
+
 def _last_number(reply: str) -> Span | None:
-    start, end = answer_region(reply)
-    found = list(NUMBER.finditer(mask_asides(reply), start, end))
+    found = _prose(reply)[2]
     if not found:
         return None
     return strip_span(reply, (found[-1].start(), found[-1].end()))
@@ -257,8 +291,10 @@ RULES: tuple[tuple[str, Callable[[str], Span | tuple[str, Span] | None]], ...] =
     ("gsm8k_hash", _gsm8k_hash),
     ("bare", _bare),
     ("named_choice", _named_choice),
+    ("program_output", _program_output),
     ("last_math_final_paragraph", _last_math_final_paragraph),
     ("last_bold", _last_bold),
+    ("stated_number", _stated_number),
     ("last_number", _last_number),
 )
 RULE_NAMES = tuple(name for name, _ in RULES) + ("none",)

@@ -7,6 +7,7 @@ Blanking keeps offsets, so a match in a masked copy is a span in the original re
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from graders.math.spans import Span, math_segments
 
@@ -41,6 +42,7 @@ _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
 _SENTENCE_START = re.compile(r"(?:(?<=[.!?])\s+|\n)(?=\S)")
 
 
+@lru_cache(maxsize=8)  # several rules ask for the same reply's region in turn
 def answer_region(reply: str) -> Span:
     """The reply without trailing verification paragraphs or a final check sentence."""
     starts = [0] + [m.end() for m in _PARAGRAPH_BREAK.finditer(reply)]

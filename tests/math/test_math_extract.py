@@ -64,8 +64,13 @@ CASES = [
      "\\binom{5}{2}"),
     # named_choice: the final paragraph ends by naming a choice letter
     ("The largest value is $\\frac{7}{11}$, which is choice **(C)**.", "named_choice", "(C)"),
+    # program_output: a tool reply's printed number, restated or left standing by its prose
+    ("```python\nprint(50 * 0.32)\n```\n```output\n16.0\n```\n"
+     "16 people think that horse #12 will win.", "program_output", "16"),
     # last_bold
     ("The total is **18 dollars**.", "last_bold", "18"),
+    # stated_number: a sentence's value ahead of a trailing condition
+    ("So he makes 60*2=$<<60*2=120>>120 in 2 weeks", "stated_number", "120"),
     # last_number: parentheticals, calculator annotations and check paragraphs ignored
     ("It takes 160 minutes (2 hours 40 minutes).", "last_number", "160"),
     ("So the distance is 2√5.", "last_number", "2√5"),
