@@ -11,6 +11,7 @@ import os
 import shutil
 import socket
 import threading
+import time
 import uuid
 from pathlib import Path
 
@@ -46,6 +47,32 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
+def live_members(directory: Path, wait_s: float = 10.0) -> list[int]:
+    """The cgroup's processes that are still alive. Zombies count in pids.current until init
+    reaps them (slow on a loaded machine) but run nothing, so they are waited for, then ignored."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        if (directory / "pids.current").read_text().strip() == "0":
+            return []
+        members = []
+        for name in ("cgroup.procs", "tasks"):
+            if (directory / name).exists():
+                members += [int(pid) for pid in (directory / name).read_text().split()]
+        live = []
+        for pid in set(members):
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except OSError:
+                continue
+            state = next((line.split()[1] for line in status.splitlines()
+                          if line.startswith("State:")), "Z")
+            if state != "Z":
+                live.append(pid)
+        if not live or time.monotonic() > deadline:
+            return sorted(live)
+        time.sleep(0.1)
+
+
 def assert_host_untouched(sandbox, toy, toy_expected) -> None:
     """No process left under the sample uid; the fork server lives and still grades correctly."""
     sandbox.settle()
@@ -53,7 +80,7 @@ def assert_host_untouched(sandbox, toy, toy_expected) -> None:
         assert processes_of(sandbox.uid) == []
     for directory in sandbox.cgroup_directories:
         if (directory / "pids.current").exists():
-            assert (directory / "pids.current").read_text().strip() == "0"
+            assert live_members(directory) == []
     assert sandbox.alive
     honest = grade_sample(STATEMENT + "    return a + b\n", toy, toy_expected, sandbox, FAST)
     assert honest["plus"].outcome == ACCEPT
