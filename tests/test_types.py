@@ -1,4 +1,4 @@
-"""The headless core type-checks under mypy, with the configuration in pyproject.toml."""
+"""The headless core and the review app type-check under mypy, configured in pyproject.toml."""
 
 from __future__ import annotations
 
@@ -31,22 +31,36 @@ def _mypy(cache_dir: Path, *files: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _core_files() -> list[Path]:
-    paths = [ROOT / p for p in tomllib.loads(CONFIG.read_text())["tool"]["mypy"]["files"]]
+def _mypy_config() -> dict:
+    return tomllib.loads(CONFIG.read_text())["tool"]["mypy"]
+
+
+def _checked_files() -> list[Path]:
+    paths = [ROOT / p for p in _mypy_config()["files"]]
     return [f for p in paths for f in (sorted(p.rglob("*.py")) if p.is_dir() else [p])]
 
 
-def test_config_covers_the_core():
-    configured = {f.relative_to(ROOT).parts[0] for f in _core_files()}
+def test_config_covers_the_core_and_the_app():
+    checked = set(_checked_files())
+    configured = {f.relative_to(ROOT).parts[0] for f in checked}
     assert {"graders", "db", "adjudicate"} <= configured
-    assert not any(f.is_relative_to(ROOT / "adjudicate" / "app") for f in _core_files())
+    # every module of the Textual app is a checked source, not merely followed from the CLI
+    app = set((ROOT / "adjudicate" / "app").rglob("*.py"))
+    assert app and app <= checked
+    # and no override skips following into it or silences its errors
+    for override in _mypy_config().get("overrides", []):
+        modules = override["module"] if isinstance(override["module"], list) else [override["module"]]
+        if any(m in ("adjudicate.*", "adjudicate.app") or m.startswith("adjudicate.app.")
+               for m in modules):
+            assert override.get("follow_imports", "normal") == "normal", override
+            assert not override.get("ignore_errors", False), override
 
 
-def test_core_is_clean(cache_dir: Path):
+def test_core_and_app_are_clean(cache_dir: Path):
     result = _mypy(cache_dir)
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
     # every module under the configured paths was checked, none skipped
-    assert f"no issues found in {len(_core_files())} source files" in result.stdout
+    assert f"no issues found in {len(_checked_files())} source files" in result.stdout
 
 
 def test_config_checks_the_bodies_of_unannotated_functions(cache_dir: Path, tmp_path: Path):

@@ -40,7 +40,8 @@ def split_evidence(evidence: dict[str, Any]) -> tuple[str | None, str | None, li
     """(answer as the grader saw it, key as it saw it, every other evidence entry)."""
     answer_key = next((k for k in ANSWER_KEYS if k in evidence), None)
     key_key = next((k for k in KEY_KEYS if k in evidence), None)
-    shown = {evidence.get(answer_key), evidence.get(key_key)}
+    # a list, not a set: evidence values are any JSON, and lists and objects are unhashable
+    shown = [evidence[k] for k in (answer_key, key_key) if k is not None]
     rest = [(k, v) for k, v in evidence.items()  # a raw form equal to the one shown is noise
             if k not in (answer_key, key_key) and k not in HIDDEN_KEYS
             and not (k in ANSWER_KEYS + KEY_KEYS and v in shown)]

@@ -13,6 +13,7 @@ from adjudicate.app.keys import LABEL_WORDS, label_bindings, labels_for_kind
 from adjudicate.app.screens.bindings import HELP_BINDING, QUIT_BINDING, scroll_bindings
 from adjudicate.app.session import ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
+from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
 from db.labels import LABELS_BY_KIND
 from db.review_item import load_item
@@ -94,7 +95,7 @@ class ConflictsScreen(Screen[None]):
             switcher.current = "conflict-none"
         else:
             switcher.current = f"conflict-{item.kind}"
-            self.query_one(f"#conflict-{item.kind}", MathItemView | CodeItemView).show(item)
+            self.query_one(f"#conflict-{item.kind}", ItemView).show(item)
         self.refresh_bindings()
 
     def on_data_table_row_highlighted(self, _: DataTable.RowHighlighted) -> None:
@@ -104,8 +105,9 @@ class ConflictsScreen(Screen[None]):
         c = self.selected
         if action == "adjudicate":
             return c is not None and parameters[0] in LABELS_BY_KIND[c.kind]
-        if action == "adjudicate_slot":
-            return c is not None and int(parameters[0]) <= len(LABELS_BY_KIND[c.kind])
+        if action == "adjudicate_slot":  # the digit keys bind adjudicate_slot(1) … (4)
+            slot = parameters[0]
+            return c is not None and isinstance(slot, int) and slot <= len(LABELS_BY_KIND[c.kind])
         return True
 
     def action_adjudicate(self, label: str) -> None:
@@ -134,7 +136,7 @@ class ConflictsScreen(Screen[None]):
     def action_scroll(self, direction: str) -> None:
         c = self.selected
         if c is not None:
-            self.query_one(f"#conflict-{c.kind}", MathItemView | CodeItemView).scroll_main(direction)
+            self.query_one(f"#conflict-{c.kind}", ItemView).scroll_main(direction)
 
     def action_close(self) -> None:
         self.dismiss(None)

@@ -19,6 +19,7 @@ from adjudicate.app.screens.bindings import HELP_BINDING, MOVE, QUIT_BINDING, sc
 from adjudicate.app.session import ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView, program_of
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
+from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView, main_extraction
 from db.connection import open_db
 from db.labels import LABELS_BY_KIND
@@ -90,7 +91,7 @@ class ReviewScreen(Screen[None]):
             self.query_one("#empty", Static).update(self._empty_message())
         else:
             switcher.current = item.kind
-            self.query_one(f"#{item.kind}", MathItemView | CodeItemView).show(item)
+            self.query_one(f"#{item.kind}", ItemView).show(item)
         self.query_one(ProgressLine).show(session.progress, session.reviewer)
         shape = item.kind if item else None
         if shape != self._footer_shape:  # the footer recomposes: only when the keys change
@@ -112,8 +113,10 @@ class ReviewScreen(Screen[None]):
         item = self.item
         if action in ("label", "label_group"):
             return item is not None and parameters[0] in LABELS_BY_KIND[item.kind]
-        if action == "label_slot":
-            return item is not None and int(parameters[0]) <= len(LABELS_BY_KIND[item.kind])
+        if action == "label_slot":  # the digit keys bind label_slot(1) … label_slot(4)
+            slot = parameters[0]
+            return (item is not None and isinstance(slot, int)
+                    and slot <= len(LABELS_BY_KIND[item.kind]))
         if action in ("skip", "note", "move", "scroll"):
             return True if item is not None else None
         return True
@@ -220,7 +223,7 @@ class ReviewScreen(Screen[None]):
 
     def action_scroll(self, direction: str) -> None:
         if self.item is not None:
-            self.query_one(f"#{self.item.kind}", MathItemView | CodeItemView).scroll_main(direction)
+            self.query_one(f"#{self.item.kind}", ItemView).scroll_main(direction)
 
     def action_filter(self) -> None:
         self.app.push_screen(FilterDialog(self.session.filter, filter_choices(self.session.db)),

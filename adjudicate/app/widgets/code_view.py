@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import Static
 
 from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
 from adjudicate.app.keys import LABEL_KEYS
+from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.verdict_table import OUTCOMES
 from db.review_item import QueueItem
 
@@ -93,7 +94,7 @@ def failure_lines(item: QueueItem) -> list[Content]:
     return lines
 
 
-class CodeItemView(Vertical):
+class CodeItemView(ItemView):
     """Prompt on top, verdicts and the failing input, the program filling the rest."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Static
 
 from adjudicate.app.formatting import compact
+from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.lines import Lines
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.app.widgets.verdict_table import VerdictTable
@@ -27,11 +28,11 @@ def describe_extraction(extraction: ExtractionView | None) -> str:
 
 def main_extraction(item: QueueItem) -> ExtractionView | None:
     """The extraction whose span is highlighted: the first one that has a span."""
-    with_span = [e for e in item.extractions if e.start is not None]
-    return (with_span or list(item.extractions) or [None])[0]
+    fallback = item.extractions[0] if item.extractions else None
+    return next((e for e in item.extractions if e.start is not None), fallback)
 
 
-class MathItemView(Vertical):
+class MathItemView(ItemView):
     """Problem and key on top, verdicts in the middle, the reply filling the rest."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)

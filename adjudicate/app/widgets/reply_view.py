@@ -32,9 +32,10 @@ class ReplyView(Widget, can_focus=False):
         if (text, start, end) != self._shown:
             self._shown = (text, start, end)
             content = Content(text)
-            self._has_span = start is not None and end is not None and 0 <= start < end <= len(text)
-            if self._has_span:
+            self._has_span = False
+            if start is not None and end is not None and 0 <= start < end <= len(text):
                 content = content.stylize(self._span_style(), start, end)
+                self._has_span = True
             self._content, self._wrapped_width = content, -1
         self._top = None
         self._place()

@@ -29,12 +29,12 @@ class VerdictTable(Lines):
             return
         self._shown = tuple(verdicts)
         dim = self.get_visual_style("verdict-table--dim", partial=True)
-        rows = []
+        rows: list[tuple[str, str, str, str, str]] = []
         for verdict in verdicts:
-            answer, key, rest = split_evidence(verdict.evidence)
-            rows.append((verdict.grader, verdict.outcome, compact(answer, FORM_WIDTH),
-                         compact(key, FORM_WIDTH),
-                         "  ".join(f"{k}={compact(v, 60)}" for k, v in rest)))
+            graded_answer, graded_key, others = split_evidence(verdict.evidence)
+            rows.append((verdict.grader, verdict.outcome, compact(graded_answer, FORM_WIDTH),
+                         compact(graded_key, FORM_WIDTH),
+                         "  ".join(f"{k}={compact(v, 60)}" for k, v in others)))
         if not rows:
             self.show_lines([Content.styled("no verdicts stored for this reply yet", dim)])
             return
