@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from db.audit import requeue_audit
 from db.connection import now, write_transaction
 from graders.verdict import Extraction, Verdict
 
@@ -117,8 +118,10 @@ def save_graded(db: Database, results: Iterable[GradedReply]) -> int:
 def set_queue(db: Database, reply_ids: Iterable[int], entries: Iterable[QueueEntry]) -> None:
     """Make the queue say exactly `entries` for `reply_ids` (others are left alone).
 
-    A reply that is no longer disputed leaves the queue; its labels and history stay.
+    A reply that is no longer disputed leaves the queue (unless it is an audit item); its
+    labels and history stay.
     """
+    reply_ids = list(reply_ids)
     stamp = now()
     with write_transaction(db):
         db.conn.executemany("DELETE FROM queue WHERE reply_id = ?", [[r] for r in reply_ids])
@@ -128,6 +131,7 @@ def set_queue(db: Database, reply_ids: Iterable[int], entries: Iterable[QueueEnt
             [[e.reply_id, e.kind, e.reason, e.group_key, e.suggested_label, stamp]
              for e in entries],
         )
+        requeue_audit(db, reply_ids)
 
 
 def current_verdicts(db: Database, reply_ids: Sequence[int] | None = None) -> dict[int, dict[str, str]]:

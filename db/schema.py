@@ -168,3 +168,35 @@ def _statements(script: str) -> list[str]:
             statements.append("\n".join(current).strip().rstrip(";"))
             current = []
     return [s for s in statements if s]
+
+
+@MIGRATIONS()
+def m002_sample_order(db: Database) -> None:
+    """The recorded sample order (a seeded random order of the queue, stratified), the audit
+    sample of unanimous replies, and an index to find a reply's label events."""
+    for statement in _statements(
+        """
+        CREATE TABLE sample_orders (
+            id INTEGER PRIMARY KEY,
+            seed INTEGER NOT NULL,
+            created_at TEXT NOT NULL,
+            replaced_at TEXT                            -- set when a reshuffle replaced it
+        );
+        CREATE TABLE sample_ranks (
+            reply_id INTEGER PRIMARY KEY REFERENCES replies(id),
+            order_id INTEGER NOT NULL REFERENCES sample_orders(id),
+            stratum TEXT NOT NULL,                      -- benchmark · run · reason · verdicts
+            sort_key REAL NOT NULL,                     -- its place in the interleaved order
+            since_event INTEGER NOT NULL                -- label events after this id count
+        );
+        CREATE INDEX sample_ranks_key ON sample_ranks(sort_key);
+        CREATE TABLE audit_items (
+            reply_id INTEGER PRIMARY KEY REFERENCES replies(id),
+            seed INTEGER NOT NULL,
+            group_key TEXT NOT NULL,                    -- its queue group, to requeue after grading
+            added_at TEXT NOT NULL
+        );
+        CREATE INDEX label_events_reply ON label_events(reply_id, id);
+        """
+    ):
+        db.execute(statement)

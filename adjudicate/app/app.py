@@ -20,10 +20,11 @@ class ReviewApp(App[None]):
     ENABLE_COMMAND_PALETTE = False  # every action has a key; the footer room is worth more
     CSS_PATH = ["app.tcss", "screens/screens.tcss", "dialogs/dialogs.tcss"]
 
-    def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> None:
+    def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None,
+                 order: str = "review") -> None:
         super().__init__()
         self.db = open_db(db_path, create=False)
-        self.session = ReviewSession(self.db, reviewer, flt or QueueFilter())
+        self.session = ReviewSession(self.db, reviewer, flt or QueueFilter(), order)
         self.sub_title = f"{reviewer} · {Path(db_path).name}"
 
     def get_default_screen(self) -> Screen:
@@ -33,6 +34,7 @@ class ReviewApp(App[None]):
         self.db.close()
 
 
-def make_app(db_path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> ReviewApp:
+def make_app(db_path: str | Path, reviewer: str, flt: QueueFilter | None = None,
+             order: str = "review") -> ReviewApp:
     """The one factory the CLI, the tests and the benchmark share."""
-    return ReviewApp(db_path, reviewer, flt)
+    return ReviewApp(db_path, reviewer, flt, order)

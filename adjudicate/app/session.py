@@ -22,12 +22,19 @@ from db.labels import (
 from db.queue import QueueFilter, QueueRow, last_touched_reply, load_queue, resume_index
 from db.review_item import GroupPreview, QueueItem, group_preview, load_item, my_states
 from db.review_progress import Progress, ReviewerCount, progress
+from db.sample_order import first_undrawn, load_sample_queue, sample_slots
+
+ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sample: recorded
 
 
 class ReviewSession:
     """The filtered queue, where the reviewer is in it, and what they did (for undo)."""
 
-    def __init__(self, db: Database, reviewer: str, flt: QueueFilter | None = None) -> None:
+    def __init__(self, db: Database, reviewer: str, flt: QueueFilter | None = None,
+                 order: str = "review") -> None:
+        if order not in ORDERS:
+            raise ValueError(f"unknown order {order!r}; use one of {', '.join(ORDERS)}")
+        self.order = order
         self.db = db
         self.db_path: str = db.execute("PRAGMA database_list").fetchone()[2]
         self.reviewer = reviewer
@@ -43,9 +50,13 @@ class ReviewSession:
         """(Re)load the queue under a filter and put the cursor where this reviewer left off."""
         if flt is not None:
             self.filter = flt or QueueFilter()
-        self.rows = load_queue(self.db, self.reviewer, self.filter)
+        if self.order == "sample":  # the recorded order; resume at the first reply not drawn
+            self.rows = load_sample_queue(self.db, self.reviewer, self.filter)
+            self.position = first_undrawn(self.rows, sample_slots(self.db))
+        else:
+            self.rows = load_queue(self.db, self.reviewer, self.filter)
+            self.position = resume_index(self.rows, last_touched_reply(self.db, self.reviewer))
         self._index = {row.reply_id: i for i, row in enumerate(self.rows)}
-        self.position = resume_index(self.rows, last_touched_reply(self.db, self.reviewer))
         self.refresh_progress()
 
     def refresh_progress(self) -> Progress:

@@ -11,6 +11,8 @@ from adjudicate.cli.explain import explain
 from adjudicate.cli.export_cmd import export
 from adjudicate.cli.grade_cmd import grade
 from adjudicate.cli.import_cmd import import_
+from adjudicate.cli.labels_cmd import labels
+from adjudicate.cli.queue_cmd import queue
 from adjudicate.cli.report_cmd import report
 from adjudicate.cli.review_cmd import review
 from adjudicate.cli.runs_cmd import runs
@@ -34,5 +36,5 @@ def main() -> None:
     """
 
 
-for command in (demo, import_, grade, review, report, explain, runs, export):
+for command in (demo, import_, grade, queue, review, labels, report, explain, runs, export):
     main.add_command(command)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import click
 
-from adjudicate.cli.common import db_option
+from adjudicate.cli.common import db_option, stderr
+from adjudicate.cli.sample_options import prepare_sample, sample_options
 from db.connection import open_db
 from db.grading import queue_count
 from db.queue import STATUS_HELP, QueueFilter, parse_grader_pattern
@@ -36,9 +37,11 @@ def _many(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--status", type=click.Choice(list(STATUS_HELP)), default=None,
               help="unlabeled: nobody labeled it; labeled: somebody did; skipped: you skipped it; "
                    "mine: you labeled it; conflicting: reviewers disagree.")
+@sample_options
 def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tuple[str, ...],
            problems: tuple[str, ...], graders: str, rules: tuple[str, ...],
-           status: str | None) -> None:
+           status: str | None, order: str, seed: int | None, reshuffle: bool,
+           audit: int | None) -> None:
     """Read every disputed reply and label it, one keypress each.
 
     Replies you have not labeled come first, identical (answer, key) pairs together, and you
@@ -53,10 +56,15 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
       s skip   u undo   n note   / filter   a conflicts   q quit
       ←/→ or h/l move (not j/k: k labels a bad key)
 
+    With --order sample the queue comes in a seeded random order recorded in the database,
+    and the report turns what was read in it into an estimate with an interval: label or skip
+    (s) each reply in turn, since moving past one without either stops the sample there.
+
     \b
     Examples:
       adjudicate review --db evals.db --reviewer ann
       adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
+      adjudicate review --db evals.db --order sample --audit 50
     """
     try:
         flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks),
@@ -64,6 +72,8 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
                           rules=_many(rules), status=status)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--graders") from None
+    if order != "sample" and (audit is not None or reshuffle or seed is not None):
+        raise click.UsageError("--seed, --reshuffle and --audit apply to --order sample")
     db = open_db(db_path, create=False)
     try:
         queued = queue_count(db)
@@ -75,6 +85,12 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
             f"`adjudicate grade --db {db_path}`")
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise click.ClickException("review needs a terminal (stdin and stdout must be a TTY)")
+    db = open_db(db_path, create=False)
+    try:
+        for line in prepare_sample(db, order, seed, reshuffle, audit):
+            stderr.print(line, markup=False, highlight=False)
+    finally:
+        db.close()
     from adjudicate.app import make_app  # Textual loads only when the app really starts
 
-    make_app(db_path, reviewer.strip() or getpass.getuser(), flt).run()
+    make_app(db_path, reviewer.strip() or getpass.getuser(), flt, order).run()

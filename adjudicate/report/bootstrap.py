@@ -46,25 +46,38 @@ class ProblemBootstrap:
         """Sums of every series in each replicate: result[series_id][replicate]."""
         if not self._series or self.n_units == 0:
             return [[] for _ in self._series]
-        widths = [_field_bytes(max(s), self.n_units) for s in self._series]
-        offsets = [0]
-        for width in widths:
-            offsets.append(offsets[-1] + width)
-        packed = [0] * self.n_units
-        for series, offset in zip(self._series, offsets, strict=False):
-            shift = offset * 8
-            for unit, value in enumerate(series):
-                if value:
-                    packed[unit] += value << shift
-        total_bytes = offsets[-1]
+        packing = PackedSeries(self._series, self.n_units)
         rng = random.Random(seed)
         k = self.n_units
         sums: list[list[int]] = [[] for _ in self._series]
         for _ in range(resamples):
-            buffer = sum(rng.choices(packed, k=k)).to_bytes(total_bytes, "little")
-            for field_sums, start, end in zip(sums, offsets, offsets[1:], strict=False):
-                field_sums.append(int.from_bytes(buffer[start:end], "little"))
+            for field_sums, value in zip(sums, packing.unpack(sum(rng.choices(packing.packed, k=k))),
+                                         strict=True):
+                field_sums.append(value)
         return sums
+
+
+class PackedSeries:
+    """Integer series packed into one Python integer per problem (byte-aligned fields), so the
+    sums of every series over a replicate's drawn problems cost one `sum`."""
+
+    def __init__(self, series: Sequence[Sequence[int]], n_units: int) -> None:
+        widths = [_field_bytes(max(s, default=0), n_units) for s in series]
+        self.offsets = [0]
+        for width in widths:
+            self.offsets.append(self.offsets[-1] + width)
+        self.packed = [0] * n_units
+        for values, offset in zip(series, self.offsets, strict=False):
+            shift = offset * 8
+            for unit, value in enumerate(values):
+                if value:
+                    self.packed[unit] += value << shift
+
+    def unpack(self, total: int) -> list[int]:
+        """The per-series sums held in a sum of packed values."""
+        buffer = total.to_bytes(self.offsets[-1], "little")
+        return [int.from_bytes(buffer[start:end], "little")
+                for start, end in zip(self.offsets, self.offsets[1:], strict=False)]
 
 
 def _field_bytes(max_value: int, n_units: int) -> int:

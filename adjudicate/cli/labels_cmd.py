@@ -1,0 +1,112 @@
+"""`adjudicate labels import|export`: labels in and out without the app."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from adjudicate.cli.common import AdjudicateGroup, db_option
+from adjudicate.label_files import ReplyIndex, read_label_file
+from db.connection import open_db
+from db.label_io import (
+    CURRENT_FIELDS,
+    HISTORY_FIELDS,
+    current_labels,
+    label_history,
+    reply_identities,
+    write_labels,
+)
+
+
+@click.group(cls=AdjudicateGroup)
+def labels() -> None:
+    """Import labels from a file, or export every reviewer's labels (and their history).
+
+    \b
+    Examples:
+      adjudicate labels import reading.jsonl --db evals.db --reviewer ann
+      adjudicate labels export --db evals.db --format csv > labels.csv
+    """
+
+
+@labels.command(name="import")
+@click.argument("file", type=click.Path(path_type=Path))
+@db_option
+@click.option("--reviewer", help="Who gave the labels, for rows that do not name a reviewer.")
+@click.option("--format", "fmt", type=click.Choice(("auto", "jsonl", "csv")), default="auto",
+              show_default=True, help="auto: csv for .csv files, jsonl otherwise (.gz too).")
+def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> None:
+    """Record every row of FILE as a label event, all or nothing.
+
+    Each row names a reply by run + task_id + sample_index (plus benchmark if a run answers two
+    benchmarks with the same task id) or by reply_id, and gives a label of its kind (math:
+    correct, incorrect, bad_key; code: bug, edge_case, timeout, reference_quirk), optionally a
+    note, a reviewer, a status (labeled, skipped, or cleared for a note alone) and adjudicated
+    (true for the final label over the reviewers'). The whole file is checked first: one bad row
+    changes nothing and the error names its line and field. Rows taken in the recorded sample
+    order (see `adjudicate queue --order sample`) count as the sample, as in the app.
+
+    \b
+    Example:
+      adjudicate labels import first100.jsonl --db evals.db --reviewer ann
+    """
+    db = open_db(db_path, create=False)
+    try:
+        rows = read_label_file(file, ReplyIndex(reply_identities(db)), reviewer, fmt)
+        events = write_labels(db, rows)
+    finally:
+        db.close()
+    who = sorted({row.reviewer for row in rows})
+    click.echo(f"Imported {len(rows):,} rows from {file} as {events:,} label events "
+               f"(reviewer{'s' if len(who) > 1 else ''} {', '.join(who)}).")
+
+
+def _write(records: Iterable[dict[str, Any]], fields: tuple[str, ...], fmt: str) -> str:
+    if fmt == "jsonl":
+        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
+    writer.writeheader()
+    for record in records:
+        writer.writerow({k: "" if v is None else str(v).lower() if isinstance(v, bool) else v
+                         for k, v in record.items()})
+    return buffer.getvalue()
+
+
+@labels.command(name="export")
+@db_option
+@click.option("--format", "fmt", type=click.Choice(("jsonl", "csv")), default="jsonl",
+              show_default=True, help="One row a label (jsonl: one object a line).")
+@click.option("--history", is_flag=True,
+              help="Every label event (label, skip, note, undo, adjudicate), oldest first, "
+                   "instead of the current labels.")
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
+              help="Write to this file instead of standard output.")
+def export_labels(db_path: Path, fmt: str, history: bool, out: Path | None) -> None:
+    """Write every reviewer's current labels (and every adjudication), by reply.
+
+    Rows carry run, benchmark, task_id and sample_index, so `labels import` reads them back
+    into another database holding the same replies.
+
+    \b
+    Examples:
+      adjudicate labels export --db evals.db > labels.jsonl
+      adjudicate labels export --db evals.db --history --format csv --out history.csv
+    """
+    db = open_db(db_path, create=False)
+    try:
+        text = (_write(label_history(db), HISTORY_FIELDS, fmt) if history
+                else _write(current_labels(db), CURRENT_FIELDS, fmt))
+    finally:
+        db.close()
+    if out is None:
+        click.echo(text, nl=False)
+    else:
+        out.write_text(text, encoding="utf-8")
+        click.echo(f"Wrote {text.count(chr(10)) - (fmt == 'csv'):,} rows to {out}", err=True)

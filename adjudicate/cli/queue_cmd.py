@@ -1,0 +1,80 @@
+"""`adjudicate queue`: the queue in the order the review app would serve it, for scripts."""
+
+from __future__ import annotations
+
+import getpass
+import json
+from pathlib import Path
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from adjudicate.cli.common import db_option, stderr
+from adjudicate.cli.sample_options import prepare_sample, sample_options
+from db.connection import open_db
+from db.queue import QueueFilter, load_queue
+from db.queue_listing import list_replies
+from db.sample_order import load_sample_queue, sample_slots
+
+
+@click.command()
+@db_option
+@click.option("--run", "runs", multiple=True, metavar="NAME", help="Only this run (repeatable).")
+@sample_options
+@click.option("--reviewer", envvar="ADJUDICATE_REVIEWER", show_envvar=True,
+              default=lambda: getpass.getuser(), show_default="your login name",
+              help="Whose review order to list (it puts their unlabeled replies first).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Only the first N replies.")
+@click.option("--format", "fmt", type=click.Choice(("table", "jsonl")), default="table",
+              show_default=True, help="table for people; jsonl for scripts (one object a line).")
+def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, reshuffle: bool,
+          audit: int | None, reviewer: str, limit: int | None, fmt: str) -> None:
+    """List the queue in the order the review app serves it.
+
+    --order sample records the sample order on first use (as `review --order sample` does), so
+    a script can label the first N replies of it with `adjudicate labels import` and the report
+    counts them as a random sample. jsonl rows hold position, reply_id, run, benchmark, task_id,
+    sample_index, reason, stratum, verdicts, labels and (in sample order) drawn.
+
+    \b
+    Examples:
+      adjudicate queue --db evals.db --order sample --limit 100 --format jsonl > first100.jsonl
+      adjudicate queue --db evals.db --run tora --order sample --audit 50
+    """
+    db = open_db(db_path, create=False)
+    try:
+        for line in prepare_sample(db, order, seed, reshuffle, audit):
+            stderr.print(line, markup=False, highlight=False)
+        flt = QueueFilter(runs=runs)
+        rows = (load_sample_queue(db, reviewer, flt) if order == "sample"
+                else load_queue(db, reviewer, flt))
+        rows = rows[:limit] if limit is not None else rows
+        listed = list_replies(db, [row.reply_id for row in rows])
+        slots = sample_slots(db) if order == "sample" else {}
+    finally:
+        db.close()
+    if fmt == "jsonl":
+        for position, item in enumerate(listed):
+            record = {
+                "position": position, "reply_id": item.reply_id, "run": item.run,
+                "benchmark": item.benchmark, "task_id": item.task_id,
+                "sample_index": item.sample_index, "reason": item.reason,
+                "stratum": item.stratum, "verdicts": dict(item.verdicts),
+                "labels": dict(item.labels),
+            }
+            if order == "sample":
+                slot = slots.get(item.reply_id)
+                record["drawn"] = bool(slot and slot.drawn)
+            click.echo(json.dumps(record, ensure_ascii=False))
+        return
+    table = Table(title=f"Queue in {order} order ({len(listed):,} replies)", title_justify="left")
+    for column in ("#", "reply", "run", "problem", "sample", "reason", "accepted by", "labels"):
+        table.add_column(column, justify="right" if column in ("#", "reply", "sample") else "left")
+    for position, item in enumerate(listed):
+        accepted = ", ".join(g for g, o in item.verdicts if o == "accept") or "none"
+        labels = ", ".join(f"{who}: {label}" for who, label in item.labels) or "–"
+        table.add_row(str(position), str(item.reply_id), item.run, item.task_id,
+                      str(item.sample_index), item.reason, accepted, labels)
+    Console(highlight=False).print(table)

@@ -1,0 +1,58 @@
+"""The options `review` and `queue` share to serve the queue in the recorded sample order."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import click
+from sqlite_utils import Database
+
+from adjudicate.sampling.audit import draw_audit
+from adjudicate.sampling.order import DEFAULT_SEED, ensure_order
+
+ORDER_HELP = ("review: replies you have not labeled first, problem by problem (the default); "
+              "sample: a seeded random order, stratified by run, queue reason and verdicts, "
+              "so that labels taken in it are a random sample the report can estimate from.")
+
+
+def sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--order, --seed, --reshuffle and --audit, in that order."""
+    for option in reversed((
+        click.option("--order", type=click.Choice(("review", "sample")), default="review",
+                     show_default=True, help=ORDER_HELP),
+        click.option("--seed", type=int, default=None,
+                     help=f"Seed of the sample order when it is first drawn (default "
+                          f"{DEFAULT_SEED}); a different seed later is refused without "
+                          "--reshuffle."),
+        click.option("--reshuffle", is_flag=True,
+                     help="Draw a new sample order (labels taken so far stop counting as the "
+                          "sample)."),
+        click.option("--audit", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Add N seeded random replies every grader accepted, per math run, to "
+                          "the queue as audit items (needs --order sample)."),
+    )):
+        command = option(command)
+    return command
+
+
+def prepare_sample(db: Database, order: str, seed: int | None, reshuffle: bool,
+                   audit: int | None) -> list[str]:
+    """Draw the audit sample and record (or extend) the sample order; returns what was done."""
+    if order != "sample":
+        if audit is not None or reshuffle or seed is not None:
+            raise click.UsageError("--seed, --reshuffle and --audit apply to --order sample")
+        return []
+    done = []
+    if audit is not None:
+        added = draw_audit(db, audit, DEFAULT_SEED if seed is None else seed)
+        total = sum(added.values())
+        done.append(f"Audit: added {total:,} unanimous replies across {len(added)} run(s)."
+                    if total else f"Audit: every math run already holds {audit} audit items.")
+    state = ensure_order(db, seed, reshuffle=reshuffle)
+    if state.created:
+        done.append(f"Sample order drawn with seed {state.order.seed}: {state.added:,} replies.")
+    elif state.added:
+        done.append(f"Sample order (seed {state.order.seed}): {state.added:,} newly queued "
+                    "replies ranked.")
+    return done

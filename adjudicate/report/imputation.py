@@ -1,0 +1,202 @@
+"""The imputation bootstrap: intervals for statistics of a partly read queue, resampling problems.
+
+A stratum's full-read passes are estimated as (its replies) x (the pass share of its random
+prefix's readings), the prefix being the replies drawn first in the recorded sample order.
+Each replicate resamples problems with replacement (the report's protocol: `rng.choices(units,
+k=len(units))` on `Random(seed)`, so the draws are the problem bootstrap's own), recomputes every
+stratum's prefix share on the drawn problems, and re-estimates every statistic. Resampling
+problems carries each problem's read and unread replies together, so the interval covers both
+the problems and the replies not read. One pseudo-reply per stratum and replicate, of weight
+Exp(1) and outcome pass or fail with probability 1/2 (a Dirichlet-process posterior with a prior
+as strong as Jeffreys'), keeps a stratum whose read replies all pass (or all fail) uncertain.
+
+Replies of the prefix that were drawn but have no reading (skipped, or labeled in conflict) are
+bounded, not imputed: at the low end they fail and count as failures in the share, at the high
+end they pass and count as passes. A stratum without a reading in its prefix has no sample: its
+known readings count, and its unknown ones are bounded the same way.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .bootstrap import PackedSeries
+from .stats import percentile
+
+# Per problem, for one stratum: prefix readings that pass, prefix readings, prefix replies
+# without a reading, every reply of the stratum, every reading that passes, every unknown.
+FIELDS = ("passes", "respondents", "missing", "size", "known_passes", "unknown")
+
+
+@dataclass(frozen=True)
+class StratumSeries:
+    """One stratum of one reading column, as per-problem counts (one tuple entry per problem)."""
+
+    passes: tuple[int, ...]
+    respondents: tuple[int, ...]
+    missing: tuple[int, ...]
+    size: tuple[int, ...]
+    known_passes: tuple[int, ...]
+    unknown: tuple[int, ...]
+
+    @property
+    def sampled(self) -> bool:
+        """At least one reading in the prefix: the share can be estimated."""
+        return sum(self.respondents) > 0
+
+    def totals(self) -> dict[str, int]:
+        return {name: sum(getattr(self, name)) for name in FIELDS}
+
+
+def stratum_total(t: Mapping[str, float], high: bool, weight: float = 0.0,
+                  pseudo_pass: bool = False) -> float:
+    """Estimated passes of a stratum from its (resampled) totals: the prefix share, with the
+    prefix's missing readings failing (low) or passing (high) and a pseudo-reply of `weight`."""
+    if not t["respondents"]:  # no sample: the bounds
+        return t["known_passes"] + (t["unknown"] if high else 0)
+    passes = t["passes"] + (t["missing"] if high else 0) + (weight if pseudo_pass else 0.0)
+    share = passes / (t["respondents"] + t["missing"] + weight)
+    drawn = t["respondents"] + t["missing"]
+    return t["passes"] + (t["missing"] if high else 0) + (t["size"] - drawn) * share
+
+
+@dataclass(frozen=True)
+class LinearRatio:
+    """(sum(num) + sum_h sign_h * passes of stratum h) / sum(den), over problems.
+
+    `num` holds, per problem, every term that does not depend on a stratum's readings."""
+
+    num: tuple[int, ...]
+    den: tuple[int, ...]
+    coefficients: tuple[tuple[int, int], ...]  # (stratum id, -1 / +1)
+
+
+class ImputationBootstrap:
+    """Strata and linear statistics of one benchmark; one pass of replicates for all of them."""
+
+    def __init__(self, n_problems: int) -> None:
+        self.n_problems = n_problems
+        self.strata: list[StratumSeries] = []
+        self._stats: list[LinearRatio | tuple[int, int]] = []
+        self._replicates: list[tuple[list[float | None], list[float | None]]] | None = None
+        self._level = 0.95
+
+    def add_stratum(self, stratum: StratumSeries) -> int:
+        """Register a stratum; returns its id."""
+        for name in FIELDS:
+            values = getattr(stratum, name)
+            if len(values) != self.n_problems or min(values, default=0) < 0:
+                raise ValueError(f"stratum {name}: need a non-negative count per problem")
+        self.strata.append(stratum)
+        return len(self.strata) - 1
+
+    def add_ratio(self, num: Sequence[int], den: Sequence[int],
+                  coefficients: Mapping[int, int]) -> int:
+        """Register a ratio; returns its id. Coefficients are +1 or -1 per stratum id."""
+        if len(num) != self.n_problems or len(den) != self.n_problems:
+            raise ValueError("num and den need one value per problem")
+        for stratum, sign in coefficients.items():
+            if sign not in (-1, 1) or not 0 <= stratum < len(self.strata):
+                raise ValueError(f"bad coefficient {sign} for stratum {stratum}")
+        self._stats.append(LinearRatio(tuple(num), tuple(den), tuple(sorted(coefficients.items()))))
+        return len(self._stats) - 1
+
+    def add_difference(self, a: int, b: int) -> int:
+        """Register ratio a minus ratio b (paired: the same replicates); returns its id."""
+        self._stats.append((a, b))
+        return len(self._stats) - 1
+
+    # -- on the problems as they are -------------------------------------------------------
+    def value(self, stat: int) -> float | None:
+        """The statistic at every stratum's observed share (missing readings imputed at it);
+        None when it rests on a stratum with no sample (only bounds are known)."""
+        item = self._stats[stat]
+        if isinstance(item, tuple):
+            a, b = self.value(item[0]), self.value(item[1])
+            return None if a is None or b is None else a - b
+        den = sum(item.den)
+        if not den:
+            return None
+        num = float(sum(item.num))
+        for stratum, sign in item.coefficients:
+            t = self.strata[stratum].totals()
+            if not t["respondents"]:
+                return None
+            num += sign * t["size"] * t["passes"] / t["respondents"]
+        return num / den
+
+    def bounds(self, stat: int) -> tuple[float, float] | None:
+        """The statistic with every unknown reading failing / passing (whichever is lower /
+        higher): the logical bounds on these problems, no resampling, no estimate."""
+        item = self._stats[stat]
+        if isinstance(item, tuple):
+            a, b = self.bounds(item[0]), self.bounds(item[1])
+            return None if a is None or b is None else (a[0] - b[1], a[1] - b[0])
+        den = sum(item.den)
+        if not den:
+            return None
+        low = high = float(sum(item.num))
+        for stratum, sign in item.coefficients:
+            t = self.strata[stratum].totals()
+            low += sign * t["known_passes"] + min(0, sign * t["unknown"])
+            high += sign * t["known_passes"] + max(0, sign * t["unknown"])
+        return low / den, high / den
+
+    # -- the bootstrap ---------------------------------------------------------------------
+    def run(self, resamples: int, seed: str, level: float = 0.95) -> None:
+        """Draw every replicate: problems from Random(seed) as the report's problem bootstrap
+        does, pseudo-replies from Random(seed + ':pseudo')."""
+        self._level = level
+        ratios = [(i, s) for i, s in enumerate(self._stats) if isinstance(s, LinearRatio)]
+        series: list[Sequence[int]] = [getattr(s, f) for s in self.strata for f in FIELDS]
+        for _, stat in ratios:
+            series += [stat.num, stat.den]
+        packing = PackedSeries(series, self.n_problems)
+        problems = random.Random(seed)
+        pseudo = random.Random(f"{seed}:pseudo")
+        units, k, width = range(self.n_problems), self.n_problems, len(FIELDS)
+        base = width * len(self.strata)
+        out: list[tuple[list[float | None], list[float | None]]] = [([], []) for _ in self._stats]
+        for _ in range(resamples if k else 0):
+            sums = packing.unpack(sum(map(packing.packed.__getitem__, problems.choices(units, k=k))))
+            low_total, high_total = [], []
+            for h in range(len(self.strata)):
+                t = dict(zip(FIELDS, sums[h * width:(h + 1) * width], strict=True))
+                weight, passing = pseudo.expovariate(1.0), pseudo.random() < 0.5
+                low_total.append(stratum_total(t, False, weight, passing))
+                high_total.append(stratum_total(t, True, weight, passing))
+            for position, (i, stat) in enumerate(ratios):
+                num, den = sums[base + 2 * position], sums[base + 2 * position + 1]
+                if not den:
+                    out[i][0].append(None)
+                    out[i][1].append(None)
+                    continue
+                low = high = float(num)
+                for stratum, sign in stat.coefficients:
+                    low += sign * (low_total[stratum] if sign > 0 else high_total[stratum])
+                    high += sign * (high_total[stratum] if sign > 0 else low_total[stratum])
+                out[i][0].append(low / den)
+                out[i][1].append(high / den)
+        for i, item in enumerate(self._stats):
+            if isinstance(item, tuple):
+                (a_low, a_high), (b_low, b_high) = out[item[0]], out[item[1]]
+                out[i] = (_minus(a_low, b_high), _minus(a_high, b_low))
+        self._replicates = out
+
+    def interval(self, stat: int) -> tuple[float, float] | None:
+        """The percentile interval: its low end from the low version of every replicate, its
+        high end from the high one (the same when nothing is bounded)."""
+        if self._replicates is None:
+            raise RuntimeError("interval() before run()")
+        lows = sorted(v for v in self._replicates[stat][0] if v is not None)
+        highs = sorted(v for v in self._replicates[stat][1] if v is not None)
+        if not lows:
+            return None
+        tail = (1.0 - self._level) / 2.0
+        return percentile(lows, tail), percentile(highs, 1.0 - tail)
+
+
+def _minus(a: list[float | None], b: list[float | None]) -> list[float | None]:
+    return [None if x is None or y is None else x - y for x, y in zip(a, b, strict=True)]

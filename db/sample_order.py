@@ -1,0 +1,149 @@
+"""The recorded sample order: a seeded random order of the queue, and which replies it has drawn.
+
+A reply is *drawn* once any reviewer acted on it (label, skip, note, undo, adjudication) after
+it was ranked: labels taken before the order existed were not taken in it. The report reads
+the drawn prefix of each stratum as a random sample of that stratum.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from db.connection import inserted_id, now, write_transaction
+from db.queue import QueueFilter, QueueRow, _filter_sql, grader_rank
+
+
+@dataclass(frozen=True)
+class SampleOrder:
+    """The order in use: its seed, when it was drawn and how many replies it ranks."""
+
+    id: int
+    seed: int
+    created_at: str
+    ranked: int
+
+
+@dataclass(frozen=True)
+class Unranked:
+    """A queued reply the order does not rank yet, with what its stratum is made of."""
+
+    reply_id: int
+    benchmark: str
+    run: str
+    reason: str
+    verdicts: tuple[tuple[str, str], ...]  # (grader, outcome) in grader order
+
+    @property
+    def stratum(self) -> str:
+        """'gsm8k · tora · disagree · exact=reject normalized=accept ...'"""
+        vector = " ".join(f"{g}={o}" for g, o in self.verdicts)
+        return " · ".join((self.benchmark, self.run, self.reason, vector))
+
+
+@dataclass(frozen=True)
+class SampleSlot:
+    """A ranked reply: its place in the order and whether it has been drawn."""
+
+    reply_id: int
+    position: int  # 0-based, over the whole order
+    stratum: str
+    drawn: bool
+
+
+def current_order(db: Database) -> SampleOrder | None:
+    """The sample order in use, if one was recorded."""
+    row = db.execute(
+        "SELECT id, seed, created_at FROM sample_orders WHERE replaced_at IS NULL "
+        "ORDER BY id DESC LIMIT 1").fetchone()
+    if row is None:
+        return None
+    ranked = db.execute("SELECT COUNT(*) FROM sample_ranks").fetchone()[0]
+    return SampleOrder(row[0], row[1], row[2], ranked)
+
+
+def unranked_queue(db: Database) -> list[Unranked]:
+    """Queued replies not in the current order, with their stratum's parts, by reply id."""
+    verdicts: dict[int, list[tuple[str, str]]] = {}
+    for reply_id, grader, outcome in db.execute(
+        "SELECT v.reply_id, v.grader, v.verdict FROM verdicts v JOIN queue q ON q.reply_id = "
+        "v.reply_id WHERE v.current = 1 AND q.reply_id NOT IN (SELECT reply_id FROM sample_ranks)"):
+        verdicts.setdefault(reply_id, []).append((grader, outcome))
+    return [
+        Unranked(reply_id, benchmark, run, reason,
+                 tuple(sorted(verdicts.get(reply_id, []), key=lambda gv: grader_rank(gv[0]))))
+        for reply_id, benchmark, run, reason in db.execute(
+            """SELECT q.reply_id, p.benchmark, ru.name, q.reason FROM queue q
+               JOIN replies r ON r.id = q.reply_id JOIN problems p ON p.id = r.problem_id
+               JOIN runs ru ON ru.id = r.run_id
+               WHERE q.reply_id NOT IN (SELECT reply_id FROM sample_ranks) ORDER BY q.reply_id""")
+    ]
+
+
+def start_order(db: Database, seed: int) -> int:
+    """Record a new, empty order with this seed, replacing (and forgetting the ranks of) any
+    order in use; returns its id. Label history is untouched."""
+    with write_transaction(db):
+        stamp = now()
+        db.execute("UPDATE sample_orders SET replaced_at = ? WHERE replaced_at IS NULL", [stamp])
+        db.execute("DELETE FROM sample_ranks")
+        return inserted_id(db.execute(
+            "INSERT INTO sample_orders (seed, created_at) VALUES (?, ?)", [seed, stamp]))
+
+
+def add_ranks(db: Database, order_id: int, keys: Mapping[int, float],
+              strata: Mapping[int, str]) -> None:
+    """Rank replies in the order at the given sort keys; events from now on count as drawn."""
+    with write_transaction(db):
+        since = db.execute("SELECT COALESCE(MAX(id), 0) FROM label_events").fetchone()[0]
+        db.conn.executemany(
+            "INSERT INTO sample_ranks (reply_id, order_id, stratum, sort_key, since_event) "
+            "VALUES (?, ?, ?, ?, ?)",
+            [[reply_id, order_id, strata[reply_id], key, since] for reply_id, key in keys.items()])
+
+
+def sample_slots(db: Database) -> dict[int, SampleSlot]:
+    """Every ranked reply still queued: its position in the order and whether it was drawn."""
+    last_event = dict(db.execute("SELECT reply_id, MAX(id) FROM label_events GROUP BY reply_id"))
+    slots: dict[int, SampleSlot] = {}
+    for position, (reply_id, stratum, since) in enumerate(db.execute(
+            "SELECT s.reply_id, s.stratum, s.since_event FROM sample_ranks s "
+            "JOIN queue q ON q.reply_id = s.reply_id ORDER BY s.sort_key, s.reply_id")):
+        slots[reply_id] = SampleSlot(reply_id, position, stratum,
+                                     last_event.get(reply_id, 0) > since)
+    return slots
+
+
+def load_sample_queue(db: Database, reviewer: str,
+                      flt: QueueFilter | None = None) -> list[QueueRow]:
+    """The filtered queue in the recorded sample order (replies the order does not rank yet
+    are left out: record them first with `adjudicate.sampling.order.ensure_order`)."""
+    flt = flt or QueueFilter()
+    where, params = _filter_sql(flt)
+    joins = " JOIN problems p ON p.id = r.problem_id JOIN runs ru ON ru.id = r.run_id"
+    if flt.status in ("skipped", "mine"):
+        joins += " JOIN labels l ON l.reply_id = q.reply_id AND l.reviewer = ?"
+        params = [reviewer, *params]
+    mine = {reply_id: (status, label) for reply_id, status, label in db.execute(
+        "SELECT reply_id, status, label FROM labels WHERE reviewer = ? AND status != 'cleared'",
+        [reviewer])}
+    rows = []
+    for position, (reply_id,) in enumerate(db.execute(
+            f"SELECT q.reply_id FROM replies r JOIN queue q ON q.reply_id = r.id "
+            f"JOIN sample_ranks s ON s.reply_id = q.reply_id{joins} WHERE {where} "
+            f"ORDER BY s.sort_key, s.reply_id", params)):
+        status, label = mine.get(reply_id, (None, None))
+        rows.append(QueueRow(reply_id, status, label, position))
+    return rows
+
+
+def first_undrawn(rows: Iterable[QueueRow], slots: Mapping[int, SampleSlot]) -> int:
+    """Where a reviewer resumes in sample order: the first reply nobody has drawn yet."""
+    rows = list(rows)
+    for index, row in enumerate(rows):
+        slot = slots.get(row.reply_id)
+        if slot is None or not slot.drawn:
+            return index
+    return 0
