@@ -17,6 +17,18 @@ def grader_names(db: Database) -> list[str]:
     )]
 
 
+def grader_versions(db: Database, run: str | None = None) -> dict[str, list[str]]:
+    """grader -> the versions of its current verdicts (of one run, or of everything)."""
+    sql = ("SELECT DISTINCT v.grader, v.grader_version FROM verdicts v"
+           + (" JOIN replies r ON r.id = v.reply_id JOIN runs ru ON ru.id = r.run_id "
+              "WHERE v.current = 1 AND ru.name = ?" if run else " WHERE v.current = 1")
+           + " ORDER BY 1, 2")
+    out: dict[str, list[str]] = {}
+    for grader, version in db.execute(sql, [run] if run else []):
+        out.setdefault(grader, []).append(version)
+    return out
+
+
 CHUNK = 2000  # replies per round trip: memory stays flat however large the database
 
 

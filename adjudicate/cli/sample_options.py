@@ -48,6 +48,7 @@ def prepare_sample(db: Database, order: str, seed: int | None, reshuffle: bool,
         added = draw_audit(db, audit, DEFAULT_SEED if seed is None else seed)
         total = sum(added.values())
         done.append(f"Audit: added {total:,} unanimous replies across {len(added)} run(s)."
+                    if total != 1 else "Audit: added 1 unanimous reply."
                     if total else f"Audit: every math run already holds {audit} audit items.")
     state = ensure_order(db, seed, reshuffle=reshuffle)
     if state.created:

@@ -43,8 +43,10 @@ class Table:
         return bool(cells) and all(looks_numeric(c) for c in cells)
 
 
-# '97.9% (93.8–100.0)', '+1.2 (-8.3 to +9.5)', '47/48', '0 / 9', '<0.0001*', '1,000'
-NUMERIC = re.compile(r"[-+<]?[\d.,]+%?(?:/[\d,]+| / [\d,]+)?(?: \([^)]*\))?\*?")
+# '97.9% (93.8–100.0)', '+1.2 (-8.3 to +9.5)', '47/48', '0 / 9', '<0.0001*', '1,000', an
+# estimate '≈92.3% (89.0–95.1)' or '≈31 (20–45)', bounds '88.1–97.3% (bounds)', '380–440/500'
+NUMERIC = re.compile(r"[-+<≈]?[\d.,]+%?(?:–[\d.,]+%?)?(?:/[\d,]+| / [\d,]+)?"
+                     r"(?: \([^)]*\))?\*?|[-+][\d.]+ to [-+][\d.]+ \(bounds\)")
 
 
 def looks_numeric(cell: str) -> bool:
@@ -55,10 +57,10 @@ def looks_numeric(cell: str) -> bool:
 class ChartBar:
     group: str  # the grader
     series: int  # index of the run in Chart.series (a colour or a marker)
-    value: float
+    value: float | None  # None: only bounds are known (drawn as a band, no marker)
     low: float | None
     high: float | None
-    caption: str  # "97.6% (95.9–98.6)"
+    caption: str  # "97.6% (95.9–98.6)", "88.1–97.3% (bounds)"
     emphasis: bool = False
 
 
@@ -75,7 +77,7 @@ class Chart:
 
 def axis_start(bars: tuple[ChartBar, ...]) -> float:
     """The largest multiple of 10% at least two points below every bar and interval."""
-    lowest = min((b.low if b.low is not None else b.value for b in bars), default=0.0)
+    lowest = min((b.low if b.low is not None else b.value or 0.0 for b in bars), default=0.0)
     return max(0.0, math.floor((lowest - 0.02) * 10) / 10)
 
 

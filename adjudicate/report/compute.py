@@ -4,11 +4,11 @@ diagnostics, from plain ReplyRecords (no database, no UI)."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
 
-from . import diagnostics
+from . import diagnostics, partial, provenance
 from .estimates import EstimatePlan, Ratio, RatioDiff
 from .model import (
     READING,
@@ -26,7 +26,9 @@ from .model import (
 from .progress import notes, run_queue, selfcheck_rows, total_queue
 from .reading import is_bad_key, resolve
 from .records import CODE, MATH, ReplyRecord, SelfCheckFailure
+from .sample_model import Provenance
 from .stats import mcnemar_exact
+from .strata import SampleSlot
 from .tables import RunTable, describe
 
 RUN_MCNEMAR_NOTE = "McNemar needs one sample per problem in both runs"
@@ -43,9 +45,16 @@ def build_report(
     selfcheck_failures: Iterable[SelfCheckFailure] = (),
     pass_k: Sequence[int] | None = None,
     top_pairs: int = 10,
+    sample: Mapping[int, SampleSlot] | None = None,
+    source: Provenance | None = None,
 ) -> Report:
     """Build the whole report. Intervals: Wilson for one reply per problem, else a bootstrap
-    over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}")."""
+    over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}").
+
+    `sample` places ranked replies in the recorded sample order (reply id -> slot): where a
+    run's queue is partly read, its reading rows are estimated from each stratum's drawn prefix,
+    or bounded when the labels are not a random sample (see partial.py). `source` says where
+    the records came from (database, time, grader versions) for the report's provenance."""
     records = list(records)
     _check(records)
     bench_rank, run_rank = _import_order(records)
@@ -89,14 +98,20 @@ def build_report(
             for _, _, _, diff, _ in pair:
                 plan.add(diff)
         plan.run()
-        runs += [_run_report(t, s, plan, level) for t, s in zip(bench_tables, collected,
-                                                                  strict=True)]
+        bench_runs = [_run_report(t, s, plan, level) for t, s in zip(bench_tables, collected,
+                                                                       strict=True)]
+        bench_diffs = []
         for pair in pairs:
             for (a, b, grader, diff, mcnemar) in pair:
                 note = None if mcnemar else RUN_MCNEMAR_NOTE
-                run_differences.append(
+                bench_diffs.append(
                     RunDifference(benchmark, a, b, grader, plan.difference(diff), mcnemar, note)
                 )
+        bench_runs, bench_diffs = partial.revise(
+            bench_tables, bench_runs, bench_diffs, plan.problems, sample or {},
+            resamples=bootstrap, seed=f"{seed}:{benchmark}", level=level)
+        runs += bench_runs
+        run_differences += bench_diffs
 
     queue = total_queue([r.queue for r in runs])
     summary, pairs_top = diagnostics.disputed_pairs(ordered, resolutions, top_pairs)
@@ -114,6 +129,7 @@ def build_report(
         kappa=diagnostics.reviewer_kappa(ordered, bootstrap=bootstrap, seed=seed, level=level),
         selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),
         notes=(),
+        provenance=provenance.complete(source, ordered),
     )
     return replace(report, notes=tuple(notes(report, tables)))
 

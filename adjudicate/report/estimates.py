@@ -61,6 +61,7 @@ class EstimatePlan:
     """Register every statistic of one benchmark, bootstrap once, then read Estimates back."""
 
     def __init__(self, problems: Sequence[str], *, resamples: int, seed: str, level: float):
+        self.problems = list(problems)  # the bootstrap's units, in order
         self._index = {p: i for i, p in enumerate(problems)}
         self._boot = ProblemBootstrap(len(problems))
         self._resamples = resamples

@@ -6,12 +6,15 @@ from .blocks import Block, Heading, Paragraph
 from .diagnostic_sections import diagnostic_blocks
 from .model import Report
 from .progress import PARTIAL, SHOWN_ELSEWHERE
+from .provenance import describe
 from .sections import benchmark_blocks
 
 
 def report_blocks(report: Report) -> list[Block]:
     """Every section of the report, in reading order."""
     blocks: list[Block] = [Heading("adjudicate report", 1)]
+    if report.provenance is not None:
+        blocks.append(Paragraph(describe(report.provenance)))
     partial_notes = [n for n in report.notes if n.startswith(PARTIAL)]
     if partial_notes:
         blocks += [Paragraph(n, warning=True) for n in partial_notes]

@@ -6,7 +6,10 @@ Field names are the JSON keys (see README.md in this package); rates are fractio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .sample_model import Provenance, SampleSummary
 
 READING = "reading"  # the pseudo-grader: score by reading
 READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too
@@ -23,7 +26,9 @@ class Estimate:
     value: float | None
     low: float | None
     high: float | None
-    method: str  # "wilson" | "bootstrap" | "paired bootstrap" | "none"
+    method: str  # wilson | bootstrap | paired bootstrap | none, or for a partial read
+    # imputation bootstrap | paired imputation bootstrap | bounds | bootstrap bounds
+    # (value null for the two bounds) | posterior predictive
     n_problems: int
     n_replies: int
     successes: int | None = None  # the integer numerator, where the value is a count ratio
@@ -35,8 +40,11 @@ class Agreement:
 
     rate: Estimate
     agree: int
-    false_accepts: int  # the grader accepted, the reading says wrong
-    false_rejects: int  # the grader rejected, the reading says right
+    false_accepts: int  # the grader accepted, the reading says wrong (replies read)
+    false_rejects: int  # the grader rejected, the reading says right (replies read)
+    # partly read: the estimated (or bounded) rates over every reply once read, else None
+    false_accept_rate: Estimate | None = None
+    false_reject_rate: Estimate | None = None
 
 
 @dataclass(frozen=True)
@@ -153,6 +161,7 @@ class RunReport:
     queue: QueueProgress
     extraction_rules: tuple[ExtractionRuleStat, ...]
     triage: tuple[TriageRow, ...]
+    sample: SampleSummary | None = None  # partly read: what the reading estimate rests on
 
 
 @dataclass(frozen=True)
@@ -257,3 +266,4 @@ class Report:
     kappa: tuple[Kappa, ...]
     selfcheck_failures: tuple[SelfCheckRow, ...]
     notes: tuple[str, ...]
+    provenance: Provenance | None = None

@@ -73,8 +73,9 @@ def notes(report: Report, tables: Sequence[RunTable]) -> list[str]:
                                                     (q.conflicting, "conflicting")) if n]
         notes.append(
             f"{PARTIAL} only {q.labeled:,} of {q.total:,} queued replies have a settled label "
-            f"({', '.join(missing)}); reading scores and agreements use only replies with a "
-            "reading."
+            f"({', '.join(missing)}); where replies were read in the recorded sample order, "
+            "the reading rows are estimates from that random sample (marked ≈), otherwise "
+            "bounds (every unread reply wrong / right)."
         )
     if report.conflicts:
         notes.append(

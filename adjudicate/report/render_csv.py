@@ -13,6 +13,7 @@ COLUMNS = (
     "agreement", "agreement_low", "agreement_high", "agreement_n",
     "false_accepts", "false_rejects",
     "queue_labeled", "queue_total", "partial",
+    "grader_version", "adjudicate_version", "database", "created_at", "reviewers",
 )
 
 
@@ -29,6 +30,10 @@ def render_csv(report: Report) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
+    p = report.provenance
+    versions = dict(p.graders) if p else {}
+    reviewers = ";".join(f"{r.reviewer}={r.labels or r.adjudications}" for r in p.reviewers) if p \
+        else ""
     for run in report.runs:
         for g in run.graders:
             s, a = g.score, g.agreement
@@ -40,5 +45,7 @@ def render_csv(report: Report) -> str:
                 _num(a.rate.high) if a else "", a.rate.n_replies if a else "",
                 a.false_accepts if a else "", a.false_rejects if a else "",
                 run.queue.labeled, run.queue.total, str(run.queue.partial).lower(),
+                "+".join(versions.get(g.grader, ())), p.adjudicate_version if p else "",
+                _cell(p.database if p else None), _cell(p.created_at if p else None), reviewers,
             ])
     return buffer.getvalue()

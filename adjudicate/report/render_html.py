@@ -109,14 +109,21 @@ def chart_svg(block: Chart) -> str:
             middle = y + (sizes[bar.group] - 1) * ROW_H / 2
             parts.append(f'<text x="{LABEL_W - 8}" y="{middle + 4}" text-anchor="end"{weight}>'
                          f"{escape(bar.group)}</text>")
-        if bar.low is not None and bar.high is not None:
+        if bar.value is None and bar.low is not None and bar.high is not None:
+            # only bounds are known: a pale band with a dashed edge, no dot
+            x1, x2 = x(bar.low), x(bar.high)
+            parts.append(f'<rect class="bounds" x="{x1}" y="{y - 6}" width="{max(x2 - x1, 1)}" '
+                         f'height="12" fill="{colour}" fill-opacity="0.15" stroke="{colour}" '
+                         'stroke-dasharray="4 3"/>')
+        elif bar.low is not None and bar.high is not None:
             x1, x2 = x(bar.low), x(bar.high)
             parts.append(f'<line x1="{x1}" y1="{y}" x2="{x2}" y2="{y}" stroke="{colour}" '
                          'stroke-width="2"/>')
             for edge in (x1, x2):
                 parts.append(f'<line x1="{edge}" y1="{y - 5}" x2="{edge}" y2="{y + 5}" '
                              f'stroke="{colour}" stroke-width="2"/>')
-        parts.append(f'<circle cx="{x(bar.value)}" cy="{y}" r="5" fill="{colour}"/>')
+        if bar.value is not None:
+            parts.append(f'<circle cx="{x(bar.value)}" cy="{y}" r="5" fill="{colour}"/>')
         parts.append(f'<text x="{LABEL_W + SERIES_W + PLOT_W + 12}" y="{y + 4}"{weight}>'
                      f"{escape(bar.caption)}</text></g>")
         previous = bar.group

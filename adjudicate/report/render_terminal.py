@@ -22,6 +22,7 @@ from .model import Report
 
 GAP = 2  # spaces between columns
 MARKERS = "●◆▲■✚"  # one per run in a chart (cycled)
+BOUNDS_FILL = "═"  # a range known only by its bounds: no marker, a double band
 CHART_MIN, CHART_MAX = 20, 60  # plot width in cells
 
 
@@ -130,11 +131,13 @@ class TextChart:
         previous = None
         for bar in block.bars:
             cells = [" "] * plot
-            if bar.low is not None and bar.high is not None:
-                for i in range(cell(bar.low), cell(bar.high) + 1):
-                    cells[i] = "─"
             marker = MARKERS[bar.series % len(MARKERS)]
-            cells[cell(bar.value)] = marker
+            if bar.low is not None and bar.high is not None:
+                line = "─" if bar.value is not None else BOUNDS_FILL  # bounds: a band
+                for i in range(cell(bar.low), cell(bar.high) + 1):
+                    cells[i] = line
+            if bar.value is not None:
+                cells[cell(bar.value)] = marker
             label = bar.group if bar.group != previous else ""
             previous = bar.group
             caption = bar.caption if len(bar.caption) <= caption_w else bar.caption.split()[0]

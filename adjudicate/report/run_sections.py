@@ -6,6 +6,7 @@ from __future__ import annotations
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table, is_reading, plural, queue_sentence, uniform
 from .model import Difference, GraderScore, PassAtK, RunReport, TriageRow
+from .sample_sections import sample_blocks
 
 # pass@k in the human formats: these k (and the largest k) when the sample count allows.
 SHOWN_K = (1, 2, 5, 10, 20, 50, 100)
@@ -19,6 +20,7 @@ def run_blocks(run: RunReport, level: float, *, titled: bool) -> list[Block]:
     if titled:
         blocks.append(Heading(run.run, 3))
     blocks.append(Paragraph(queue_sentence(run.queue), warning=run.queue.partial))
+    blocks += sample_blocks(run)
     blocks.append(_against_reading(run, level))
     if run.differences:
         blocks.append(_grader_differences(run, level))
@@ -47,11 +49,15 @@ def _against_reading(run: RunReport, level: float) -> Table:
     for g in graders:
         a = g.agreement
         row = [g.grader, f.fraction(g.score), f.estimate(a.rate) if a else f.DASH,
-               str(a.false_accepts) if a else f.DASH, str(a.false_rejects) if a else f.DASH]
+               f.count_estimate(a.false_accepts, a.false_accept_rate) if a else f.DASH,
+               f.count_estimate(a.false_rejects, a.false_reject_rate) if a else f.DASH]
         if judged is None:
             row.insert(3, str(a.rate.n_replies) if a else f.DASH)
         rows.append(tuple(row))
     where = (f", on the {plural(judged, 'reply')} with a reading" if judged is not None else "")
+    if run.sample is not None:
+        where = (f", over all {plural(judged, 'reply')} once read" if judged is not None
+                 else ", over every reply once read")
     return Table(f"Graders against the reading{where}", tuple(columns), tuple(rows), (),
                  tuple(is_reading(g.grader) for g in graders))
 

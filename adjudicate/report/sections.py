@@ -18,6 +18,7 @@ from .blocks import (
 )
 from .model import BOOTSTRAP, WILSON, RunDifference, RunReport
 from .run_sections import run_blocks
+from .sample_model import BOOTSTRAP_BOUNDS, BOUNDS, IMPUTATION
 
 
 def _samples(run: RunReport) -> str:
@@ -72,7 +73,7 @@ def _chart(runs: list[RunReport], graders: list[str], level: float) -> Chart:
     for grader in graders:
         for index, run in enumerate(runs):
             score = next((g.score for g in run.graders if g.grader == grader), None)
-            if score is None or score.value is None:
+            if score is None or (score.value is None and not f.is_bounds(score)):
                 continue
             bars.append(ChartBar(grader, index, score.value, score.low, score.high,
                                  f.estimate(score), emphasis=is_reading(grader)))
@@ -102,7 +103,10 @@ def _scores(runs: list[RunReport], graders: list[str], level: float) -> Table:
 
 
 def _interval_note(runs: list[RunReport]) -> str:
-    names = {WILSON: "Wilson", BOOTSTRAP: "bootstrap over problems"}
+    names = {WILSON: "Wilson", BOOTSTRAP: "bootstrap over problems",
+             IMPUTATION: "≈ imputation bootstrap over problems and unread replies",
+             BOOTSTRAP_BOUNDS: "bootstrap bounds (strata with nothing read bounded)",
+             BOUNDS: "bounds (every unread reply wrong / right)"}
     methods = {
         run.run: sorted({g.score.method for g in run.graders if g.score.method in names})
         for run in runs

@@ -28,9 +28,9 @@ def exact_accepts(p: int, s: int) -> bool:
     return symbolic_accepts(p, s) and p % 3 == 0
 
 
-def known_records() -> list[ReplyRecord]:
+def known_records(unlabeled: tuple[str, ...] = ("q19",)) -> list[ReplyRecord]:
     """Run r1: 20 problems x 3 samples; run r2: the same problems, one sample each. Every queued
-    reply is labeled with its truth, except r1's q19 replies (left unlabeled: a partial queue)."""
+    reply is labeled with its truth, except r1's replies to `unlabeled` (a partial queue)."""
     records = []
     rid = 0
     for run, samples in (("r1", 3), ("r2", 1)):
@@ -41,7 +41,7 @@ def known_records() -> list[ReplyRecord]:
                 v = {"exact": exact_accepts(p, s + shift),
                      "symbolic": symbolic_accepts(p, s + shift)}
                 queued = not all(v.values())
-                labeled = queued and not (run == "r1" and problem == "q19")
+                labeled = queued and not (run == "r1" and problem in unlabeled)
                 label = "correct" if truth(p, s + shift) else "incorrect"
                 records.append(ReplyRecord(
                     rid, run, "B", "math", problem, s,
@@ -110,6 +110,13 @@ def report() -> dict:
     return json.loads(render_json(build_report(known_records(), bootstrap=RESAMPLES, seed=SEED)))
 
 
+@pytest.fixture(scope="module")
+def full_report() -> dict:
+    """Every queued reply read: the reading is a plain score with the problem bootstrap."""
+    return json.loads(render_json(build_report(known_records(unlabeled=()), bootstrap=RESAMPLES,
+                                               seed=SEED)))
+
+
 def run_of(report: dict, name: str) -> dict:
     return next(r for r in report["runs"] if r["run"] == name)
 
@@ -118,28 +125,44 @@ def grader_of(run: dict, name: str) -> dict:
     return next(g for g in run["graders"] if g["grader"] == name)
 
 
-def test_reading_scores_and_bootstrap_intervals_over_problems(report):
-    records = [r for r in known_records() if r.run == "r1"]
+def test_reading_scores_and_bootstrap_intervals_over_problems(full_report):
+    records = [r for r in known_records(unlabeled=()) if r.run == "r1"]
     num, den = per_problem(records, reading_of)
-    score = grader_of(run_of(report, "r1"), "reading")["score"]
+    score = grader_of(run_of(full_report, "r1"), "reading")["score"]
     assert score["successes"] == sum(num)
-    assert score["n_replies"] == sum(den) == 57  # q19's 3 replies are queued and unlabeled
-    assert score["n_problems"] == 19  # and so q19 has no reading at all
+    assert score["n_replies"] == sum(den) == 60
+    assert score["n_problems"] == 20
     assert score["value"] == pytest.approx(sum(num) / sum(den), abs=1e-6)
     assert score["method"] == "bootstrap"
     assert (score["low"], score["high"]) == pytest.approx(boot_ratio(num, den), abs=1e-6)
+    assert run_of(full_report, "r1")["sample"] is None
+
+
+def test_a_partial_queue_without_a_sample_order_gives_bounds_not_the_labeled_score(report):
+    # q19's 3 replies are queued and unlabeled, and no sample order was drawn: the reading is
+    # bounded by those 3 wrong / right over all 60 replies, never the labeled 57 alone
+    records = [r for r in known_records() if r.run == "r1"]
+    known = sum(1 for r in records if reading_of(r))
+    unread = sum(1 for r in records if reading_of(r) is None)
+    assert unread == 3
+    score = grader_of(run_of(report, "r1"), "reading")["score"]
+    assert score["value"] is None and score["method"] == "bounds"
+    assert (score["low"], score["high"]) == pytest.approx(
+        (known / 60, (known + unread) / 60), abs=1e-6)
+    assert (score["n_replies"], score["n_problems"]) == (60, 20)
+    assert run_of(report, "r1")["sample"]["mode"] == "bounds"
 
 
 @pytest.mark.parametrize("grader", ["exact", "symbolic"])
-def test_agreement_false_accepts_and_rejects(report, grader):
-    records = [r for r in known_records() if r.run == "r1"]
+def test_agreement_false_accepts_and_rejects(full_report, grader):
+    records = [r for r in known_records(unlabeled=()) if r.run == "r1"]
     pairs = [(r.verdicts[grader] == "accept", reading_of(r)) for r in records]
-    pairs = [(g, t) for g, t in pairs if t is not None]
-    row = grader_of(run_of(report, "r1"), grader)["agreement"]
+    row = grader_of(run_of(full_report, "r1"), grader)["agreement"]
     assert row["agree"] == sum(g == t for g, t in pairs)
     assert row["false_accepts"] == sum(g and not t for g, t in pairs) == 0
     assert row["false_rejects"] == sum(t and not g for g, t in pairs)
     assert row["rate"]["n_replies"] == len(pairs)
+    assert row["false_accept_rate"] is None  # counted exactly, nothing to estimate
 
     def agrees(r):
         t = reading_of(r)
@@ -147,6 +170,23 @@ def test_agreement_false_accepts_and_rejects(report, grader):
 
     expected = boot_ratio(*per_problem(records, agrees))
     assert (row["rate"]["low"], row["rate"]["high"]) == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("grader", ["exact", "symbolic"])
+def test_partial_agreements_are_bounded_too(report, grader):
+    records = [r for r in known_records() if r.run == "r1"]
+    read = [(r.verdicts[grader] == "accept", reading_of(r)) for r in records
+            if reading_of(r) is not None]
+    unread = [r.verdicts[grader] == "accept" for r in records if reading_of(r) is None]
+    row = grader_of(run_of(report, "r1"), grader)["agreement"]
+    agree = sum(g == t for g, t in read)
+    assert row["agree"] == agree  # counted on the replies read
+    assert row["rate"]["method"] == "bounds" and row["rate"]["value"] is None
+    assert (row["rate"]["low"], row["rate"]["high"]) == pytest.approx(
+        (agree / 60, (agree + len(unread)) / 60), abs=1e-6)
+    fa = sum(g and not t for g, t in read)
+    assert (row["false_accept_rate"]["low"], row["false_accept_rate"]["high"]) == pytest.approx(
+        (fa / 60, (fa + sum(unread)) / 60), abs=1e-6)
 
 
 def test_one_sample_per_problem_uses_wilson(report):

@@ -76,13 +76,19 @@ def grader_rows(report: dict) -> dict[str, dict]:
 def test_reading_score_agreements_and_wilson_intervals(tmp_path):
     db, ids, verdicts = build(tmp_path)
     rows = grader_rows(report_json(tmp_path))
-    # the conflicting reply has no reading until adjudicated: 7 replies carry one
-    reading = {reply_id: case[2] == "correct" or case[2] is None
-               for reply_id, case in zip(ids, CASES, strict=True) if case[2] != "conflict"}
+    # the conflicting reply has no reading until adjudicated, and no sample order was drawn:
+    # the reading is bounded by it wrong / right, never the 7 read replies alone
     score = rows["reading"]["score"]
-    assert (score["successes"], score["n_replies"]) == (5, 7)
+    assert (score["value"], score["method"], score["n_replies"]) == (None, "bounds", 8)
+    assert (score["low"], score["high"]) == (5 / 8, 6 / 8)
+    adjudicate(db, ids[-1], "carol", "incorrect")
+    rows = grader_rows(report_json(tmp_path))
+    reading = {reply_id: case[2] == "correct" or case[2] is None
+               for reply_id, case in zip(ids, CASES, strict=True)}
+    score = rows["reading"]["score"]
+    assert (score["successes"], score["n_replies"]) == (5, 8)
     assert score["method"] == "wilson"
-    low, high = wilson(5, 7)
+    low, high = wilson(5, 8)
     assert math.isclose(score["low"], low, abs_tol=1e-6)
     assert math.isclose(score["high"], high, abs_tol=1e-6)
     for grader in ("exact", "normalized", "symbolic", "mathverify-full"):

@@ -1,0 +1,45 @@
+"""Where a report's numbers come from: the tool, the graders' versions, the database, the time
+it was made and the reviewers with the labels each gave (counted on the report's replies)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import replace
+
+from adjudicate import __version__
+
+from .records import ReplyRecord
+from .sample_model import Provenance, ReviewerLabels
+from .tables import order_graders
+
+
+def complete(provenance: Provenance | None, records: Sequence[ReplyRecord]) -> Provenance:
+    """The given provenance (or an empty one) with the version and the reviewers filled in."""
+    labels: Counter[str] = Counter()
+    for record in records:
+        labels.update(record.labels.keys())
+    # who adjudicated is not on the record; count adjudications apart from reviewers' labels
+    adjudications = sum(1 for r in records if r.adjudicated is not None)
+    reviewers = tuple(ReviewerLabels(name, labels[name], 0) for name in sorted(labels))
+    if adjudications:
+        reviewers += (ReviewerLabels("(adjudicated)", 0, adjudications),)
+    if provenance is None:
+        names = order_graders({g for r in records for g in r.verdicts})
+        provenance = Provenance(__version__, None, None, tuple((g, ()) for g in names))
+    return replace(provenance, adjudicate_version=__version__, reviewers=reviewers)
+
+
+def describe(p: Provenance) -> str:
+    """One line for the human formats: 'adjudicate 0.1.0 · database evals.db · made … · …'."""
+    parts = [f"adjudicate {p.adjudicate_version}"]
+    if p.database:
+        parts.append(f"database {p.database}")
+    if p.created_at:
+        parts.append(f"made {p.created_at}")
+    graders = [f"{g} {'/'.join(v)}" if v else g for g, v in p.graders]
+    parts.append("graders " + (", ".join(graders) or "none"))
+    who = [f"{r.reviewer} {r.labels:,} label{'s' * (r.labels != 1)}" if r.labels
+           else f"{r.adjudications:,} adjudicated" for r in p.reviewers]
+    parts.append("reviewers " + (", ".join(who) if who else "none"))
+    return "Provenance: " + " · ".join(parts) + "."

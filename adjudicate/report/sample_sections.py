@@ -1,0 +1,92 @@
+"""A partly read run's sample section: what the reading estimate rests on (or why it is only
+bounded), the audit, and how many more replies in which strata would settle it."""
+
+from __future__ import annotations
+
+from . import formatting as f
+from .blocks import Block, Paragraph, Table, plural
+from .model import RunReport
+from .sample_model import BOUNDED, PARTLY_BOUNDED, SampleSummary
+
+NOT_RANDOM = (
+    "The labels are not a random sample of the queue (they were not taken in the recorded "
+    "sample order, or none was drawn), so every reading row below shows bounds: every unread "
+    "reply wrong / right. To get an estimate with an interval, read in the sample order: "
+    "`adjudicate review --order sample`, or label the first replies of "
+    "`adjudicate queue --order sample` and `adjudicate labels import` them."
+)
+
+
+def sample_blocks(run: RunReport) -> list[Block]:
+    s = run.sample
+    if s is None:
+        return []
+    blocks: list[Block] = []
+    if s.mode == BOUNDED:
+        blocks.append(Paragraph(NOT_RANDOM, warning=True))
+    else:
+        blocks.append(Paragraph(_estimate_sentence(s)))
+    if s.audit is not None:
+        blocks.append(Paragraph(_audit_sentence(s)))
+    if s.strata and s.mode != BOUNDED:
+        blocks.append(_strata_table(s))
+    return blocks
+
+
+def _estimate_sentence(s: SampleSummary) -> str:
+    drawn = sum(r.drawn for r in s.strata)
+    read = sum(r.read for r in s.strata)
+    missing = sum(r.without_reading for r in s.strata)
+    queued = sum(r.replies for r in s.strata if r.reason != "audit")
+    text = (f"Reading estimated from the random sample: {drawn:,} replies drawn in the sample "
+            f"order, {read:,} of them read")
+    text += f" ({missing:,} skipped or in conflict, bounded)" if missing else ""
+    text += (f", of {queued:,} queued. Read in full, these replies would score "
+             f"{f.estimate(s.full_read)}; the reading rows' intervals also resample problems.")
+    if s.mode == PARTLY_BOUNDED:
+        empty = [r.stratum for r in s.strata if r.read == 0 and r.replies > r.read_elsewhere]
+        strata = "1 stratum" if len(empty) == 1 else f"{len(empty):,} strata"
+        text += (f" {strata} with nothing read yet ({'; '.join(empty)}) "
+                 f"{'is' if len(empty) == 1 else 'are'} bounded, so the reading rows are ranges "
+                 "until each has a reading.")
+    half = None
+    if s.full_read.low is not None and s.full_read.high is not None:
+        half = (s.full_read.high - s.full_read.low) / 2
+    if half is not None and half <= s.target:
+        text += f" That is within ±{s.target * 100:.0f} point already."
+    elif s.more_to_read is not None:
+        where = "; ".join(f"{r.more_to_read:,} in {r.stratum}" for r in s.strata if r.more_to_read)
+        text += (f" To narrow it to ±{s.target * 100:.0f} point, read about "
+                 f"{s.more_to_read:,} more ({where})")
+        text += (f", or the next {s.more_in_order:,} in the sample order." if s.more_in_order
+                 else ".")
+    else:
+        text += (f" The skipped replies alone keep it wider than ±{s.target * 100:.0f} point: "
+                 "read them.")
+    return text
+
+
+def _audit_sentence(s: SampleSummary) -> str:
+    a = s.audit
+    assert a is not None
+    if a.read == 0:
+        return (f"Audit: none of the audit sample of {plural(a.replies, 'unanimous reply')} is "
+                "read yet, so unanimous verdicts count as right.")
+    return (f"Audit of the replies every grader agreed on: {a.read:,} read "
+            f"(of {plural(a.replies, 'unanimous reply')}), {a.wrong:,} wrong: an error rate of "
+            f"{f.estimate(a.error_rate)} (Wilson), folded into the reading estimate.")
+
+
+def _strata_table(s: SampleSummary) -> Table:
+    rows = tuple(
+        (r.stratum, f"{r.replies:,}", f"{r.drawn:,}", f"{r.read:,}",
+         f"{r.passes:,}/{r.read:,}" if r.read else f.DASH,
+         f"{r.without_reading:,}", f"{r.read_elsewhere:,}",
+         f"{r.more_to_read:,}" if r.more_to_read else f.DASH)
+        for r in s.strata)
+    notes = ("Drawn: the stratum's replies taken in the sample order, up to the first not yet "
+             "labeled or skipped. Read elsewhere: labels outside that prefix, which bound the "
+             "score but are not part of the sample.",)
+    return Table("Strata of the queue (the sample each reading estimate rests on)",
+                 ("Stratum", "Replies", "Drawn", "Read", "Pass", "No reading",
+                  "Read elsewhere", "More to read"), rows, notes)

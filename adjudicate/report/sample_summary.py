@@ -1,0 +1,92 @@
+"""A partly read run's SampleSummary: its strata, the full-read score of these replies, the
+audit's error rate, and how many more replies in which strata would settle it to ±1 point."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from .finite import StratumCounts, full_read_interval, more_to_read
+from .model import READING, WILSON, Estimate, RunReport
+from .sample_model import (
+    BOUNDED,
+    BOUNDS,
+    POSTERIOR,
+    AuditEstimate,
+    SampleSummary,
+    StratumRow,
+)
+from .stats import wilson_interval
+from .strata import AUDIT, ColumnStrata, Stratum
+
+if TYPE_CHECKING:
+    from .partial import BenchmarkPlan
+
+TARGET = 0.01  # the advice aims at a full-read uncertainty of ±1 point
+
+
+def counts(s: Stratum) -> StratumCounts:
+    return StratumCounts(len(s.members), s.prefix, s.respondents, s.passes,
+                         sum(1 for v in s.values if v), s.unknown)
+
+
+def attach(run: RunReport, plan: BenchmarkPlan, t: int, modes: Mapping[tuple[int, str], str],
+           *, seed: str, level: float) -> RunReport:
+    """The run with its SampleSummary, when its reading is partly read."""
+    frame = plan.frames.get((t, READING))
+    if frame is None:
+        return run
+    table = plan.tables[t]
+    outcomes = table.outcomes[READING]
+    fixed_passes = sum(1 for i in frame.fixed if outcomes[i])
+    total = sum(1 for i in frame.fixed if outcomes[i] is not None) + sum(
+        len(s.members) for s in frame.strata)
+    strata = [counts(s) for s in frame.strata]
+    problems = len({table.records[i].problem for i in range(len(table.records))
+                    if plan.has_value(t, READING, i)})
+    run_mode = modes[(t, READING)]
+    score = next(g.score for g in run.graders if g.grader == READING)
+    low: float | None
+    high: float | None
+    if run_mode == BOUNDED:
+        low = (fixed_passes + sum(s.known_passes for s in strata)) / total
+        high = low + sum(s.unknown for s in strata) / total
+        full = Estimate(None, low, high, BOUNDS, problems, total)
+        advice = None
+    else:
+        interval = full_read_interval(strata, fixed_passes, total, seed=f"{seed}:{run.run}",
+                                      level=level)
+        low, high = interval if interval else (None, None)
+        full = Estimate(score.value, low, high, POSTERIOR, problems, total)
+        advice = more_to_read(strata, total, TARGET, level)
+    rows = tuple(
+        StratumRow(s.name(), s.reason, len(s.members), s.prefix, s.respondents, s.missing,
+                   s.passes, s.read_elsewhere, advice.per_stratum[h] if advice else 0)
+        for h, s in enumerate(frame.strata))
+    summary = SampleSummary(
+        column=READING, mode=run_mode, full_read=full, strata=rows, audit=audit(frame, table),
+        target=TARGET,
+        more_to_read=sum(advice.per_stratum) if advice and advice.reachable else None,
+        more_in_order=advice.in_order if advice else None)
+    return replace(run, sample=summary)
+
+
+def audit(frame: ColumnStrata, table: object) -> AuditEstimate | None:
+    """The audit strata together: how many unanimous replies were read, and how many wrong."""
+    if not frame.audits:
+        return None
+    replies = sum(len(s.members) for s in frame.audits)
+    drawn = sum(s.prefix for s in frame.audits)
+    read = sum(s.respondents for s in frame.audits)
+    # an audited reply was unanimous: its reading is wrong where it contradicts the verdict
+    wrong = sum(s.respondents - s.passes if all(o == "accept" for _, o in s.verdicts)
+                else s.passes for s in frame.audits)
+    bounds = wilson_interval(wrong, read) if read else None
+    low, high = bounds if bounds else (None, None)
+    rate = Estimate(wrong / read if read else None, low, high, WILSON if read else "none",
+                    0, read, wrong)
+    return AuditEstimate(replies, drawn, read, wrong, rate)
+
+
+__all__ = ["AUDIT", "attach", "audit", "counts"]
