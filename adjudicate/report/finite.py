@@ -38,15 +38,24 @@ class StratumCounts:
 
 
 def binomial(rng: random.Random, n: int, p: float) -> int:
-    """A binomial draw (exact by counting for small n, else the normal approximation)."""
+    """A binomial draw: exact (waiting times between successes) when few successes are
+    expected, else the normal approximation."""
     if n <= 0 or p <= 0.0:
         return 0
     if p >= 1.0:
         return n
-    if n <= 64 or n * p * (1.0 - p) < 25:
-        return sum(1 for _ in range(n) if rng.random() < p)
-    value = round(rng.gauss(n * p, math.sqrt(n * p * (1.0 - p))))
-    return min(n, max(0, value))
+    if p > 0.5:
+        return n - binomial(rng, n, 1.0 - p)
+    if n * p >= 25:
+        value = round(rng.gauss(n * p, math.sqrt(n * p * (1.0 - p))))
+        return min(n, max(0, value))
+    log_miss = math.log1p(-p)
+    successes, position = 0, 0
+    while True:
+        position += int(math.log(1.0 - rng.random()) / log_miss) + 1
+        if position > n:
+            return successes
+        successes += 1
 
 
 def full_read_interval(strata: Sequence[StratumCounts], fixed_passes: int, total: int, *,

@@ -50,16 +50,17 @@ class StratumSeries:
         return {name: sum(getattr(self, name)) for name in FIELDS}
 
 
-def stratum_total(t: Mapping[str, float], high: bool, weight: float = 0.0,
+def stratum_total(t: Sequence[float], high: bool, weight: float = 0.0,
                   pseudo_pass: bool = False) -> float:
-    """Estimated passes of a stratum from its (resampled) totals: the prefix share, with the
-    prefix's missing readings failing (low) or passing (high) and a pseudo-reply of `weight`."""
-    if not t["respondents"]:  # no sample: the bounds
-        return t["known_passes"] + (t["unknown"] if high else 0)
-    passes = t["passes"] + (t["missing"] if high else 0) + (weight if pseudo_pass else 0.0)
-    share = passes / (t["respondents"] + t["missing"] + weight)
-    drawn = t["respondents"] + t["missing"]
-    return t["passes"] + (t["missing"] if high else 0) + (t["size"] - drawn) * share
+    """Estimated passes of a stratum from its (resampled) totals, in FIELDS order: the prefix
+    share, the prefix's missing readings failing (low) or passing (high), and a pseudo-reply
+    of `weight` passing or not."""
+    passes, respondents, missing, size, known_passes, unknown = t
+    if not respondents:  # no sample: the bounds
+        return known_passes + (unknown if high else 0)
+    counted = passes + (missing if high else 0)
+    share = (counted + (weight if pseudo_pass else 0.0)) / (respondents + missing + weight)
+    return counted + (size - respondents - missing) * share
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,7 @@ class ImputationBootstrap:
             t = self.strata[stratum].totals()
             if not t["respondents"]:
                 return None
-            num += sign * t["size"] * t["passes"] / t["respondents"]
+            num += sign * t["size"] * t["passes"] / t["respondents"]  # N x prefix share
         return num / den
 
     def bounds(self, stat: int) -> tuple[float, float] | None:
@@ -153,7 +154,9 @@ class ImputationBootstrap:
         series: list[Sequence[int]] = [getattr(s, f) for s in self.strata for f in FIELDS]
         for _, stat in ratios:
             series += [stat.num, stat.den]
-        packing = PackedSeries(series, self.n_problems)
+        distinct: dict[tuple[int, ...], int] = {}  # identical series share one packed field
+        fields = [distinct.setdefault(tuple(values), len(distinct)) for values in series]
+        packing = PackedSeries(list(distinct), self.n_problems)
         problems = random.Random(seed)
         pseudo = random.Random(f"{seed}:pseudo")
         units, k, width = range(self.n_problems), self.n_problems, len(FIELDS)
@@ -163,12 +166,12 @@ class ImputationBootstrap:
             sums = packing.unpack(sum(map(packing.packed.__getitem__, problems.choices(units, k=k))))
             low_total, high_total = [], []
             for h in range(len(self.strata)):
-                t = dict(zip(FIELDS, sums[h * width:(h + 1) * width], strict=True))
+                t = [sums[fields[h * width + f]] for f in range(width)]
                 weight, passing = pseudo.expovariate(1.0), pseudo.random() < 0.5
                 low_total.append(stratum_total(t, False, weight, passing))
                 high_total.append(stratum_total(t, True, weight, passing))
             for position, (i, stat) in enumerate(ratios):
-                num, den = sums[base + 2 * position], sums[base + 2 * position + 1]
+                num, den = sums[fields[base + 2 * position]], sums[fields[base + 2 * position + 1]]
                 if not den:
                     out[i][0].append(None)
                     out[i][1].append(None)

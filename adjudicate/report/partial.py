@@ -58,6 +58,8 @@ class BenchmarkPlan:
                     if not frame.complete:
                         self.frames[(t, column)] = frame
         self._strata: dict[tuple[int, str, frozenset[str] | None], list[int]] = {}
+        self._members: dict[tuple[int, str], dict[int, int]] = {}
+        self._values: dict[tuple[int, str], list[bool]] = {}
         self._sizes: dict[int, tuple[int, int]] = {}
 
     @property
@@ -66,16 +68,23 @@ class BenchmarkPlan:
 
     def member_of(self, t: int, column: str) -> dict[int, int]:
         """reply index -> stratum position, for a partly read column (empty if complete)."""
-        frame = self.frames.get((t, column))
-        return {} if frame is None else {i: h for h, s in enumerate(frame.strata)
-                                         for i in s.members}
+        key = (t, column)
+        if key not in self._members:
+            frame = self.frames.get(key)
+            self._members[key] = {} if frame is None else {
+                i: h for h, s in enumerate(frame.strata) for i in s.members}
+        return self._members[key]
 
     def has_value(self, t: int, column: str, i: int) -> bool:
         """Whether reply i has a value in this column once every reply is read."""
-        table = self.tables[t]
-        if not column.startswith(READING):
-            return column in table.records[i].verdicts
-        return i in self.member_of(t, column) or table.outcomes[column][i] is not None
+        key = (t, column)
+        if key not in self._values:
+            table, members = self.tables[t], self.member_of(t, column)
+            self._values[key] = [
+                column in record.verdicts if not column.startswith(READING)
+                else i in members or table.outcomes[column][i] is not None
+                for i, record in enumerate(table.records)]
+        return self._values[key][i]
 
     def strata_ids(self, t: int, column: str, keep: frozenset[str] | None) -> list[int]:
         """Engine ids of the column's strata, restricted to the problems in `keep`."""
@@ -181,7 +190,8 @@ def revise(tables: Sequence[RunTable], runs: Sequence[RunReport],
     diff_builders: list[Callable[[], RunDifference]] = []
     for d in run_differences:
         diff_builders.append(_register_run_difference(plan, d, position, modes))
-    plan.engine.run(resamples, seed, level)
+    if any(m != BOUNDED for m in modes.values()):  # bounds alone need no replicates
+        plan.engine.run(resamples, seed, level)
     revised = [build() for build in pending]
     revised = [sample_summary.attach(run, plan, t, modes, seed=seed, level=level)
                for t, run in enumerate(revised)]

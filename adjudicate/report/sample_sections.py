@@ -38,8 +38,8 @@ def _estimate_sentence(s: SampleSummary) -> str:
     read = sum(r.read for r in s.strata)
     missing = sum(r.without_reading for r in s.strata)
     queued = sum(r.replies for r in s.strata if r.reason != "audit")
-    text = (f"Reading estimated from the random sample: {drawn:,} replies drawn in the sample "
-            f"order, {read:,} of them read")
+    text = (f"Reading estimated from the random sample: {plural(drawn, 'reply')} drawn in the "
+            f"sample order, {read:,} of them read")
     text += f" ({missing:,} skipped or in conflict, bounded)" if missing else ""
     text += (f", of {queued:,} queued. Read in full, these replies would score "
              f"{f.estimate(s.full_read)}; the reading rows' intervals also resample problems.")

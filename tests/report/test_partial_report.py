@@ -1,0 +1,214 @@
+"""A partly read queue in the report: estimates from the sample order's prefix, checked against
+hand-computed values; bounds when the labels are not a random sample; every format shows which."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import defaultdict
+
+import pytest
+
+from adjudicate.report import build_report, render
+from adjudicate.report.records import ReplyRecord
+from adjudicate.report.strata import SampleSlot
+from adjudicate.sampling.order import interleave
+
+PROBLEMS = 60
+
+
+def truth(p: int, s: int) -> bool:
+    return (p * 7 + s * 3) % 5 < 2  # 40% of queued replies are right
+
+
+def verdicts(p: int, s: int) -> dict[str, str]:
+    """A third of the replies every grader accepts (and are right); the rest are disputed:
+    symbolic accepts half of them (`disagree`), none accepts the other half (`all_reject`)."""
+    if (p + s) % 3 == 0:
+        return {"exact": "accept", "symbolic": "accept"}
+    return {"exact": "reject", "symbolic": "accept" if p % 2 else "reject"}
+
+
+def records(labels: dict[int, str] | None = None, audit: set[int] = frozenset(),
+            ) -> list[ReplyRecord]:
+    labels = labels or {}
+    out = []
+    for p in range(PROBLEMS):
+        for s in range(2):
+            rid = p * 2 + s + 1
+            v = verdicts(p, s)
+            queued = "accept" not in v.values() or "reject" in v.values()
+            reason = ("disagree" if "accept" in v.values() else "all_reject") if queued else (
+                "audit" if rid in audit else None)
+            out.append(ReplyRecord(rid, "r", "B", "math", f"p{p:02d}", s, v, queued=queued,
+                                   queue_reason=reason,
+                                   labels={"ann": labels[rid]} if rid in labels else {}))
+    return out
+
+
+def right(record: ReplyRecord) -> bool:
+    return truth(int(record.problem[1:]), record.sample_index)
+
+
+def sample_order(recs: list[ReplyRecord], seed: int = 3) -> list[int]:
+    strata: dict[str, list[int]] = defaultdict(list)
+    for r in recs:
+        if r.queued or r.queue_reason == "audit":
+            strata[f"{r.queue_reason} {sorted(r.verdicts.items())}"].append(r.reply_id)
+    keys = interleave(strata, random.Random(seed))
+    return sorted(keys, key=lambda reply_id: (keys[reply_id], reply_id))
+
+
+def read_first(n: int, *, skip: set[int] = frozenset(), seed: int = 3, extra: dict | None = None):
+    """Records and slots after reading the first n of the sample order (skips drawn, unlabeled)."""
+    base = records()
+    order = sample_order(base, seed)
+    by_id = {r.reply_id: r for r in base}
+    labels = {rid: "correct" if right(by_id[rid]) else "incorrect"
+              for rid in order[:n] if rid not in skip}
+    labels.update(extra or {})
+    slots = {rid: SampleSlot(position, position < n) for position, rid in enumerate(order)}
+    return records(labels), slots, order
+
+
+def reading(report, run: str = "r"):
+    run_report = next(r for r in report.runs if r.run == run)
+    return next(g for g in run_report.graders if g.grader == "reading"), run_report
+
+
+def test_the_estimate_is_n_times_each_strata_prefix_share():
+    recs, slots, order = read_first(30)
+    report = build_report(recs, bootstrap=300, seed=1, sample=slots)
+    score, run = reading(report)
+    assert score.score.method == "imputation bootstrap"
+    by_id = {r.reply_id: r for r in recs}
+    fixed = sum(1 for r in recs if not r.queued)  # every unanimous reply is right
+    expected = fixed
+    for stratum in ("disagree", "all_reject"):
+        members = [rid for rid in order if by_id[rid].queue_reason == stratum]
+        prefix = [rid for rid in members if slots[rid].drawn]
+        share = sum(right(by_id[rid]) for rid in prefix) / len(prefix)
+        expected += len(members) * share
+    assert score.score.value == pytest.approx(expected / len(recs))
+    assert score.score.low < score.score.value < score.score.high
+    assert (score.score.n_replies, score.score.n_problems) == (len(recs), PROBLEMS)
+    assert run.sample is not None and run.sample.mode == "estimate"
+    assert sum(s.drawn for s in run.sample.strata) == 30
+
+
+def test_agreement_and_false_rejects_are_estimated_like_the_score():
+    recs, slots, order = read_first(30)
+    report = build_report(recs, bootstrap=300, seed=1, sample=slots)
+    _, run = reading(report)
+    symbolic = next(g for g in run.graders if g.grader == "symbolic").agreement
+    by_id = {r.reply_id: r for r in recs}
+    # symbolic accepts the disagree stratum: it agrees where the reading passes there, and
+    # where it fails in the all-reject stratum; every unanimous reply agrees
+    shares = {}
+    for stratum in ("disagree", "all_reject"):
+        members = [rid for rid in order if by_id[rid].queue_reason == stratum]
+        prefix = [rid for rid in members if slots[rid].drawn]
+        shares[stratum] = (len(members), sum(right(by_id[rid]) for rid in prefix) / len(prefix))
+    (n_d, p_d), (n_r, p_r) = shares["disagree"], shares["all_reject"]
+    fixed = sum(1 for r in recs if not r.queued)
+    assert symbolic.rate.value == pytest.approx((fixed + n_d * p_d + n_r * (1 - p_r)) / len(recs))
+    assert symbolic.false_accept_rate.value == pytest.approx(n_d * (1 - p_d) / len(recs))
+    assert symbolic.false_reject_rate.value == pytest.approx(n_r * p_r / len(recs))
+
+
+def test_nothing_read_gives_bounds_never_a_zero_width_score():
+    recs, slots, _ = read_first(0)
+    report = build_report(recs, bootstrap=200, seed=1, sample=slots)
+    score, run = reading(report)
+    fixed = sum(1 for r in recs if not r.queued)
+    assert score.score.value is None and score.score.method == "bounds"
+    assert (score.score.low, score.score.high) == pytest.approx((fixed / len(recs), 1.0))
+    assert run.sample.mode == "bounds"
+    for fmt in ("table", "markdown", "html", "csv"):
+        text = render(report, fmt)
+        assert "100.0% (100.0–100.0)" not in text and "1.000000,1.000000,1.000000" not in text
+    data = json.loads(render(report, "json"))
+    row = next(g for g in data["runs"][0]["graders"] if g["grader"] == "reading")
+    assert row["score"]["value"] is None and row["score"]["method"] == "bounds"
+    csv_row = next(line for line in render(report, "csv").splitlines() if ",reading," in line)
+    assert ",,0.333333,1.000000,bounds," in csv_row
+
+
+def test_labels_outside_the_prefix_bound_but_do_not_move_the_estimate():
+    recs, slots, order = read_first(20)
+    plain = build_report(recs, bootstrap=200, seed=1, sample=slots)
+    by_id = {r.reply_id: r for r in recs}
+    # label 30 more, out of order (as a group label would), every one of them "correct"
+    elsewhere = {rid: "correct" for rid in order[40:70]}
+    recs2, slots2, _ = read_first(20, extra=elsewhere)
+    grouped = build_report(recs2, bootstrap=200, seed=1, sample=slots2)
+    assert reading(grouped)[0].score.value == reading(plain)[0].score.value
+    assert sum(s.read_elsewhere for s in reading(grouped)[1].sample.strata) == 30
+    assert by_id  # the same replies
+
+
+def test_a_skip_in_the_prefix_is_bounded_so_the_interval_widens():
+    recs, slots, order = read_first(30)
+    skipped_recs, skipped_slots, _ = read_first(30, skip={order[3], order[7]})
+    plain = reading(build_report(recs, bootstrap=300, seed=1, sample=slots))[0].score
+    skipped = reading(build_report(skipped_recs, bootstrap=300, seed=1,
+                                   sample=skipped_slots))[0].score
+    assert skipped.low < plain.low and skipped.high > plain.high
+
+
+def test_the_interval_narrows_as_more_is_read():
+    widths = []
+    for n in (10, 30, 60, 79):
+        recs, slots, _ = read_first(n)
+        score = reading(build_report(recs, bootstrap=300, seed=1, sample=slots))[0].score
+        widths.append(score.high - score.low)
+    assert widths == sorted(widths, reverse=True)
+
+
+def test_a_stratum_not_read_yet_leaves_a_range_until_it_is():
+    recs, slots, order = read_first(1)  # only the first reply of one stratum
+    score, run = reading(build_report(recs, bootstrap=200, seed=1, sample=slots))
+    assert score.score.value is None and score.score.method == "bootstrap bounds"
+    assert run.sample.mode == "partly bounded"
+    text = render(build_report(recs, bootstrap=200, seed=1, sample=slots), "markdown")
+    assert "(bounds)" in text and "with nothing read yet" in text
+
+
+def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate():
+    base = records()
+    unanimous = [r.reply_id for r in base if not r.queued]
+    audit = set(unanimous[:10])
+    audited = records(audit=audit)
+    order = sample_order(audited)
+    by_id = {r.reply_id: r for r in audited}
+    labels = {}
+    for rid in order[:60]:
+        r = by_id[rid]
+        labels[rid] = "correct" if (r.queue_reason == "audit" or right(r)) else "incorrect"
+    first_audit = next(rid for rid in order if rid in audit and rid in labels)
+    labels[first_audit] = "incorrect"  # one unanimous accept was wrong
+    recs = records(labels, audit)
+    slots = {rid: SampleSlot(i, i < 60) for i, rid in enumerate(order)}
+    score, run = reading(build_report(recs, bootstrap=300, seed=1, sample=slots))
+    audit_row = run.sample.audit
+    read = audit_row.read
+    assert audit_row.replies == len(unanimous) and audit_row.wrong == 1
+    assert audit_row.error_rate.value == pytest.approx(1 / read)
+    # the unanimous replies now count at the audit's share instead of all right
+    without = reading(build_report(records({k: v for k, v in labels.items() if k not in audit},
+                                           audit=set()), bootstrap=300, seed=1,
+                                   sample={k: v for k, v in slots.items() if k not in audit}))[0]
+    drop = (score.score.value - without.score.value) * len(recs)
+    assert drop == pytest.approx(-len(unanimous) / read, abs=1e-6)
+
+
+def test_a_complete_read_is_unchanged_by_the_sample_order():
+    base = records()
+    labels = {r.reply_id: "correct" if right(r) else "incorrect" for r in base if r.queued}
+    recs = records(labels)
+    order = sample_order(recs)
+    slots = {rid: SampleSlot(i, True) for i, rid in enumerate(order)}
+    with_order = build_report(recs, bootstrap=200, seed=1, sample=slots)
+    without = build_report(recs, bootstrap=200, seed=1)
+    assert render(with_order, "json") == render(without, "json")
+    assert reading(with_order)[1].sample is None
