@@ -1,0 +1,53 @@
+"""The review app in sample order: it serves the recorded order, resumes at the first reply
+nobody has drawn, and what it labels the report counts as the sample."""
+
+from __future__ import annotations
+
+from adjudicate.app import make_app
+from adjudicate.report import build_report
+from adjudicate.report.source import records_from_db, sample_from_db
+from adjudicate.sampling.order import ensure_order
+from db.connection import open_db
+from db.labels import record_label
+from db.sample_order import load_sample_queue
+from tests.app.conftest import events_on_disk
+
+SIZE = (120, 40)
+KEYS = {"math": "c", "code": "b"}
+
+
+async def test_the_app_serves_the_sample_order_and_its_labels_are_drawn(review_db):
+    db = open_db(review_db)
+    ensure_order(db, 9)
+    order = [row.reply_id for row in load_sample_queue(db, "ann")]
+    db.close()
+    app = make_app(review_db, "ann", order="sample")
+    async with app.run_test(size=SIZE) as pilot:
+        seen = []
+        for _ in range(3):
+            item = app.screen.item
+            seen.append(item.reply_id)
+            await pilot.press(KEYS[item.kind])
+        assert seen == order[:3]
+        await pilot.press("s")  # a skip is drawn too
+    assert [e[0] for e in events_on_disk(review_db, "ann")] == order[:4]
+    db = open_db(review_db)
+    slots = sample_from_db(db)
+    assert [slots[r].drawn for r in order] == [True] * 4 + [False] * (len(order) - 4)
+    report = build_report(records_from_db(db), bootstrap=100, seed=0, sample=slots)
+    drawn = sum(s.drawn for run in report.runs if run.sample for s in run.sample.strata)
+    assert drawn == 4
+
+
+async def test_another_reviewer_resumes_at_the_first_reply_nobody_drew(review_db):
+    db = open_db(review_db)
+    ensure_order(db, 9)
+    order = [row.reply_id for row in load_sample_queue(db, "ann")]
+    for reply_id in order[:2]:
+        kind = db.execute("SELECT p.kind FROM replies r JOIN problems p ON p.id = r.problem_id "
+                          "WHERE r.id = ?", [reply_id]).fetchone()[0]
+        record_label(db, reply_id, "bob", "correct" if kind == "math" else "bug")
+    db.close()
+    app = make_app(review_db, "ann", order="sample")
+    async with app.run_test(size=SIZE):
+        assert app.screen.item.reply_id == order[2]

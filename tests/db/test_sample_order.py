@@ -1,0 +1,121 @@
+"""The recorded sample order: drawn once with a seed, refused with another, extended for newly
+queued replies, and 'drawn' meaning acted on after the reply was ranked."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from adjudicate.sampling.audit import draw_audit
+from adjudicate.sampling.order import ensure_order, interleave
+from db.errors import StoreError
+from db.grading import GradedReply, QueueEntry, save_graded, set_queue
+from graders.verdict import Verdict
+from db.labels import record_label, record_skip
+from db.sample_order import current_order, first_undrawn, load_sample_queue, sample_slots
+from tests.conftest import reply_ids
+
+
+@pytest.fixture
+def queued(small_db):
+    """Every math reply of run 'm' queued: two disagree, two all-reject."""
+    ids = reply_ids(small_db, "m")
+    entries = [QueueEntry(rid, "math", "disagree" if i < 2 else "all_reject", f"g{i}")
+               for i, rid in enumerate(ids)]
+    set_queue(small_db, ids, entries)
+    return small_db, ids
+
+
+def order_of(db) -> list[int]:
+    return [row.reply_id for row in load_sample_queue(db, "ann")]
+
+
+def test_interleave_puts_every_stratum_first_then_spreads_each_evenly():
+    strata = {"big": list(range(100, 160)), "small": [1, 2, 3], "one": [7]}
+    keys = interleave(strata, random.Random(0))
+    order = sorted(keys, key=keys.__getitem__)
+    assert set(order[:3]) == {order[0], order[1], order[2]}
+    firsts = {next(r for r in order if r in members) for members in strata.values()}
+    assert set(order[:3]) == firsts  # the first reply of each stratum comes first
+    small_positions = [order.index(r) for r in strata["small"]]
+    assert small_positions[0] < 3 and max(small_positions) > 20  # spread, not bunched
+    assert sorted(keys) == sorted(strata["big"] + strata["small"] + strata["one"])
+
+
+def test_the_order_is_recorded_on_first_use_and_kept(queued):
+    db, ids = queued
+    state = ensure_order(db, 5)
+    assert state.created and state.added == 4 and state.order.seed == 5
+    first = order_of(db)
+    assert sorted(first) == sorted(ids)
+    again = ensure_order(db)  # no seed: the recorded one
+    assert not again.created and again.added == 0 and order_of(db) == first
+    assert ensure_order(db, 5).order.id == state.order.id
+
+
+def test_a_different_seed_is_refused_unless_reshuffled(queued):
+    db, _ = queued
+    ensure_order(db, 5)
+    before = order_of(db)
+    with pytest.raises(StoreError, match="drawn with seed 5.*--reshuffle"):
+        ensure_order(db, 6)
+    assert order_of(db) == before and current_order(db).seed == 5
+    state = ensure_order(db, 6, reshuffle=True)
+    assert state.created and state.order.seed == 6
+
+
+def test_seeds_give_different_orders_and_the_same_seed_the_same(queued, tmp_path):
+    db, _ = queued
+    orders = set()
+    for seed in range(6):
+        ensure_order(db, seed, reshuffle=True)
+        orders.add(tuple(order_of(db)))
+    assert len(orders) > 1
+    ensure_order(db, 0, reshuffle=True)
+    first = order_of(db)
+    ensure_order(db, 0, reshuffle=True)
+    assert order_of(db) == first
+
+
+def test_drawn_means_acted_on_after_it_was_ranked(queued):
+    db, ids = queued
+    record_label(db, ids[0], "ann", "correct")  # before the order exists: not drawn in it
+    ensure_order(db, 1)
+    slots = sample_slots(db)
+    assert not any(slot.drawn for slot in slots.values())
+    order = order_of(db)
+    record_skip(db, order[0], "bob")  # a skip draws it too
+    record_label(db, order[1], "ann", "incorrect")
+    slots = sample_slots(db)
+    assert [slots[r].drawn for r in order] == [True, True, False, False]
+    rows = load_sample_queue(db, "carol")
+    assert first_undrawn(rows, slots) == 2
+
+
+def test_replies_queued_after_the_order_join_it_as_a_new_wave(queued, small_db):
+    db, ids = queued
+    set_queue(db, ids, [QueueEntry(rid, "math", "disagree", "g") for rid in ids[:3]])
+    ensure_order(db, 2)
+    assert len(order_of(db)) == 3
+    set_queue(db, ids, [QueueEntry(rid, "math", "disagree", "g") for rid in ids])
+    state = ensure_order(db)
+    assert state.added == 1 and sorted(order_of(db)) == sorted(ids)
+
+
+def test_audit_items_are_queued_ranked_and_survive_regrading(small_db):
+    ids = reply_ids(small_db, "m")
+    save_graded(small_db, [GradedReply(rid, None, [Verdict("exact", "1", "accept"),
+                                                   Verdict("symbolic", "1", "accept")])
+                           for rid in ids])  # every grader accepts every math reply
+    set_queue(small_db, ids, [])
+    added = draw_audit(small_db, 2, seed=0)
+    assert added == {("math500", "m"): 2}
+    assert draw_audit(small_db, 2, seed=0) == {}  # already holds 2
+    audit = {r[0] for r in small_db.execute("SELECT reply_id FROM queue WHERE reason = 'audit'")}
+    assert len(audit) == 2
+    ensure_order(small_db, 0)
+    assert set(order_of(small_db)) == audit
+    set_queue(small_db, ids, [])  # grading rewrites the queue of what it grades
+    assert {r[0] for r in small_db.execute(
+        "SELECT reply_id FROM queue WHERE reason = 'audit'")} == audit
