@@ -11,9 +11,9 @@ from adjudicate.sampling.audit import draw_audit
 from adjudicate.sampling.order import ensure_order, interleave
 from db.errors import StoreError
 from db.grading import GradedReply, QueueEntry, save_graded, set_queue
-from graders.verdict import Verdict
 from db.labels import record_label, record_skip
 from db.sample_order import current_order, first_undrawn, load_sample_queue, sample_slots
+from graders.verdict import Verdict
 from tests.conftest import reply_ids
 
 
