@@ -30,6 +30,7 @@ class StratumRow:
     passes: int  # prefix readings that pass
     read_elsewhere: int  # readings outside the prefix: not part of the sample
     more_to_read: int  # the advice: more replies of this stratum to read
+    ordered: bool  # ranked in the sample order (False: queued later, or no order drawn)
 
 
 @dataclass(frozen=True)

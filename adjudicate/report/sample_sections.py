@@ -22,13 +22,20 @@ def sample_blocks(run: RunReport) -> list[Block]:
     if s is None:
         return []
     blocks: list[Block] = []
-    if s.mode == BOUNDED:
+    unread = [r for r in s.strata if r.read == 0 and r.replies > r.read_elsewhere]
+    if s.mode == BOUNDED and all(r.ordered for r in unread):
+        blocks.append(Paragraph(
+            "Nothing is read yet in the sample order of the strata still unread ("
+            + "; ".join(r.stratum for r in unread) + "), so every reading row below shows "
+            "bounds (every unread reply wrong / right) until each has a reading: read on in the "
+            "sample order.", warning=True))
+    elif s.mode == BOUNDED:
         blocks.append(Paragraph(NOT_RANDOM, warning=True))
     else:
         blocks.append(Paragraph(_estimate_sentence(s)))
     if s.audit is not None:
         blocks.append(Paragraph(_audit_sentence(s)))
-    if s.strata and s.mode != BOUNDED:
+    if any(r.ordered for r in s.strata):
         blocks.append(_strata_table(s))
     return blocks
 

@@ -62,7 +62,8 @@ def attach(run: RunReport, plan: BenchmarkPlan, t: int, modes: Mapping[tuple[int
         advice = more_to_read(strata, total, TARGET, level)
     rows = tuple(
         StratumRow(s.name(), s.reason, len(s.members), s.prefix, s.respondents, s.missing,
-                   s.passes, s.read_elsewhere, advice.per_stratum[h] if advice else 0)
+                   s.passes, s.read_elsewhere, advice.per_stratum[h] if advice else 0,
+                   s.ordered)
         for h, s in enumerate(frame.strata))
     summary = SampleSummary(
         column=READING, mode=run_mode, full_read=full, strata=rows, audit=audit(frame, table),

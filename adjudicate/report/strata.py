@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from .reading import LABELED_STATUSES, Resolution
 from .records import ReplyRecord
+from .tables import order_graders
 
 AUDIT = "audit"  # the queue reason of an audit item (db.audit.AUDIT)
 
@@ -73,12 +74,17 @@ class Stratum:
         return self.respondents > 0
 
     def name(self) -> str:
-        """'disagree · accepted by symbolic, mathverify-full' (graders rejecting are implied)."""
-        accepting = [g for g, o in self.verdicts if o == "accept"]
+        """'disagree · accepted by symbolic, mathverify-full' (graders rejecting are implied;
+        errors and timeouts are named: 'plus_only_fail · accepted by base · plus timeout')."""
+        outcomes = dict(self.verdicts)
+        accepting = order_graders({g for g, o in outcomes.items() if o == "accept"})
         who = ("accepted by " + ", ".join(accepting)) if accepting else "accepted by none"
         if self.reason == AUDIT or len(accepting) == len(self.verdicts):
             who = "every grader accepts"
-        return f"{self.reason} · {who}" + ("" if self.ordered else " · not in the sample order")
+        odd = [f"{g} {outcomes[g]}" for g in order_graders(set(outcomes))
+               if outcomes[g] not in ("accept", "reject")]
+        return " · ".join([self.reason, who, *odd]) + (
+            "" if self.ordered else " · not in the sample order")
 
 
 @dataclass(frozen=True)
