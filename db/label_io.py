@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +10,7 @@ from sqlite_utils import Database
 
 from db.connection import write_transaction
 from db.labels import adjudicate, record_label, record_skip, set_note
+from db.sample_order import record_draws
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,10 @@ class LabelWrite:
     adjudicated: bool = False
 
 
-def write_labels(db: Database, rows: Sequence[LabelWrite]) -> int:
-    """Record every row as ordinary label events, all in one transaction; returns the events."""
+def write_labels(db: Database, rows: Sequence[LabelWrite], *, order_id: int | None = None,
+                 drawn: Collection[int] = ()) -> int:
+    """Record every row as ordinary label events, all in one transaction; the label or skip
+    of a reply in `drawn` is also a draw of sample order `order_id`. Returns the events."""
     events = 0
     with write_transaction(db):
         for row in rows:
@@ -54,13 +57,16 @@ def write_labels(db: Database, rows: Sequence[LabelWrite]) -> int:
                 adjudicate(db, row.reply_id, row.reviewer, row.label, row.note)
                 events += 1
                 continue
+            event = None
             if row.status == "labeled":
                 assert row.label is not None
-                record_label(db, row.reply_id, row.reviewer, row.label)
-                events += 1
+                event = record_label(db, row.reply_id, row.reviewer, row.label)
             elif row.status == "skipped":
-                record_skip(db, row.reply_id, row.reviewer)
+                event = record_skip(db, row.reply_id, row.reviewer)
+            if event is not None:
                 events += 1
+                if order_id is not None and row.reply_id in drawn:
+                    record_draws(db, order_id, [(event, row.reply_id)])
             if row.note is not None or row.status == "cleared":
                 set_note(db, row.reply_id, row.reviewer, row.note or "")
                 events += 1

@@ -1,18 +1,21 @@
-"""The recorded sample order: a seeded random order of the queue, and which replies it has drawn.
+"""The recorded sample order: a seeded random order of the queue, and which replies it drew.
 
-A reply is *drawn* once any reviewer acted on it (label, skip, note, undo, adjudication) after
-it was ranked: labels taken before the order existed were not taken in it. The report reads
-the drawn prefix of each stratum as a random sample of that stratum.
+A reply is *drawn* when a label or skip of it was taken in the order: as the reply on screen of
+a review session in sample order, or by `labels import` of rows that come in sample order. A
+label taken any other way (the review order, a group label reaching ahead, an import in another
+order, anything before the order was drawn) is a known reading, not part of the sample. The
+report reads the drawn prefix of each stratum as a random sample of that stratum.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from sqlite_utils import Database
 
 from db.connection import inserted_id, now, write_transaction
+from db.labels import record_labels, record_skip
 from db.queue import QueueFilter, QueueRow, _filter_sql, grader_rank
 
 
@@ -95,24 +98,70 @@ def start_order(db: Database, seed: int) -> int:
 
 def add_ranks(db: Database, order_id: int, keys: Mapping[int, float],
               strata: Mapping[int, str]) -> None:
-    """Rank replies in the order at the given sort keys; events from now on count as drawn."""
+    """Rank replies in the order at the given sort keys."""
     with write_transaction(db):
-        since = db.execute("SELECT COALESCE(MAX(id), 0) FROM label_events").fetchone()[0]
         db.conn.executemany(
-            "INSERT INTO sample_ranks (reply_id, order_id, stratum, sort_key, since_event) "
-            "VALUES (?, ?, ?, ?, ?)",
-            [[reply_id, order_id, strata[reply_id], key, since] for reply_id, key in keys.items()])
+            "INSERT INTO sample_ranks (reply_id, order_id, stratum, sort_key) VALUES (?, ?, ?, ?)",
+            [[reply_id, order_id, strata[reply_id], key] for reply_id, key in keys.items()])
+
+
+def record_draws(db: Database, order_id: int, events: Iterable[tuple[int, int]]) -> None:
+    """Mark (event id, reply id) pairs as taken in the sample order."""
+    with write_transaction(db):
+        db.conn.executemany(
+            "INSERT OR IGNORE INTO sample_draws (event_id, reply_id, order_id) VALUES (?, ?, ?)",
+            [[event_id, reply_id, order_id] for event_id, reply_id in events])
+
+
+def label_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str, label: str,
+                    group: Sequence[int] = ()) -> list[int]:
+    """Label the reply on screen (with its group, if given) in the sample order. Only the reply
+    on screen is drawn: a group reaches ahead by value, not by the order."""
+    members = list(group) or [reply_id]
+    with write_transaction(db):
+        events = record_labels(db, members, reviewer, label)
+        record_draws(db, order_id, [(event, member) for event, member
+                                    in zip(events, members, strict=True) if member == reply_id])
+        return events
+
+
+def skip_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str) -> int:
+    """Skip the reply on screen as drawn in the sample order (a non-response the report
+    bounds)."""
+    with write_transaction(db):
+        event = record_skip(db, reply_id, reviewer)
+        record_draws(db, order_id, [(event, reply_id)])
+        return event
+
+
+def in_sample_order(db: Database, reply_ids: Sequence[int]) -> set[int]:
+    """The replies of this sequence (as a label file lists them) whose stratum's rows all come
+    in sample order: such rows were taken in the order and count as its sample."""
+    ranked = {reply_id: (stratum, key) for reply_id, stratum, key in db.execute(
+        "SELECT reply_id, stratum, sort_key FROM sample_ranks")}
+    last: dict[str, float] = {}
+    broken: set[str] = set()
+    for reply_id in reply_ids:
+        if reply_id not in ranked:
+            continue
+        stratum, key = ranked[reply_id]
+        if key <= last.get(stratum, -1.0):
+            broken.add(stratum)
+        last[stratum] = max(key, last.get(stratum, -1.0))
+    return {r for r in reply_ids if r in ranked and ranked[r][0] not in broken}
 
 
 def sample_slots(db: Database) -> dict[int, SampleSlot]:
     """Every ranked reply still queued: its position in the order and whether it was drawn."""
-    last_event = dict(db.execute("SELECT reply_id, MAX(id) FROM label_events GROUP BY reply_id"))
+    order = current_order(db)
+    drawn = {row[0] for row in db.execute(
+        "SELECT DISTINCT reply_id FROM sample_draws WHERE order_id = ?",
+        [order.id if order else -1])}
     slots: dict[int, SampleSlot] = {}
-    for position, (reply_id, stratum, since) in enumerate(db.execute(
-            "SELECT s.reply_id, s.stratum, s.since_event FROM sample_ranks s "
+    for position, (reply_id, stratum) in enumerate(db.execute(
+            "SELECT s.reply_id, s.stratum FROM sample_ranks s "
             "JOIN queue q ON q.reply_id = s.reply_id ORDER BY s.sort_key, s.reply_id")):
-        slots[reply_id] = SampleSlot(reply_id, position, stratum,
-                                     last_event.get(reply_id, 0) > since)
+        slots[reply_id] = SampleSlot(reply_id, position, stratum, reply_id in drawn)
     return slots
 
 

@@ -172,8 +172,9 @@ def _statements(script: str) -> list[str]:
 
 @MIGRATIONS()
 def m002_sample_order(db: Database) -> None:
-    """The recorded sample order (a seeded random order of the queue, stratified), the audit
-    sample of unanimous replies, and an index to find a reply's label events."""
+    """The recorded sample order (a seeded random order of the queue, stratified), the label
+    events taken in it (its sample), the audit sample of unanimous replies, and an index to
+    find a reply's label events."""
     for statement in _statements(
         """
         CREATE TABLE sample_orders (
@@ -186,10 +187,15 @@ def m002_sample_order(db: Database) -> None:
             reply_id INTEGER PRIMARY KEY REFERENCES replies(id),
             order_id INTEGER NOT NULL REFERENCES sample_orders(id),
             stratum TEXT NOT NULL,                      -- benchmark · run · reason · verdicts
-            sort_key REAL NOT NULL,                     -- its place in the interleaved order
-            since_event INTEGER NOT NULL                -- label events after this id count
+            sort_key REAL NOT NULL                      -- its place in the interleaved order
         );
         CREATE INDEX sample_ranks_key ON sample_ranks(sort_key);
+        CREATE TABLE sample_draws (                     -- a label or skip taken in the order
+            event_id INTEGER PRIMARY KEY REFERENCES label_events(id),
+            reply_id INTEGER NOT NULL REFERENCES replies(id),
+            order_id INTEGER NOT NULL REFERENCES sample_orders(id)
+        );
+        CREATE INDEX sample_draws_reply ON sample_draws(reply_id, order_id);
         CREATE TABLE audit_items (
             reply_id INTEGER PRIMARY KEY REFERENCES replies(id),
             seed INTEGER NOT NULL,

@@ -22,7 +22,14 @@ from db.labels import (
 from db.queue import QueueFilter, QueueRow, last_touched_reply, load_queue, resume_index
 from db.review_item import GroupPreview, QueueItem, group_preview, load_item, my_states
 from db.review_progress import Progress, ReviewerCount, progress
-from db.sample_order import first_undrawn, load_sample_queue, sample_slots
+from db.sample_order import (
+    current_order,
+    first_undrawn,
+    label_in_sample,
+    load_sample_queue,
+    sample_slots,
+    skip_in_sample,
+)
 
 ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sample: recorded
 
@@ -44,6 +51,7 @@ class ReviewSession:
         self.progress: Progress = Progress(0, 0, 0, (), None)
         self._index: dict[int, int] = {}
         self._undo_sizes: list[int] = []  # actions this session, newest last (a group is > 1)
+        self.sample_order_id: int | None = None  # in sample order: labels here are its draws
 
     # -- the queue -------------------------------------------------------------------------
     def load(self, flt: QueueFilter | None = None) -> None:
@@ -51,6 +59,8 @@ class ReviewSession:
         if flt is not None:
             self.filter = flt or QueueFilter()
         if self.order == "sample":  # the recorded order; resume at the first reply not drawn
+            order = current_order(self.db)
+            self.sample_order_id = order.id if order else None
             self.rows = load_sample_queue(self.db, self.reviewer, self.filter)
             self.position = first_undrawn(self.rows, sample_slots(self.db))
         else:
@@ -96,7 +106,10 @@ class ReviewSession:
         row = self.current
         if row is None:
             return False
-        record_label(self.db, row.reply_id, self.reviewer, label)
+        if self.sample_order_id is not None:
+            label_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer, label)
+        else:
+            record_label(self.db, row.reply_id, self.reviewer, label)
         self._undo_sizes.append(1)
         self._set_states({row.reply_id: ("labeled", label)})
         return self.move(1)
@@ -112,7 +125,11 @@ class ReviewSession:
         row = self.current
         if row is None or not preview.reply_ids:
             return 0
-        record_labels(self.db, preview.reply_ids, self.reviewer, label)
+        if self.sample_order_id is not None:
+            label_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer, label,
+                            group=preview.reply_ids)
+        else:
+            record_labels(self.db, preview.reply_ids, self.reviewer, label)
         self._undo_sizes.append(len(preview.reply_ids))
         self._set_states({reply_id: ("labeled", label) for reply_id in preview.reply_ids})
         members = set(preview.reply_ids)
@@ -128,7 +145,10 @@ class ReviewSession:
         row = self.current
         if row is None:
             return False
-        record_skip(self.db, row.reply_id, self.reviewer)
+        if self.sample_order_id is not None:
+            skip_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer)
+        else:
+            record_skip(self.db, row.reply_id, self.reviewer)
         self._undo_sizes.append(1)
         if row.status != "labeled":
             self._set_states({row.reply_id: ("skipped", None)})

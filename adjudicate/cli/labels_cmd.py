@@ -22,6 +22,7 @@ from db.label_io import (
     reply_identities,
     write_labels,
 )
+from db.sample_order import current_order, in_sample_order
 
 
 @click.group(cls=AdjudicateGroup)
@@ -49,8 +50,9 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     correct, incorrect, bad_key; code: bug, edge_case, timeout, reference_quirk), optionally a
     note, a reviewer, a status (labeled, skipped, or cleared for a note alone) and adjudicated
     (true for the final label over the reviewers'). The whole file is checked first: one bad row
-    changes nothing and the error names its line and field. Rows taken in the recorded sample
-    order (see `adjudicate queue --order sample`) count as the sample, as in the app.
+    changes nothing and the error names its line and field. Labels and skips whose rows come in
+    the recorded sample order within their stratum (as the first rows of `adjudicate queue
+    --order sample` do) count as its random sample, as labels taken in the app in that order do.
 
     \b
     Example:
@@ -59,12 +61,22 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     db = open_db(db_path, create=False)
     try:
         rows = read_label_file(file, ReplyIndex(reply_identities(db)), reviewer, fmt)
-        events = write_labels(db, rows)
+        order = current_order(db)
+        taken = [row.reply_id for row in rows
+                 if not row.adjudicated and row.status in ("labeled", "skipped")]
+        drawn = in_sample_order(db, taken) if order else set()
+        events = write_labels(db, rows, order_id=order.id if order else None, drawn=drawn)
     finally:
         db.close()
     who = sorted({row.reviewer for row in rows})
     click.echo(f"Imported {len(rows):,} rows from {file} as {events:,} label events "
                f"(reviewer{'s' if len(who) > 1 else ''} {', '.join(who)}).")
+    if order is not None:
+        sampled = sum(1 for reply_id in taken if reply_id in drawn)
+        click.echo(f"{sampled:,} of the {len(taken):,} labels and skips come in the sample order "
+                   "and count as its random sample"
+                   + ("." if sampled == len(taken) else "; the rest (a stratum's rows out of "
+                      "order, or replies the order does not rank) count as known labels only."))
 
 
 def _write(records: Iterable[dict[str, Any]], fields: tuple[str, ...], fmt: str) -> str:

@@ -9,7 +9,7 @@ from adjudicate.report.source import records_from_db, sample_from_db
 from adjudicate.sampling.order import ensure_order
 from db.connection import open_db
 from db.labels import record_label
-from db.sample_order import load_sample_queue
+from db.sample_order import label_in_sample, load_sample_queue
 from tests.app.conftest import events_on_disk
 
 SIZE = (120, 40)
@@ -39,15 +39,34 @@ async def test_the_app_serves_the_sample_order_and_its_labels_are_drawn(review_d
     assert drawn == 4
 
 
+def kind_of(db, reply_id: int) -> str:
+    return db.execute("SELECT p.kind FROM replies r JOIN problems p ON p.id = r.problem_id "
+                      "WHERE r.id = ?", [reply_id]).fetchone()[0]
+
+
 async def test_another_reviewer_resumes_at_the_first_reply_nobody_drew(review_db):
     db = open_db(review_db)
-    ensure_order(db, 9)
+    order_id = ensure_order(db, 9).order.id
     order = [row.reply_id for row in load_sample_queue(db, "ann")]
     for reply_id in order[:2]:
-        kind = db.execute("SELECT p.kind FROM replies r JOIN problems p ON p.id = r.problem_id "
-                          "WHERE r.id = ?", [reply_id]).fetchone()[0]
-        record_label(db, reply_id, "bob", "correct" if kind == "math" else "bug")
+        label = "correct" if kind_of(db, reply_id) == "math" else "bug"
+        label_in_sample(db, order_id, reply_id, "bob", label)
+    # a label taken outside the sample order does not draw its reply
+    record_label(db, order[2], "bob", "correct" if kind_of(db, order[2]) == "math" else "bug")
     db.close()
     app = make_app(review_db, "ann", order="sample")
     async with app.run_test(size=SIZE):
         assert app.screen.item.reply_id == order[2]
+
+
+async def test_labels_in_the_review_order_are_not_the_sample(review_db):
+    db = open_db(review_db)
+    ensure_order(db, 9)
+    db.close()
+    app = make_app(review_db, "ann")  # the default review order
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3):
+            await pilot.press(KEYS[app.screen.item.kind])
+    db = open_db(review_db)
+    assert len(events_on_disk(review_db, "ann")) == 3
+    assert not any(slot.drawn for slot in sample_from_db(db).values())

@@ -98,6 +98,36 @@ def test_export_then_import_moves_labels_to_another_database(graded, tmp_path):
     assert any(json.loads(line)["adjudicated"] for line in again.stdout.splitlines())
 
 
+def test_an_import_in_sample_order_is_the_sample_and_one_out_of_order_is_not(graded, tmp_path):
+    listed = CliRunner().invoke(main, ["queue", "--db", str(graded), "--order", "sample",
+                                       "--format", "jsonl"])
+    rows = [json.loads(line) for line in listed.stdout.splitlines()]
+    strata: dict[str, list[int]] = {}
+    for r in rows:
+        strata.setdefault(r["stratum"], []).append(r["reply_id"])
+    biggest = max(strata.values(), key=len)  # 4 math replies every grader but exact accepts
+    assert len(biggest) == 4
+
+    def labels(ids):
+        return [{"reply_id": reply_id, "label": "correct"} for reply_id in ids]
+
+    first = invoke("labels", "import", write_jsonl(tmp_path / "a.jsonl", labels(biggest[:2])),
+                   "--db", graded, "--reviewer", "ann")
+    assert "2 of the 2 labels and skips come in the sample order" in first.output
+    backwards = invoke("labels", "import", write_jsonl(tmp_path / "b.jsonl",
+                                                       labels(biggest[:1:-1])),
+                       "--db", graded, "--reviewer", "bob")
+    assert "0 of the 2 labels and skips come in the sample order" in backwards.output
+    assert jsonl_drawn(graded) == set(biggest[:2])
+
+
+def jsonl_drawn(path) -> set[int]:
+    listed = CliRunner().invoke(main, ["queue", "--db", str(path), "--order", "sample",
+                                       "--format", "jsonl"])
+    return {json.loads(line)["reply_id"] for line in listed.stdout.splitlines()
+            if json.loads(line)["drawn"]}
+
+
 def test_history_export_lists_every_event(graded, tmp_path):
     math = [r for r in replies(graded) if r["kind"] == "math"]
     path = write_jsonl(tmp_path / "l.jsonl", [{"reply_id": math[0]["reply_id"], "label": "correct"},

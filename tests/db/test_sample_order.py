@@ -11,8 +11,16 @@ from adjudicate.sampling.audit import draw_audit
 from adjudicate.sampling.order import ensure_order, interleave
 from db.errors import StoreError
 from db.grading import GradedReply, QueueEntry, save_graded, set_queue
-from db.labels import record_label, record_skip
-from db.sample_order import current_order, first_undrawn, load_sample_queue, sample_slots
+from db.labels import record_label
+from db.sample_order import (
+    current_order,
+    first_undrawn,
+    in_sample_order,
+    label_in_sample,
+    load_sample_queue,
+    sample_slots,
+    skip_in_sample,
+)
 from graders.verdict import Verdict
 from tests.conftest import reply_ids
 
@@ -78,19 +86,53 @@ def test_seeds_give_different_orders_and_the_same_seed_the_same(queued, tmp_path
     assert order_of(db) == first
 
 
-def test_drawn_means_acted_on_after_it_was_ranked(queued):
+def test_drawn_means_labeled_or_skipped_in_the_sample_order(queued):
     db, ids = queued
     record_label(db, ids[0], "ann", "correct")  # before the order exists: not drawn in it
-    ensure_order(db, 1)
-    slots = sample_slots(db)
-    assert not any(slot.drawn for slot in slots.values())
+    order_id = ensure_order(db, 1).order.id
     order = order_of(db)
-    record_skip(db, order[0], "bob")  # a skip draws it too
-    record_label(db, order[1], "ann", "incorrect")
+    record_label(db, order[0], "ann", "incorrect")  # in another order: a known label only
+    assert not any(slot.drawn for slot in sample_slots(db).values())
+    skip_in_sample(db, order_id, order[0], "bob")  # a skip in the order draws it
+    label_in_sample(db, order_id, order[1], "ann", "incorrect")
     slots = sample_slots(db)
     assert [slots[r].drawn for r in order] == [True, True, False, False]
     rows = load_sample_queue(db, "carol")
     assert first_undrawn(rows, slots) == 2
+
+
+def test_a_group_label_draws_only_the_reply_on_screen(queued):
+    db, _ = queued
+    order_id = ensure_order(db, 1).order.id
+    order = order_of(db)
+    label_in_sample(db, order_id, order[0], "ann", "correct", group=[order[3], order[0]])
+    slots = sample_slots(db)
+    assert [slots[r].drawn for r in order] == [True, False, False, False]
+    assert db.execute("SELECT COUNT(*) FROM labels WHERE status = 'labeled'").fetchone()[0] == 2
+
+
+def test_a_reshuffle_forgets_the_old_orders_draws(queued):
+    db, _ = queued
+    order_id = ensure_order(db, 1).order.id
+    label_in_sample(db, order_id, order_of(db)[0], "ann", "correct")
+    ensure_order(db, 2, reshuffle=True)
+    assert not any(slot.drawn for slot in sample_slots(db).values())
+
+
+def test_rows_count_as_the_sample_only_in_sample_order_within_their_stratum(queued):
+    db, _ = queued
+    ensure_order(db, 1)
+    order = order_of(db)
+    assert in_sample_order(db, order) == set(order)
+    strata = {slot.reply_id: slot.stratum for slot in sample_slots(db).values()}
+    by_stratum: dict[str, list[int]] = {}
+    for reply_id in order:
+        by_stratum.setdefault(strata[reply_id], []).append(reply_id)
+    several = next(members for members in by_stratum.values() if len(members) > 1)
+    backwards = list(reversed(several))
+    assert in_sample_order(db, backwards) == set()  # that stratum's rows are out of order
+    others = [r for r in order if r not in several]
+    assert in_sample_order(db, others + backwards) == set(others)
 
 
 def test_replies_queued_after_the_order_join_it_as_a_new_wave(queued, small_db):
