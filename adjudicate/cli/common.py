@@ -21,6 +21,7 @@ from rich.progress import (
 )
 
 from adjudicate.errors import InputError
+from adjudicate.safe_text import visible
 from db.errors import StoreError
 
 USER_ERRORS = (InputError, StoreError)
@@ -41,11 +42,24 @@ class AdjudicateGroup(click.Group):
         """Commands in workflow order (import, grade, review, report), not alphabetically."""
         return list(self.commands)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Refuse an argument that is not valid UTF-8 (the OS hands it over as lone surrogates,
+        which no database or terminal accepts) before any command sees it."""
+        for number, arg in enumerate(args, start=1):
+            if any("\ud800" <= ch <= "\udfff" for ch in arg):
+                raise click.UsageError(f"argument {number} ({visible(arg)!r}) is not valid UTF-8; "
+                                       "rename the file or retype the value")
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except USER_ERRORS as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(visible(str(exc))) from None
+        except click.ClickException as exc:
+            # it may quote a file name or a value; click declares the attribute Final
+            exc.message = visible(exc.message)  # type: ignore[misc]
+            raise
         except KeyboardInterrupt:
             stderr.print("Interrupted: everything committed so far is kept; rerun to continue.")
             sys.exit(130)
