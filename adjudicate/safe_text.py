@@ -60,7 +60,7 @@ def visible(text: str, keep: str = "\n\t") -> str:
 
 def visible_data(value: T, keep: str = "\n\t") -> T:
     """`visible` applied to every string inside dataclasses, dicts, lists and tuples."""
-    return _walk(value, keep)  # type: ignore[no-any-return]
+    return _walk(value, keep)
 
 
 def _walk(value: Any, keep: str) -> Any:
