@@ -11,6 +11,7 @@ from adjudicate.cli.common import byte_progress, db_option
 from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
 from adjudicate.importers.problem_formats import PROBLEM_FORMATS
 from adjudicate.importers.reply_formats import REPLY_FORMATS, ReplyFields
+from adjudicate.importers.strict_json import LONE_SURROGATE
 from adjudicate.safe_text import visible
 from db.connection import open_db
 
@@ -27,6 +28,9 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
                                      "nesting too deep)", param_hint="--settings") from None
         if not isinstance(settings, dict):
             raise click.BadParameter("expected a JSON object", param_hint="--settings")
+        if LONE_SURROGATE.search(json.dumps(settings, ensure_ascii=False)):
+            raise click.BadParameter("holds a lone surrogate (half of a UTF-16 pair: not text)",
+                                     param_hint="--settings")
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
