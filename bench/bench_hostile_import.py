@@ -1,12 +1,12 @@
-"""Peak memory and time of `adjudicate import` on hostile files: two 10 GiB gzip bombs (one line
-that never ends; 2.5 million valid records), a 10 MB integer and JSON nested 100,000 deep.
+"""Peak memory and time of `adjudicate import` on hostile files: three 10 GiB gzip bombs (one line
+that never ends; valid records of 4 kB and of 42 bytes), a 10 MB integer and JSON nested 100,000 deep.
 
     python bench/bench_hostile_import.py            # this checkout
     python bench/bench_hostile_import.py --src DIR  # another checkout (e.g. `git archive main`)
 
-Each import runs as its own process; its peak RSS comes from wait4(). With --limit-mib (default
-4096) the process gets that much address space, so a reader that loads the bomb fails with a
-MemoryError instead of taking the machine down.
+Each import runs as its own process, which prints its peak RSS (VmHWM) as it exits. With
+--limit-mib (default 4096) the process gets that much address space, so a reader that loads the
+bomb fails with a MemoryError instead of taking the machine down.
 """
 
 from __future__ import annotations
@@ -23,6 +23,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 GIB = 1 << 30
+PEAK_RSS = (  # the command, printing its own peak RSS at exit (VmHWM: this process image only)
+    "import atexit, sys\n"
+    "atexit.register(lambda: sys.stdout.write(next(\n"
+    "    l for l in open('/proc/self/status') if l.startswith('VmHWM:'))))\n"
+    "from adjudicate.cli import main\n"
+    "main(sys.argv[1:], prog_name='adjudicate')\n"
+)
 
 
 def gzip_members(path: Path, member: bytes, count: int, head: bytes = b"") -> Path:
@@ -37,12 +44,15 @@ def gzip_members(path: Path, member: bytes, count: int, head: bytes = b"") -> Pa
 
 def build(tmp: Path) -> dict[str, Path]:
     line = b'{"id": "t/algebra/2.json", "reply": "' + b"x" * 4000 + b'"}\n'
+    small = b'{"id": "t/algebra/2.json", "reply": "x"}\n'
     files = {
         "bomb, one line (10 GiB)": gzip_members(
             tmp / "line.jsonl.gz", b"9" * (1 << 20), 10 * 1024,
             head=b'{"id": "t/algebra/2.json", "reply": "'),
         "bomb, valid records (10 GiB)": gzip_members(
             tmp / "records.jsonl.gz", line * 256, 10 * GIB // (256 * len(line))),
+        "bomb, 42-byte records (10 GiB)": gzip_members(
+            tmp / "small.jsonl.gz", small * 25_000, 10 * GIB // (25_000 * len(small))),
         "10 MB integer": tmp / "integer.jsonl",
         "nesting 100,000 deep": tmp / "deep.jsonl",
     }
@@ -60,14 +70,13 @@ def run(src: Path, db: Path, path: Path, limit_mib: int) -> tuple[int, float, fl
 
     env = dict(os.environ, PYTHONPATH=str(src))
     start = time.perf_counter()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "adjudicate", "import", str(path), "--db", str(db), "--run", "b"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=src, preexec_fn=limit)
-    assert process.stderr is not None
-    err = process.stderr.read().decode(errors="replace").strip().splitlines()
-    _, status, usage = os.wait4(process.pid, 0)
+    result = subprocess.run(
+        [sys.executable, "-c", PEAK_RSS, "import", str(path), "--db", str(db), "--run", "b"],
+        capture_output=True, text=True, env=env, cwd=src, preexec_fn=limit, check=False)
     seconds = time.perf_counter() - start
-    return os.waitstatus_to_exitcode(status), seconds, usage.ru_maxrss / 1024, (err or [""])[-1]
+    peak = int(result.stdout.split("VmHWM:")[1].split()[0]) / 1024 if "VmHWM:" in result.stdout else -1
+    err = result.stderr.strip().splitlines()
+    return result.returncode, seconds, peak, (err or [""])[-1]
 
 
 def main() -> None:

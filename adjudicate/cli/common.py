@@ -65,7 +65,7 @@ class AdjudicateGroup(click.Group):
         except KeyboardInterrupt:
             stderr.print("Interrupted: everything committed so far is kept; rerun to continue.")
             sys.exit(130)
-        except (click.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+        except (click.exceptions.Abort, click.exceptions.Exit):
             raise
         except Exception as exc:
             if os.environ.get(DEBUG_VARIABLE):
