@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from adjudicate.cli.common import byte_progress, db_option
 from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
@@ -99,7 +100,8 @@ def import_(
     path = resolve_path(file)
     size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None
     db = open_db(db_path)
-    with byte_progress(f"Reading {path.name}", size) as progress:
+    # the bar's description is rich markup: the file name shown inert, its `[` escaped
+    with byte_progress(f"Reading {escape(visible(path.name))}", size) as progress:
         task = progress.task_ids[0]
         summary = import_file(db, file, options, on_bytes=lambda n: progress.advance(task, n))
     parts = []
