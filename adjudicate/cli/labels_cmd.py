@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -12,7 +11,9 @@ from typing import Any
 import click
 
 from adjudicate.cli.common import AdjudicateGroup, db_option
+from adjudicate.csv_safe import spreadsheet_row
 from adjudicate.label_files import ReplyIndex, read_label_file
+from adjudicate.safe_text import json_text, visible
 from db.connection import open_db
 from db.label_io import (
     CURRENT_FIELDS,
@@ -68,7 +69,7 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
         events = write_labels(db, rows, order_id=order.id if order else None, drawn=drawn)
     finally:
         db.close()
-    who = sorted({row.reviewer for row in rows})
+    who = sorted({visible(row.reviewer) for row in rows})
     click.echo(f"Imported {len(rows):,} rows from {file} as {events:,} label events "
                f"(reviewer{'s' if len(who) > 1 else ''} {', '.join(who)}).")
     if order is not None:
@@ -80,14 +81,17 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
 
 
 def _write(records: Iterable[dict[str, Any]], fields: tuple[str, ...], fmt: str) -> str:
+    """JSONL (lossless, escapes a terminal could act on written as \\uXXXX) or CSV (text cells
+    neutralised for spreadsheets, as every CSV adjudicate writes: adjudicate.csv_safe)."""
     if fmt == "jsonl":
-        return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        return "".join(json_text(r) + "\n" for r in records)
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=fields, lineterminator="\n")
-    writer.writeheader()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(fields)
     for record in records:
-        writer.writerow({k: "" if v is None else str(v).lower() if isinstance(v, bool) else v
-                         for k, v in record.items()})
+        writer.writerow(spreadsheet_row([
+            "" if v is None else str(v).lower() if isinstance(v, bool) else v
+            for v in (record[f] for f in fields)]))
     return buffer.getvalue()
 
 

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import getpass
-import json
 from pathlib import Path
 
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from adjudicate.cli.common import db_option, stderr
 from adjudicate.cli.sample_options import prepare_sample, sample_options
+from adjudicate.safe_text import json_text, visible
 from db.connection import open_db
 from db.queue import QueueFilter, load_queue
 from db.queue_listing import list_replies
@@ -67,7 +68,7 @@ def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, re
             if order == "sample":
                 slot = slots.get(item.reply_id)
                 record["drawn"] = bool(slot and slot.drawn)
-            click.echo(json.dumps(record, ensure_ascii=False))
+            click.echo(json_text(record))
         return
     table = Table(title=f"Queue in {order} order ({len(listed):,} replies)", title_justify="left")
     for column in ("#", "reply", "run", "problem", "sample", "reason", "accepted by", "labels"):
@@ -75,6 +76,8 @@ def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, re
     for position, item in enumerate(listed):
         accepted = ", ".join(g for g, o in item.verdicts if o == "accept") or "none"
         labels = ", ".join(f"{who}: {label}" for who, label in item.labels) or "–"
-        table.add_row(str(position), str(item.reply_id), item.run, item.task_id,
-                      str(item.sample_index), item.reason, accepted, labels)
+        # names, task ids and reviewers are the user's text: shown inert, never as markup
+        table.add_row(*(Text(visible(cell)) for cell in (
+            str(position), str(item.reply_id), item.run, item.task_id, str(item.sample_index),
+            item.reason, accepted, labels)))
     Console(highlight=False).print(table)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+from adjudicate.csv_safe import spreadsheet_row
+
 from .model import Report
 
 COLUMNS = (
@@ -26,7 +28,8 @@ def _cell(value: object) -> str:
 
 
 def render_csv(report: Report) -> str:
-    """CSV text with a header row; rates are fractions in 0..1, empty where there is none."""
+    """CSV text with a header row; rates are fractions in 0..1, empty where there is none.
+    Text cells are neutralised for spreadsheets (adjudicate.csv_safe)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
@@ -37,7 +40,7 @@ def render_csv(report: Report) -> str:
     for run in report.runs:
         for g in run.graders:
             s, a = g.score, g.agreement
-            writer.writerow([
+            writer.writerow(spreadsheet_row([
                 run.benchmark, run.run, run.kind, g.grader, g.description,
                 _num(s.value), _num(s.low), _num(s.high), s.method, _cell(s.successes),
                 s.n_problems, s.n_replies,
@@ -47,5 +50,5 @@ def render_csv(report: Report) -> str:
                 run.queue.labeled, run.queue.total, str(run.queue.partial).lower(),
                 "+".join(versions.get(g.grader, ())), p.adjudicate_version if p else "",
                 _cell(p.database if p else None), _cell(p.created_at if p else None), reviewers,
-            ])
+            ]))
     return buffer.getvalue()
