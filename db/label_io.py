@@ -46,9 +46,10 @@ class LabelWrite:
 
 
 def write_labels(db: Database, rows: Sequence[LabelWrite], *, order_id: int | None = None,
-                 drawn: Collection[int] = ()) -> int:
+                 drawn: Collection[tuple[int, str]] = ()) -> int:
     """Record every row as ordinary label events, all in one transaction; the label or skip
-    of a reply in `drawn` is also a draw of sample order `order_id`. Returns the events."""
+    of a (reply, reviewer) in `drawn` is also a draw of sample order `order_id`. Returns the
+    events."""
     events = 0
     with write_transaction(db):
         for row in rows:
@@ -65,7 +66,7 @@ def write_labels(db: Database, rows: Sequence[LabelWrite], *, order_id: int | No
                 event = record_skip(db, row.reply_id, row.reviewer)
             if event is not None:
                 events += 1
-                if order_id is not None and row.reply_id in drawn:
+                if order_id is not None and (row.reply_id, row.reviewer) in drawn:
                     record_draws(db, order_id, [(event, row.reply_id)])
             if row.note is not None or row.status == "cleared":
                 set_note(db, row.reply_id, row.reviewer, row.note or "")

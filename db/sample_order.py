@@ -134,21 +134,23 @@ def skip_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str) ->
         return event
 
 
-def in_sample_order(db: Database, reply_ids: Sequence[int]) -> set[int]:
-    """The replies of this sequence (as a label file lists them) whose stratum's rows all come
-    in sample order: such rows were taken in the order and count as its sample."""
+def in_sample_order(db: Database, rows: Sequence[tuple[int, str]]) -> set[tuple[int, str]]:
+    """The (reply id, reviewer) rows of a label file whose reviewer took that stratum's rows
+    in sample order (each reviewer's rows of a stratum in increasing order): such rows count as
+    the sample."""
     ranked = {reply_id: (stratum, key) for reply_id, stratum, key in db.execute(
         "SELECT reply_id, stratum, sort_key FROM sample_ranks")}
-    last: dict[str, float] = {}
-    broken: set[str] = set()
-    for reply_id in reply_ids:
+    last: dict[tuple[str, str], float] = {}
+    broken: set[tuple[str, str]] = set()
+    for reply_id, reviewer in rows:
         if reply_id not in ranked:
             continue
         stratum, key = ranked[reply_id]
-        if key <= last.get(stratum, -1.0):
-            broken.add(stratum)
-        last[stratum] = max(key, last.get(stratum, -1.0))
-    return {r for r in reply_ids if r in ranked and ranked[r][0] not in broken}
+        where = (stratum, reviewer)
+        if key <= last.get(where, -1.0):
+            broken.add(where)
+        last[where] = max(key, last.get(where, -1.0))
+    return {(r, who) for r, who in rows if r in ranked and (ranked[r][0], who) not in broken}
 
 
 def sample_slots(db: Database) -> dict[int, SampleSlot]:

@@ -52,8 +52,9 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     note, a reviewer, a status (labeled, skipped, or cleared for a note alone) and adjudicated
     (true for the final label over the reviewers'). The whole file is checked first: one bad row
     changes nothing and the error names its line and field. Labels and skips whose rows come in
-    the recorded sample order within their stratum (as the first rows of `adjudicate queue
-    --order sample` do) count as its random sample, as labels taken in the app in that order do.
+    the recorded sample order within their stratum, reviewer by reviewer (as the first rows of
+    `adjudicate queue --order sample` do), count as its random sample, as labels taken in the app
+    in that order do.
 
     \b
     Example:
@@ -63,7 +64,7 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     try:
         rows = read_label_file(file, ReplyIndex(reply_identities(db)), reviewer, fmt)
         order = current_order(db)
-        taken = [row.reply_id for row in rows
+        taken = [(row.reply_id, row.reviewer) for row in rows
                  if not row.adjudicated and row.status in ("labeled", "skipped")]
         drawn = in_sample_order(db, taken) if order else set()
         events = write_labels(db, rows, order_id=order.id if order else None, drawn=drawn)
@@ -73,7 +74,7 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     click.echo(f"Imported {len(rows):,} rows from {file} as {events:,} label events "
                f"(reviewer{'s' if len(who) > 1 else ''} {', '.join(who)}).")
     if order is not None:
-        sampled = sum(1 for reply_id in taken if reply_id in drawn)
+        sampled = sum(1 for row in taken if row in drawn)
         click.echo(f"{sampled:,} of the {len(taken):,} labels and skips come in the sample order "
                    "and count as its random sample"
                    + ("." if sampled == len(taken) else "; the rest (a stratum's rows out of "

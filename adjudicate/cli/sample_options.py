@@ -47,9 +47,12 @@ def prepare_sample(db: Database, order: str, seed: int | None, reshuffle: bool,
     if audit is not None:
         added = draw_audit(db, audit, DEFAULT_SEED if seed is None else seed)
         total = sum(added.values())
-        done.append(f"Audit: added {total:,} unanimous replies across {len(added)} run(s)."
-                    if total != 1 else "Audit: added 1 unanimous reply."
-                    if total else f"Audit: every math run already holds {audit} audit items.")
+        if total:
+            done.append(f"Audit: added {total:,} unanimous repl{'y' if total == 1 else 'ies'} "
+                        f"across {len(added)} run{'' if len(added) == 1 else 's'}.")
+        else:
+            done.append(f"Audit: no math run needs more (each holds {audit} audit items, or "
+                        "has no reply every grader accepted); code runs are not audited.")
     state = ensure_order(db, seed, reshuffle=reshuffle)
     if state.created:
         done.append(f"Sample order drawn with seed {state.order.seed}: {state.added:,} replies.")

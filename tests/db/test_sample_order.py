@@ -123,16 +123,23 @@ def test_rows_count_as_the_sample_only_in_sample_order_within_their_stratum(queu
     db, _ = queued
     ensure_order(db, 1)
     order = order_of(db)
-    assert in_sample_order(db, order) == set(order)
+
+    def by(who, ids):
+        return [(reply_id, who) for reply_id in ids]
+
+    assert in_sample_order(db, by("ann", order)) == set(by("ann", order))
     strata = {slot.reply_id: slot.stratum for slot in sample_slots(db).values()}
     by_stratum: dict[str, list[int]] = {}
     for reply_id in order:
         by_stratum.setdefault(strata[reply_id], []).append(reply_id)
     several = next(members for members in by_stratum.values() if len(members) > 1)
-    backwards = list(reversed(several))
+    backwards = by("ann", list(reversed(several)))
     assert in_sample_order(db, backwards) == set()  # that stratum's rows are out of order
-    others = [r for r in order if r not in several]
+    others = by("ann", [r for r in order if r not in several])
     assert in_sample_order(db, others + backwards) == set(others)
+    # two reviewers reading the same replies, one after the other, each in order
+    double = by("ann", order) + by("bob", order)
+    assert in_sample_order(db, double) == set(double)
 
 
 def test_replies_queued_after_the_order_join_it_as_a_new_wave(queued, small_db):
