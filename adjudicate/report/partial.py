@@ -13,164 +13,15 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from . import sample_summary
-from .imputation import FIELDS, ImputationBootstrap, StratumSeries
 from .model import READING, Estimate, RunDifference, RunReport
+from .partial_plan import BenchmarkPlan, Term, mode, reading_term
 from .reading import passes
-from .sample_model import (
-    BOOTSTRAP_BOUNDS,
-    BOUNDED,
-    BOUNDS,
-    ESTIMATE,
-    IMPUTATION,
-    PAIRED_IMPUTATION,
-    PARTLY_BOUNDED,
-)
+from .sample_model import BOUNDED, BOUNDS
 from .stats import mean_pass_at_k
-from .strata import ColumnStrata, SampleSlot, Stratum, column_strata
+from .strata import SampleSlot
 from .tables import RunTable
 
 MCNEMAR_READ_NOTE = "McNemar counts only the replies read so far"
-Term = Callable[[int], tuple[int, int]]  # reply index -> (a, b): it contributes a + b * reading
-
-
-def mode(frame: ColumnStrata) -> str:
-    """estimate (every stratum that needs it has a sample), bounds (none has), or partly."""
-    needing = [s for s in frame.strata if s.unknown or s.reason == "audit"]
-    if all(s.sampled for s in needing):
-        return ESTIMATE
-    return BOUNDED if not any(s.sampled for s in needing) else PARTLY_BOUNDED
-
-
-class BenchmarkPlan:
-    """One benchmark's partly read columns registered in one imputation bootstrap."""
-
-    def __init__(self, tables: Sequence[RunTable], problems: Sequence[str],
-                 slots: Mapping[int, SampleSlot]) -> None:
-        self.tables = list(tables)
-        self.index = {p: i for i, p in enumerate(problems)}
-        self.engine = ImputationBootstrap(len(problems))
-        self.frames: dict[tuple[int, str], ColumnStrata] = {}
-        for t, table in enumerate(self.tables):
-            for column in table.columns:
-                if column.startswith(READING):
-                    frame = column_strata(column, table.records, table.resolutions,
-                                          table.outcomes[column], slots)
-                    if not frame.complete:
-                        self.frames[(t, column)] = frame
-        self._strata: dict[tuple[int, str, frozenset[str] | None], list[int]] = {}
-        self._members: dict[tuple[int, str], dict[int, int]] = {}
-        self._values: dict[tuple[int, str], list[bool]] = {}
-        self._sizes: dict[int, tuple[int, int]] = {}
-
-    @property
-    def needed(self) -> bool:
-        return bool(self.frames)
-
-    def member_of(self, t: int, column: str) -> dict[int, int]:
-        """reply index -> stratum position, for a partly read column (empty if complete)."""
-        key = (t, column)
-        if key not in self._members:
-            frame = self.frames.get(key)
-            self._members[key] = {} if frame is None else {
-                i: h for h, s in enumerate(frame.strata) for i in s.members}
-        return self._members[key]
-
-    def has_value(self, t: int, column: str, i: int) -> bool:
-        """Whether reply i has a value in this column once every reply is read."""
-        key = (t, column)
-        if key not in self._values:
-            table, members = self.tables[t], self.member_of(t, column)
-            self._values[key] = [
-                column in record.verdicts if not column.startswith(READING)
-                else i in members or table.outcomes[column][i] is not None
-                for i, record in enumerate(table.records)]
-        return self._values[key][i]
-
-    def strata_ids(self, t: int, column: str, keep: frozenset[str] | None) -> list[int]:
-        """Engine ids of the column's strata, restricted to the problems in `keep`."""
-        key = (t, column, keep)
-        if key not in self._strata:
-            frame, table = self.frames[(t, column)], self.tables[t]
-            self._strata[key] = [self.engine.add_stratum(self._series(s, table, keep))
-                                 for s in frame.strata]
-        return self._strata[key]
-
-    def _series(self, s: Stratum, table: RunTable, keep: frozenset[str] | None) -> StratumSeries:
-        counts = {name: [0] * len(self.index) for name in FIELDS}
-        for position, (i, value) in enumerate(zip(s.members, s.values, strict=True)):
-            problem = table.records[i].problem
-            if keep is not None and problem not in keep:
-                continue
-            j = self.index[problem]
-            counts["size"][j] += 1
-            counts["known_passes"][j] += value is True
-            counts["unknown"][j] += value is None
-            if position < s.prefix:
-                counts["respondents"][j] += value is not None
-                counts["passes"][j] += value is True
-                counts["missing"][j] += value is None
-        return StratumSeries(**{name: tuple(v) for name, v in counts.items()})
-
-    def ratio(self, t: int, column: str | None, include: Callable[[int], bool], term: Term,
-              keep: frozenset[str] | None = None) -> int:
-        """Register sum(a + b * reading) / count over the included replies of table t; the
-        reading of a stratum member enters through its stratum's passes."""
-        table = self.tables[t]
-        num = [0] * len(self.index)
-        den = [0] * len(self.index)
-        coefficients: dict[int, int] = {}
-        members = self.member_of(t, column) if column else {}
-        ids = self.strata_ids(t, column, keep) if column and members else []
-        for i, record in enumerate(table.records):
-            if (keep is not None and record.problem not in keep) or not include(i):
-                continue
-            a, b = term(i)
-            j = self.index[record.problem]
-            if i in members:
-                num[j] += a
-                den[j] += 1
-                if b:
-                    stratum = ids[members[i]]
-                    if coefficients.setdefault(stratum, b) != b:
-                        raise ValueError("a stratum's replies must enter a statistic alike")
-                continue
-            value = table.outcomes[column][i] if column else None
-            if column and value is None:
-                continue
-            num[j] += a + b * int(bool(value))
-            den[j] += 1
-        stat = self.engine.add_ratio(num, den, coefficients)
-        self._sizes[stat] = (sum(1 for d in den if d), sum(den))
-        return stat
-
-    def difference(self, a: int, b: int) -> int:
-        """Register ratio a minus ratio b; its sizes are side a's."""
-        stat = self.engine.add_difference(a, b)
-        self._sizes[stat] = self._sizes[a]
-        return stat
-
-    def sizes(self, stat: int) -> tuple[int, int]:
-        """(problems, replies) a registered statistic rests on once everything is read."""
-        return self._sizes[stat]
-
-    def estimate(self, stat: int, modes: set[str], *, paired: bool = False) -> Estimate:
-        """The Estimate of a registered statistic: bounds if any column it rests on has no
-        sample, else the imputation bootstrap (value null while part of it is bounded)."""
-        n_problems, n_replies = self._sizes[stat]
-        if BOUNDED in modes:
-            bounds = self.engine.bounds(stat)
-            low, high = bounds if bounds else (None, None)
-            return Estimate(None, low, high, BOUNDS, n_problems, n_replies)
-        value = self.engine.value(stat)
-        interval = self.engine.interval(stat)
-        low, high = interval if interval else (None, None)
-        method = (PAIRED_IMPUTATION if paired else IMPUTATION) if value is not None else (
-            BOOTSTRAP_BOUNDS)
-        return Estimate(value, low, high, method, n_problems, n_replies)
-
-
-def _reading_term(_: int) -> tuple[int, int]:
-    return 0, 1
 
 
 def revise(tables: Sequence[RunTable], runs: Sequence[RunReport],
@@ -207,7 +58,7 @@ def _register_run(plan: BenchmarkPlan, t: int, table: RunTable, run: RunReport,
     partial = [c for c in table.columns if (t, c) in modes]
     if not partial:
         return lambda: run
-    scores = {c: plan.ratio(t, c, _has_value(plan, t, c), _reading_term) for c in partial}
+    scores = {c: plan.ratio(t, c, _has_value(plan, t, c), reading_term) for c in partial}
     agreements: dict[str, tuple[int, int, int]] = {}
     if READING in partial:
         for grader in table.graders:
@@ -290,7 +141,7 @@ def _agreement_terms(table: RunTable, grader: str) -> tuple[Term, Term, Term]:
 def _side_term(table: RunTable, column: str) -> Term:
     """A difference's side: a reading column counts its reading, a grader its verdict."""
     if column.startswith(READING):
-        return _reading_term
+        return reading_term
     return lambda i: (int(passes(table.records[i].verdicts[column])), 0)
 
 
@@ -333,7 +184,7 @@ def _register_run_difference(plan: BenchmarkPlan, d: RunDifference,
     sides = []
     for t in (ta, tb):
         partial = (t, column) in modes
-        term = _reading_term if partial else _known_term(plan.tables[t], column)
+        term = reading_term if partial else _known_term(plan.tables[t], column)
         sides.append(plan.ratio(t, column if partial else None, _has_value(plan, t, column), term,
                                 keep=common))
     stat = plan.difference(*sides)

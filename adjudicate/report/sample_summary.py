@@ -21,7 +21,7 @@ from .stats import wilson_interval
 from .strata import AUDIT, ColumnStrata, Stratum
 
 if TYPE_CHECKING:
-    from .partial import BenchmarkPlan
+    from .partial_plan import BenchmarkPlan
 
 TARGET = 0.01  # the advice aims at a full-read uncertainty of ±1 point
 
