@@ -26,7 +26,8 @@ class ReviewApp(App[None]):
         super().__init__()
         self.db = open_db(db_path, create=False)
         self.session = ReviewSession(self.db, reviewer, flt or QueueFilter(), order)
-        self.sub_title = visible(f"{reviewer} · {Path(db_path).name}")
+        self.sub_title = visible(f"{reviewer} · {Path(db_path).name}") + (
+            " · sample order" if order == "sample" else "")
 
     def get_default_screen(self) -> Screen:
         return ReviewScreen(self.session)

@@ -23,6 +23,7 @@ async def test_the_app_serves_the_sample_order_and_its_labels_are_drawn(review_d
     db.close()
     app = make_app(review_db, "ann", order="sample")
     async with app.run_test(size=SIZE) as pilot:
+        assert app.sub_title.endswith("· sample order")
         seen = []
         for _ in range(3):
             item = app.screen.item
