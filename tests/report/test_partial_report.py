@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from collections import defaultdict
+from dataclasses import replace
 
 import pytest
 
@@ -212,3 +213,18 @@ def test_a_complete_read_is_unchanged_by_the_sample_order():
     without = build_report(recs, bootstrap=200, seed=1)
     assert render(with_order, "json") == render(without, "json")
     assert reading(with_order)[1].sample is None
+
+
+def test_a_run_difference_of_two_partial_reads_is_paired_and_estimated():
+    recs, slots, _ = read_first(40)
+    second, second_slots, _ = read_first(25, seed=8)
+    offset = len(recs)
+    second = [replace(r, reply_id=r.reply_id + offset, run="s") for r in second]
+    second_slots = {rid + offset: SampleSlot(slot.position + 1000, slot.drawn)
+                    for rid, slot in second_slots.items()}
+    report = build_report(recs + second, bootstrap=300, seed=1, sample={**slots, **second_slots})
+    diff = next(d for d in report.run_differences if d.grader == "reading")
+    a, b = reading(report, "s")[0].score, reading(report, "r")[0].score
+    assert diff.difference.method == "paired imputation bootstrap"
+    assert diff.difference.value == pytest.approx(a.value - b.value)
+    assert diff.difference.low < diff.difference.value < diff.difference.high
