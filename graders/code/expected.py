@@ -10,11 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.code.plain_data import Digest, decode, encode
+from graders.code.inside.tagged import Digest, decode, encode
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox, SandboxConfig, Segment
 
-VERSION = 2  # 2: seconds are CPU time; Counter/OrderedDict/defaultdict stored as dicts
+# 2: seconds are CPU time; Counter/OrderedDict/defaultdict stored as dicts
+# 3: HumanEval check() statements that are code became host-judged data cases
+VERSION = 3
 REFERENCE_TIME_LIMIT_S = 30.0
 
 

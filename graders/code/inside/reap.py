@@ -1,9 +1,11 @@
-"""Clean-up for the no-namespace fallback: kill and reap everything a sample left behind.
+"""Clean-up for the no-isolation fallback: kill and reap every process a sample left behind.
 
-With a pid namespace the kernel does this (killing the namespace's init kills the rest). Without
-one, the helper that started the sample (a subreaper, so orphans become its children) kills the
-members of the slot's cgroups and, through a process running as the sample's uid, every live
-process of that uid, then reaps them. Stdlib only; loaded by path inside the fork server.
+With a pid namespace the kernel does this (killing the namespace's 1 kills the rest). Without
+one, the helper that started the sample is a subreaper: every orphan of the sample, however
+often it forked or called setsid, is re-parented to the helper, so the helper kills its
+children until it has none (a child is a zombie until reaped, so its pid cannot be reused
+meanwhile). As root it also kills the members of the slot's cgroups and every process of the
+sample's uid. Stdlib only; loaded by path inside the fork server.
 """
 
 from __future__ import annotations
@@ -11,33 +13,51 @@ from __future__ import annotations
 import os
 import signal
 import time
-from typing import Any
 
 
-def reap_strays(job: dict[str, Any], sample: int) -> None:
-    """Without a pid namespace: kill the sample's group and every process of its uid, reap all.
-
-    We are the subreaper, so the sample's orphans are our children: we reap while a reaper
-    running as the sample's uid kills everything of that uid until nothing of it is alive.
-    """
+def reap_strays(cgroup_paths: list[str], uid: int | None, sample: int) -> None:
+    """Kill the sample's group, its cgroups' members and all our children; reap them all."""
     try:
         os.killpg(sample, signal.SIGKILL)
     except OSError:
         pass
-    _kill_cgroup_members(job.get("cgroup_procs", []))
-    reaper = _start_uid_reaper(job["uid"]) if job.get("uid") is not None else None
-    deadline = time.monotonic() + 5.0
+    _kill_cgroup_members(cgroup_paths)
+    reaper = _start_uid_reaper(uid) if uid is not None else None
+    deadline = time.monotonic() + 10.0
     while time.monotonic() < deadline:
+        for child in _children():
+            if child != reaper:
+                try:
+                    os.kill(child, signal.SIGKILL)
+                except OSError:
+                    pass
         try:
-            pid, _status = os.waitpid(-1, os.WNOHANG)
+            while True:
+                pid, _status = os.waitpid(-1, os.WNOHANG)
+                if pid == 0:
+                    break
+                if pid == reaper:
+                    reaper = None
         except ChildProcessError:
             return
-        if pid == reaper:
-            reaper = None
-        elif pid == 0:
-            time.sleep(0.005)
+        time.sleep(0.002)
     if reaper is not None:
         os.kill(reaper, signal.SIGKILL)
+
+
+def _children() -> list[int]:
+    """Our live or zombie children, from /proc/<pid>/stat (the field after the name is ppid)."""
+    me, found = os.getpid(), []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", "rb") as handle:
+                    fields = handle.read().rsplit(b")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if int(fields[1]) == me:
+                found.append(int(entry))
+    return found
 
 
 def _kill_cgroup_members(procs_files: list[str]) -> None:
@@ -47,8 +67,11 @@ def _kill_cgroup_members(procs_files: list[str]) -> None:
     while procs_files and time.monotonic() < deadline:
         members = set()
         for path in procs_files:
-            with open(path) as handle:
-                members |= {int(pid) for pid in handle.read().split()} - {me}
+            try:
+                with open(path) as handle:
+                    members |= {int(pid) for pid in handle.read().split()} - {me}
+            except OSError:
+                continue
         if not members:
             return
         for pid in members:
