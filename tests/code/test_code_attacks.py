@@ -1,0 +1,272 @@
+"""Samples that have read our source and try to forge a pass, read the key or outlive grading.
+
+Each attack runs through the real sandbox (no stubs). A forged pass must come out rejected or
+errored on base and plus, the key must stay out of sight, nothing may survive the sample, and
+honest samples graded in the same batch keep their verdicts. `test_code_as_user.py` runs this
+module again under an unprivileged uid when the suite runs as root.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import re
+import resource
+import sys
+from pathlib import Path
+
+import pytest
+
+from graders.code import CodeJob, compute_expected, grade_code_many, grade_sample, load_human_eval
+from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
+from tests.code.hostile import FAST, HONEST, STATEMENT, assert_host_untouched, grade
+
+# each writes lines meant to pass every input, the way an attacker who read the harness would
+FORGERIES = {
+    "frames": """    import os, sys
+    frame = sys._getframe()
+    while frame and "out_fd" not in frame.f_locals:
+        frame = frame.f_back
+    run = frame.f_locals
+    for index in range(run["job"]["start"], run["job"]["stop"]):
+        os.write(run["out_fd"], b'{"i":%d,"ok":1,"t":0,"w":0}\\n' % index)
+    os.write(run["out_fd"], b'{"end":1}\\n')
+    import ctypes
+    ctypes.CDLL(None)._exit(0)
+""",
+    "gc": """    import gc, os, ctypes
+    job = next(o for o in gc.get_objects()
+               if isinstance(o, dict) and "time_limits" in o and "stop" in o)
+    for index in range(job["start"], job["stop"]):
+        os.write(3, ('{"i":%d,"ok":1,"t":0,"w":0}\\n' % index).encode())
+    os.write(3, b'{"end":1}\\n')
+    ctypes.CDLL(None)._exit(0)
+""",
+    "patched json": """    import json
+    json.JSONEncoder.encode = lambda self, o: '{"i":%d,"ok":1,"t":0,"w":0}' % o.get("i", 0)
+    json.encoder.c_make_encoder = None
+    return None
+""",
+    "patched os.write": """    import os
+    real = os.write
+    def write(fd, data):
+        return real(fd, data.replace(b'"x":', b'"ok":1,"y":'))
+    os.write = write
+    raise ValueError("no answer")
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORGERIES))
+def test_forged_passes_are_never_accepted(sandbox, toy, toy_expected, name):
+    verdicts = grade(FORGERIES[name], sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome in (REJECT, ERROR), verdicts["base"].evidence
+    assert verdicts["plus"].outcome in (REJECT, ERROR)
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+@pytest.fixture(scope="module")
+def human_eval(sandbox):
+    problems = {p.task_id: p for p in load_human_eval()}
+    chosen = ("HumanEval/32", "HumanEval/33", "HumanEval/38", "HumanEval/53")
+    return {task: (problems[task], compute_expected(problems[task], sandbox)) for task in chosen}
+
+
+# stubs that passed the old check() code by redefining the names it used
+SHADOWING = {
+    "HumanEval/32": "def poly(xs, x):\n    return 0\n\ndef find_zero(xs):\n    return 0.0\n",
+    "HumanEval/33": "class Same(tuple):\n    def __eq__(self, other):\n        return True\n"
+                    "tuple = Same\n\ndef sort_third(l):\n    return []\n",
+    "HumanEval/38": "def encode_cyclic(s):\n    return s\n\ndef decode_cyclic(s):\n    return s\n",
+    "HumanEval/53": "range = lambda *a: []\n\ndef add(x, y):\n    return 0\n",
+}
+
+
+@pytest.mark.parametrize("task", sorted(SHADOWING))
+def test_shadowing_names_of_check_code_does_not_pass(sandbox, human_eval, task, toy,
+                                                     toy_expected):
+    problem, expected = human_eval[task]
+    reference = grade_sample(problem.reference_program, problem, expected, sandbox, FAST)
+    assert reference["base"].outcome == ACCEPT
+    verdicts = grade_sample(problem.statement + "\n" + SHADOWING[task], problem, expected,
+                            sandbox, FAST)
+    assert verdicts["base"].outcome == REJECT, verdicts["base"].evidence
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_the_machine_is_a_minimal_read_only_root(sandbox, toy, toy_expected):
+    paths = [sys.prefix, os.getcwd(), str(Path(__file__).resolve()), "/work/shared/data",
+             "/etc/passwd", "/etc/shadow", "/usr/bin/python3", "/bin/sh", "/var", "/run",
+             "/run/lock", "/sys", str(Path.home() / ".bashrc")]
+    homes = [str(Path.home()), "/root", "/home"]
+    body = f"""    import os
+    seen = [p for p in {paths!r} if os.path.lexists(p)]
+    seen += [p + "/" + name for p in {homes!r} if os.path.isdir(p) for name in os.listdir(p)]
+    writable = []
+    for top, dirs, files in os.walk("/"):
+        if top.startswith("/proc"):
+            dirs[:] = []
+            continue
+        try:
+            open(os.path.join(top, ".probe"), "w").close()
+            writable.append(top)
+        except OSError:
+            pass
+    pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+    raise RuntimeError(repr((seen, writable, pids, open("/proc/1/cmdline").read()[:40])))
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == REJECT
+    seen, writable, pids, cmdline = eval(verdicts["base"].evidence["first_failure"]
+                                         ["exception"]["message"])  # noqa: S307 - our repr
+    # a home directory shows at most the way to the interpreter's library (pyenv under ~)
+    exposed = sandbox.capabilities["exposed"]
+    assert [p for p in seen if not any(e.startswith(p + "/") for e in exposed)] == []
+    assert writable == ["/dev/shm", "/tmp"] or sorted(writable) == ["/dev/shm", "/tmp"]
+    assert pids == [1]  # a /proc of its own pid namespace: only itself
+    assert "python" in cmdline
+    assert verdicts["base"].evidence["sandbox"]["isolated"] is True
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_sysv_ipc_and_shared_memory_files_do_not_outlive_the_sample(sandbox, toy, toy_expected):
+    def segments() -> set[str]:
+        return {line.split()[1] for line in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]}
+
+    before, files = segments(), set(os.listdir("/dev/shm"))
+    body = """    import ctypes, os
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.shmat.restype = ctypes.c_void_p
+    for _ in range(4):
+        shmid = libc.shmget(0, 64 << 20, 0o1666)
+        address = libc.shmat(shmid, None, 0)
+        ctypes.memset(address, 1, 64 << 20)
+    libc.semget(0, 4, 0o1666)
+    libc.msgget(0, 0o1666)
+    for path in ("/dev/shm/adjudicate-left", "/run/lock/adjudicate-left"):
+        try:
+            with open(path, "w") as handle:
+                handle.write("x")
+        except OSError:
+            pass
+    return a + b + 1
+"""
+    assert grade(body, sandbox, toy, toy_expected)["base"].outcome == REJECT
+    sandbox.settle()
+    assert segments() == before
+    assert set(os.listdir("/dev/shm")) == files
+    assert not Path("/run/lock/adjudicate-left").exists()
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+@pytest.mark.parametrize("line, reason", [
+    (b"\xff\xfe not utf-8", "not valid UTF-8"),
+    (b"not json", "not JSON"),
+    (b"[1, 2]", "not an object"),
+    (b'{"i": 0, "v": 3, "ok": 1, "t": 0, "w": 0}', "fields"),
+    (b'{"i": 0, "v": ' + b"1" * 5000 + b', "t": 0, "w": 0}', "not JSON"),
+    (b'{"i": 0, "v": ' + b"[" * 100000 + b', "t": 0, "w": 0}', "not JSON"),
+    (b'{"i": 0, "v": {"__t": "set", "v": [[1]]}, "t": 0, "w": 0}', "does not decode"),
+    (b'{"i": 5, "v": 3, "t": 0, "w": 0}', "where input 0 was next"),
+    (b'{"i": 0, "v": 3, "t": -1, "w": 0}', "finite non-negative"),
+    (b'{"i": 0, "d": ["00", 3], "t": 0, "w": 0}', "digest"),
+])
+def test_malformed_result_lines_are_that_samples_error(sandbox, toy, toy_expected, line, reason):
+    body = f"""    import os
+    os.write(3, {line!r} + b"\\n")
+    return a + b
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == verdicts["plus"].outcome == ERROR
+    assert reason in verdicts["base"].evidence["error"]
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_two_gigabytes_on_the_result_pipe_cost_the_host_little(sandbox, toy, toy_expected):
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
+    body = """    import os
+    block = b"x" * (1 << 20)
+    for _ in range(2048):
+        os.write(3, block)
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["base"].outcome == ERROR
+    assert "a result line over" in verdicts["base"].evidence["error"]
+    growth_mb = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) / 1024
+    assert growth_mb < 200  # one capped line (33 MB) and its copies, not 2 GB
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_lone_surrogates_and_huge_names_are_replaced_and_capped(sandbox, toy, toy_expected):
+    body = """    print("\\\\udcff printed")
+    if a == 1:
+        return "\\\\ud800"
+    raise type("E" * 100000, (Exception,), {})("\\\\udfff" + "m" * 100000)
+"""
+    body = body.replace("\\\\", "\\")
+    first = grade(body, sandbox, toy, toy_expected)["base"].evidence["first_failure"]
+    assert first["kind"] == "wrong_output"
+    assert "\ufffd printed" in first["stdout"]
+    assert not re.search("[\ud800-\udfff]", first["actual"] + first["stdout"])
+    body = STATEMENT + "    raise type('E' * 100000, (Exception,), {})('\\udfff' + 'm' * 10**5)\n"
+    failure = grade_sample(body, toy, toy_expected, sandbox, FAST)["base"].evidence[
+        "first_failure"]
+    assert len(failure["exception"]["type"]) <= 200 and len(failure["exception"]["message"]) <= 1000
+    assert failure["exception"]["message"].startswith("\ufffdm")
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_one_bad_sample_never_costs_another_its_verdict(toy, toy_expected):
+    attacks = [FORGERIES["gc"], "    import os\n    os.write(3, b'junk\\n')\n",
+               "    import os\n    os.write(3, b'x' * (40 << 20))\n",
+               "    while True:\n        pass\n", "    return '\\ud800'\n"]
+    jobs = []
+    for number, body in enumerate(attacks):
+        jobs.append(CodeJob(("attack", number), STATEMENT + body, toy, toy_expected))
+        jobs.append(CodeJob(("honest", number), HONEST, toy, toy_expected))
+    results = {r.key: r.verdicts for r in grade_code_many(jobs, jobs=2, config=FAST)}
+    assert len(results) == len(jobs)
+    assert all(results[("honest", n)]["plus"].outcome == ACCEPT for n in range(len(attacks)))
+    assert [results[("attack", n)]["plus"].outcome for n in range(len(attacks))] == [
+        ERROR, ERROR, ERROR, TIMEOUT, REJECT]
+
+
+def test_reference_text_never_reaches_the_fork_server(sandbox, toy, toy_expected):
+    # programs travel as file descriptors the sample reads itself: a later sample, forked from
+    # the same server, finds no earlier program (the reference's) in the memory it inherited
+    marker = "REFERENCE_MARKER_" + "q7" * 8
+    compute_expected(toy.__class__.from_fields(
+        "toy/marked", STATEMENT, f"    {marker!r}\n    return a + b\n", "add",
+        {"base_input": [[1, 2]], "plus_input": [], "atol": 0}), sandbox)
+    # the pattern never spells the marker out, so any match is memory this sample inherited
+    body = """    import ctypes, re
+    pattern = re.compile(b"REFERENCE_MARKER_(?:q7){8}")
+    found = 0
+    for line in open("/proc/self/maps"):
+        fields = line.split()
+        name = fields[5] if len(fields) > 5 else ""
+        start, end = (int(x, 16) for x in fields[0].split("-"))
+        if fields[1][0] != "r" or name.startswith("[v") or end - start > 1 << 31:
+            continue
+        found += len(pattern.findall(ctypes.string_at(start, end - start)))
+    return found
+"""
+    first = grade(body, sandbox, toy, toy_expected)["base"].evidence["first_failure"]
+    assert first["kind"] == "wrong_output" and first["actual"] == "0", first
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+@pytest.mark.skipif(not hasattr(ctypes, "CDLL"), reason="needs ctypes")
+def test_numpy_is_importable_read_only_and_recorded(sandbox, toy, toy_expected):
+    pytest.importorskip("numpy")
+    body = """    import numpy, os
+    try:
+        open(os.path.join(os.path.dirname(numpy.__file__), "pwned.py"), "w")
+        return -1
+    except OSError:
+        return int(numpy.int64(a) + b)
+"""
+    verdicts = grade(body, sandbox, toy, toy_expected)
+    assert verdicts["plus"].outcome == ACCEPT, verdicts["plus"].evidence
+    assert any(p.startswith("numpy==") for p in verdicts["plus"].evidence["sandbox"]["packages"])
+    assert_host_untouched(sandbox, toy, toy_expected)
