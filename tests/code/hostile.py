@@ -52,7 +52,7 @@ def live_descendants(pid: int) -> list[int]:
     return sorted(found)
 
 
-def live_members(directory: Path, wait_s: float = 10.0) -> list[int]:
+def live_members(directory: Path, wait_s: float = 60.0) -> list[int]:
     """The cgroup's processes that are still alive. Zombies count in pids.current until they
     are reaped (slow on a loaded machine) but run nothing, so they are waited for, then ignored."""
     deadline = time.monotonic() + wait_s
