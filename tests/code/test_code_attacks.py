@@ -138,9 +138,9 @@ def test_sysv_ipc_and_shared_memory_files_do_not_outlive_the_sample(sandbox, toy
     libc = ctypes.CDLL(None, use_errno=True)
     libc.shmat.restype = ctypes.c_void_p
     for _ in range(4):
-        shmid = libc.shmget(0, 64 << 20, 0o1666)
+        shmid = libc.shmget(0, 16 << 20, 0o1666)
         address = libc.shmat(shmid, None, 0)
-        ctypes.memset(address, 1, 64 << 20)
+        ctypes.memset(address, 1, 16 << 20)
     libc.semget(0, 4, 0o1666)
     libc.msgget(0, 0o1666)
     for path in ("/dev/shm/adjudicate-left", "/run/lock/adjudicate-left"):
@@ -151,7 +151,7 @@ def test_sysv_ipc_and_shared_memory_files_do_not_outlive_the_sample(sandbox, toy
             pass
     return a + b + 1
 """
-    assert grade(body, sandbox, toy, toy_expected)["base"].outcome == REJECT
+    assert grade(body, sandbox, toy, toy_expected)["base"].outcome in (REJECT, TIMEOUT)
     sandbox.settle()
     assert segments() == before
     assert set(os.listdir("/dev/shm")) == files
