@@ -28,11 +28,11 @@ from graders.code import (
     CodeJob,
     CodeProblem,
     ExpectedOutputs,
+    SandboxConfig,
     assemble_program,
     expected_many,
     extract_program,
     grade_code_many,
-    SandboxConfig,
     selfcheck_many,
 )
 from graders.code.evidence import GRADER_BASE, GRADER_PLUS, build_verdicts

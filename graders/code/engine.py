@@ -87,7 +87,7 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
                     item = todo.get_nowait()
                 except queue.Empty:
                     break
-                result = None
+                result: Result | None = None
                 for _attempt in range(2):
                     try:
                         if sandbox is None or not sandbox.alive:
@@ -107,6 +107,7 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
                         result = failed(item, f"grader error: {type(error).__name__}: {error}")
                         retire()
                         break
+                assert result is not None  # every attempt sets it or raises
                 held.append((sandbox.jobs_started if sandbox is not None else 0, result))
                 release()
             release(settle=True)

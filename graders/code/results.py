@@ -123,7 +123,7 @@ def _output(message: dict[str, Any], cap: int) -> str | None:
 
 
 def _seconds(message: dict[str, Any], key: str, default: float | None = None) -> float:
-    value = message.get(key, default)
+    value: Any = message.get(key, default)
     if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
         raise MalformedLine(f"{key!r} is not a finite non-negative number")
     return float(value)

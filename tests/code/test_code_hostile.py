@@ -12,7 +12,6 @@ import os
 import shutil
 import socket
 import threading
-import time
 import uuid
 from pathlib import Path
 
@@ -21,6 +20,7 @@ import pytest
 from graders.code import Sandbox, SandboxConfig, compute_expected, grade_sample
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
 from tests.code.hostile import FAST, STATEMENT, assert_host_untouched, grade
+
 
 @pytest.fixture
 def victim(tmp_path):
