@@ -1,8 +1,8 @@
-"""The hostile and attack tests pass again under an unprivileged uid (CI runs as root).
+"""The hostile, attack, refusal and leftover tests pass again under an unprivileged uid.
 
 Most people grade as an ordinary user, where the sandbox has no uid of its own to give samples
 and relies on user namespaces and its minimal root alone. As root this test drops a pytest
-run of those two modules to a throwaway uid (see as_user.py) and requires every test to pass.
+run of those modules to a throwaway uid (CI runs as root) (see as_user.py) and requires every test to pass.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import pytest
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 THROWAWAY_UID = 60999
+MODULES = ("test_code_hostile.py", "test_code_attacks.py", "test_code_refusal.py",
+           "test_code_leftovers.py")
 
 
 @pytest.fixture
@@ -39,7 +41,7 @@ def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
     command = [sys.executable, str(HERE / "as_user.py"), str(THROWAWAY_UID), str(home),
                sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
                "--basetemp", str(user_dir / "pytest"),
-               str(HERE / "test_code_hostile.py"), str(HERE / "test_code_attacks.py")]
+               *(str(HERE / name) for name in MODULES)]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
