@@ -9,7 +9,6 @@ first failure). Nothing the sample writes or does can end or exhaust this proces
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import json
 import logging
@@ -24,9 +23,9 @@ from pathlib import Path
 from typing import Any, Callable
 
 from graders.code.cgroups import SlotCgroups, create_slot
+from graders.code.channel import ResultChannel
 from graders.code.leftovers import reap_leftovers
 from graders.code.packages import package_paths, package_versions
-from graders.code.results import MalformedLine, parse_line
 from graders.code.sandbox_records import (
     RunResult,
     SandboxConfig,
@@ -34,6 +33,7 @@ from graders.code.sandbox_records import (
     Segment,
     TestSuite,
 )
+from graders.code.uids import NoFreeUid, claim_uid
 from graders.code.watch import Watch
 
 log = logging.getLogger(__name__)
@@ -131,26 +131,13 @@ class Sandbox:
         """Every job numbered up to this one has ended and its processes are gone."""
         return self._through
 
-    def _claim_uid(self) -> int | None:
-        """First free uid of this slot's series (uid_base + slot + 64k), held by a file lock."""
-        if os.geteuid() != 0:
-            return None
-        for step in range(64):
-            uid = self.config.uid_base + self.slot % 64 + 64 * step
-            handle = open(Path(tempfile.gettempdir()) / f"adjudicate-uid-{uid}.lock", "a")
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                handle.close()
-                continue
-            self._uid_lock = handle
-            return uid
-        raise SandboxError("no free sandbox uid: 64 sandboxes already run in this slot")
-
     def start(self) -> None:
         """Spawn the fork server; refuse (or, if allowed, fall back) when isolation is refused."""
         _reap_leftovers_once()
-        self._uid = self._claim_uid()
+        try:
+            self._uid, self._uid_lock = claim_uid(self.config.uid_base, self.slot)
+        except NoFreeUid as error:
+            raise SandboxError(str(error)) from None
         if self.config.use_cgroups:
             limits = self.config.limits
             self._cgroups = create_slot(f"adjudicate-{os.getpid()}-{self.slot}-{self._uid}",
@@ -281,60 +268,15 @@ class Sandbox:
             os.close(write_end)
             os.close(program_fd)
         watch = Watch(start, time_limits, segments, limits)
+        job_number = self._jobs
+        channel = ResultChannel(read_end, watch, limits.max_output_bytes + LINE_SLACK,
+                                limits.max_captured_chars)
         try:
-            result = self._follow(read_end, watch, self._jobs, on_result)
+            result = channel.follow(on_result, lambda: self._wait_done(job_number),
+                                    lambda reason: self._kill(job_number, reason))
         finally:
             os.close(read_end)
         result.job = self._jobs
-        return result
-
-    def _follow(self, pipe: int, watch: Watch, job: int,
-                on_result: Callable[[dict[str, Any]], bool]) -> RunResult:
-        """Read results until the job is decided; only a crash waits for the exit status."""
-        result = RunResult(next_index=watch.start)
-        began = time.monotonic()
-        limits = self.config.limits
-        max_line = limits.max_output_bytes + LINE_SLACK
-        pending: list[bytes] = []
-        pending_size = 0
-        while True:
-            ready, _, _ = select.select([pipe], [], [], max(0.0, watch.deadline - time.monotonic()))
-            if not ready:
-                result.watchdog = watch.reason
-                self._kill(job, "watchdog")
-                break
-            chunk = os.read(pipe, 1 << 20)
-            if not chunk:
-                status = self._wait_done(job)
-                result.exit_code, result.signal = status.get("exit"), status.get("signal")
-                if status.get("helper_failed"):
-                    result.setup_error = (f"the sandbox could not start the sample's process: "
-                                          f"{str(status['helper_failed'])[:500]}")
-                break
-            verdict = None
-            if b"\n" not in chunk:
-                pending.append(chunk)
-                pending_size += len(chunk)
-                if pending_size > max_line:
-                    result.protocol_error = f"a result line over {max_line} bytes"
-                    verdict = "bad"
-            else:
-                lines = b"".join([*pending, chunk]).split(b"\n")
-                last = lines.pop()
-                pending, pending_size = [last], len(last)
-                for line in lines:
-                    if len(line) > max_line:
-                        result.protocol_error = f"a result line over {max_line} bytes"
-                        verdict = "bad"
-                    else:
-                        verdict = self._handle(line, watch, result, on_result)
-                    if verdict:
-                        break
-            if verdict:
-                result.stopped = verdict == "stop"
-                self._kill(job, "ended" if verdict == "end" else "stopped")
-                break
-        result.elapsed_s = time.monotonic() - began
         return result
 
     def settle(self, timeout: float = 30.0) -> None:
@@ -377,38 +319,6 @@ class Sandbox:
         while len(self._done) > 64:
             self._done.pop(next(iter(self._done)))
         return True
-
-    def _handle(self, line: bytes, watch: Watch, result: RunResult,
-                on_result: Callable[[dict[str, Any]], bool]) -> str | None:
-        """One result line; returns "stop" (caller has seen enough), "end" or "bad"."""
-        try:
-            message = parse_line(line, self.config.limits.max_captured_chars)
-        except MalformedLine as error:
-            result.protocol_error = f"malformed result line: {error}"
-            return "bad"
-        if "setup" in message:
-            result.setup_error = message["setup"]
-            return "bad"
-        if "load" in message:
-            result.load = message
-            return "bad"
-        if "ready" in message:
-            if result.loaded:
-                result.protocol_error = "a second ready message"
-                return "bad"
-            result.loaded = True
-            watch.loaded()
-            return None
-        if "end" in message:
-            result.ended = result.loaded and result.next_index == watch.stop
-            return "end"
-        if message["i"] != result.next_index or not watch.is_loaded:
-            result.protocol_error = (f"result for input {message['i']} where input "
-                                     f"{result.next_index} was next")
-            return "bad"
-        result.next_index += 1
-        watch.advance(result.next_index)
-        return "stop" if on_result(message) else None
 
     def _kill(self, job: int, reason: str) -> None:
         if self._control is None:
