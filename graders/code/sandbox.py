@@ -172,22 +172,22 @@ class Sandbox:
         for sock in (ours, theirs):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, MAX_MESSAGE)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, MAX_MESSAGE)
-        arguments = [str(theirs.fileno()), "--mount-point", self._mount_point.name]
-        if self._uid is not None:
-            arguments += ["--uid", str(self._uid)]
-        for path in self._cgroups.procs_files:
-            arguments += ["--cgroup", path]
-        for path in package_paths(self.config.packages):
-            arguments += ["--package", path]
-        if not isolated:
-            arguments.append("--no-isolation")
+        config = {"folder": str(SERVER.parent), "mount_point": self._mount_point.name,
+                  "uid": self._uid, "cgroups": self._cgroups.procs_files,
+                  "packages": package_paths(self.config.packages), "isolate": isolated}
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
-        self._process = subprocess.Popen(
-            [self.config.python, "-I", str(SERVER), *arguments], pass_fds=[theirs.fileno()],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
-            start_new_session=True, cwd="/")
+        script = os.open(SERVER, os.O_RDONLY)
+        try:
+            self._process = subprocess.Popen(
+                [os.path.realpath(self.config.python), "-I", f"/dev/fd/{script}",
+                 str(theirs.fileno())], pass_fds=[theirs.fileno(), script],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
+                start_new_session=True, cwd="/")
+        finally:
+            os.close(script)
         theirs.close()
         self._control = ours
+        ours.send(json.dumps(config).encode())
         ready, _, _ = select.select([ours], [], [], 60)
         hello = json.loads(ours.recv(MAX_MESSAGE) or b"{}") if ready else {}
         if "hello" not in hello:

@@ -1,18 +1,19 @@
 """The sandbox's fork server: one per worker, it forks a fresh confined process for each job.
 
-Started by `graders/code/sandbox.py` as `python -I server.py CONTROL_FD [options]`. Stdlib only,
-like every file in this folder. At start it enters its own mount and network namespaces (and a
-user namespace when not root), builds the minimal read-only root (root.py) and pivots into it,
-so from then on neither it nor anything it forks can see the host's files. It then checks once
-that a job's own namespaces work and says in its hello whether they do. For each job it forks a
-helper (job.py) that confines the sample's process. A job's program arrives as a file
-descriptor the sample reads itself: the server never holds a program's text, so no later
-sample forked from it can find a reference solution in its memory.
+Started by `graders/code/sandbox.py` as `python -I /dev/fd/N CONTROL_FD` (so its command line,
+which a sample's /proc shows, names no host path) and configured by the first message on the
+control socket. Stdlib only, like every file in this folder. At start it enters its own mount
+and network namespaces (and a user namespace when not root), builds the minimal read-only root
+(root.py) and pivots into it, so from then on neither it nor anything it forks can see the
+host's files. It then checks once that a job's own namespaces work and says in its hello
+whether they do. For each job it forks a helper (job.py) that confines the sample's process.
+A job's program arrives as a file descriptor the sample reads itself: the server never holds
+a program's text, so no later sample forked from it can find a reference solution in its
+memory.
 """
 
 from __future__ import annotations
 
-import argparse
 import importlib.util
 import json
 import os
@@ -25,25 +26,26 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 MAX_MESSAGE = 4 << 20
 PRELOADED = ("math", "re", "collections", "itertools", "functools", "typing", "string", "heapq",
              "bisect", "random", "statistics", "fractions", "decimal", "hashlib", "copy",
              "operator", "datetime", "numbers", "array", "cmath", "unicodedata", "subprocess")
 
 
-def _load(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(f"_adjudicate_{name}",
-                                                  os.path.join(HERE, f"{name}.py"))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+KIT: Any = SimpleNamespace()  # the sibling modules, loaded by path from the host's folder
+SIBLINGS = ("tagged", "guard", "confine", "root", "harness", "reap", "job")
 
 
-KIT = SimpleNamespace(**{name: _load(name) for name in
-                         ("tagged", "guard", "confine", "root", "harness", "reap", "job")})
+def load_kit(folder: str) -> None:
+    """Load this folder's other files (before the pivot hides the folder)."""
+    for name in SIBLINGS:
+        spec = importlib.util.spec_from_file_location(f"_adjudicate_{name}",
+                                                      os.path.join(folder, f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        setattr(KIT, name, module)
 
 
 class RunningJob:
@@ -268,24 +270,18 @@ def _kill(pidfd: int | None, pid: int | None) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("control", type=int)
-    parser.add_argument("--no-isolation", action="store_true")
-    parser.add_argument("--uid", type=int)
-    parser.add_argument("--cgroup", action="append", default=[])
-    parser.add_argument("--package", action="append", default=[])
-    parser.add_argument("--mount-point", default=os.getcwd())
-    args = parser.parse_args()
-    control = socket.socket(fileno=args.control)
+    control = socket.socket(fileno=int(sys.argv[1]))
+    config = json.loads(control.recv(MAX_MESSAGE) or b"{}")
+    load_kit(config["folder"])
     for name in PRELOADED:
         __import__(name)
     state: dict[str, Any] = {
-        "root": os.geteuid() == 0, "uid": args.uid, "server_pid": os.getpid(),
+        "root": os.geteuid() == 0, "uid": config.get("uid"), "server_pid": os.getpid(),
         "isolated": False, "refused": None, "packages": [], "exposed": [],
-        "cgroup_paths": args.cgroup,
-        "cgroup_fds": [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in args.cgroup]}
-    if not args.no_isolation:
-        state["refused"] = isolate(state, args.mount_point, args.package)
+        "cgroup_paths": config["cgroups"],
+        "cgroup_fds": [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in config["cgroups"]]}
+    if config["isolate"]:
+        state["refused"] = isolate(state, config["mount_point"], config["packages"])
         state["isolated"] = state["refused"] is None
     ForkServer(control, state).serve()
 
