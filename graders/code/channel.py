@@ -99,6 +99,9 @@ class ResultChannel:
         if "end" in message:
             result.ended = result.loaded and result.next_index == watch.stop
             return "end"
+        if result.next_index >= watch.stop:
+            result.protocol_error = f"a result for input {message['i']} after the last input"
+            return "bad"
         if message["i"] != result.next_index or not watch.is_loaded:
             result.protocol_error = (f"result for input {message['i']} where input "
                                      f"{result.next_index} was next")

@@ -270,3 +270,48 @@ def test_numpy_is_importable_read_only_and_recorded(sandbox, toy, toy_expected):
     assert verdicts["plus"].outcome == ACCEPT, verdicts["plus"].evidence
     assert any(p.startswith("numpy==") for p in verdicts["plus"].evidence["sandbox"]["packages"])
     assert_host_untouched(sandbox, toy, toy_expected)
+
+
+def test_a_result_after_the_last_input_is_an_error(sandbox, toy, toy_expected):
+    body = """    import os
+    os.write(3, b'{"ready":1,"t":0}\\n{"i":0,"v":3,"t":0,"w":0}\\n{"i":1,"v":7,"t":0,"w":0}\\n'
+                b'{"i":2,"v":30,"t":0,"w":0}\\n{"i":3,"v":1,"t":0,"w":0}\\n')
+    import ctypes
+    ctypes.CDLL(None)._exit(0)
+"""
+    verdicts = grade_sample(body.replace("    ", "", 1).replace("\n    ", "\n"), toy,
+                            toy_expected, sandbox, FAST)
+    assert verdicts["plus"].outcome == ERROR, verdicts["plus"].evidence
+    assert_host_untouched(sandbox, toy, toy_expected)
+
+
+KEYRING = """
+import ctypes, os
+from graders.code import CodeProblem, Sandbox, compute_expected, grade_sample
+libc = ctypes.CDLL(None, use_errno=True)
+KEYCTL, ADD_KEY = {"x86_64": (250, 248), "aarch64": (219, 217)}[os.uname().machine]
+libc.syscall(KEYCTL, 1, b"adjudicate-test-session")  # a session keyring of our own
+key = libc.syscall(ADD_KEY, b"user", b"adjudicate-secret", b"hunter2", 7, -3)
+assert key > 0
+toy = CodeProblem.from_fields("toy/key", "def f(a):\\n    pass\\n", "    return 0\\n", "f",
+                              {"base_input": [[1]], "plus_input": [], "atol": 0})
+SAMPLE = '''def f(a):
+    import ctypes, os
+    libc = ctypes.CDLL(None)
+    return libc.syscall(%d, 10, -3, b"user", b"adjudicate-secret", 0)
+''' % KEYCTL
+with Sandbox(slot=12) as box:
+    verdicts = grade_sample(SAMPLE, toy, compute_expected(toy, box), box)
+print(verdicts["base"].outcome, verdicts["base"].evidence["first_failure"])
+"""
+
+
+@pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="syscall numbers")
+def test_the_session_keyring_of_whoever_grades_is_out_of_reach():
+    import subprocess
+
+    done = subprocess.run([sys.executable, "-c", KEYRING], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[2], timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # the sample's search finds nothing (-1): its keyring is a new, empty one
+    assert done.stdout.startswith("reject") and "'actual': '-1'" in done.stdout, done.stdout

@@ -147,6 +147,18 @@ def mount_job_filesystems(tmpfs_mb: int) -> None:
     mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options)
 
 
+_KEYCTL = {"x86_64": 250, "aarch64": 219, "riscv64": 219, "ppc64le": 311, "s390x": 280}
+KEYCTL_JOIN_SESSION_KEYRING = 1
+
+
+def new_session_keyring() -> None:
+    """Leave the session keyring inherited from whoever started `adjudicate` (it may hold
+    credentials): the sample gets an empty anonymous one."""
+    number = _KEYCTL.get(os.uname().machine)
+    if number is not None:
+        _libc.syscall(ctypes.c_long(number), KEYCTL_JOIN_SESSION_KEYRING, None)
+
+
 def die_with_parent() -> None:
     """SIGKILL this process when its parent dies (set after any uid change, which clears it)."""
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

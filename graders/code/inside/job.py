@@ -101,6 +101,7 @@ def _sample(kit: Any, state: dict[str, Any], job: dict[str, Any], tests: list[An
         program = _read_program(program_fd)
         for fd in fds[2:]:
             os.close(fd)
+        confine.new_session_keyring()
         confine.apply_rlimits(job["limits"])
         confine.become_unprivileged(None if state["isolated"] else state["uid"])
         out_fd = confine.isolate_fds(result_fd, 3)
