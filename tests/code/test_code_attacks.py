@@ -99,23 +99,25 @@ def test_the_machine_is_a_minimal_read_only_root(sandbox, toy, toy_expected):
              "/etc/passwd", "/etc/shadow", "/usr/bin/python3", "/bin/sh", "/var", "/run",
              "/run/lock", "/sys", str(Path.home() / ".bashrc")]
     homes = [str(Path.home()), "/root", "/home"]
-    body = f"""    import os
-    seen = [p for p in {paths!r} if os.path.lexists(p)]
-    seen += [p + "/" + name for p in {homes!r} if os.path.isdir(p) for name in os.listdir(p)]
-    writable = []
-    for top, dirs, files in os.walk("/"):
-        if top.startswith("/proc"):
-            dirs[:] = []
-            continue
-        try:
-            open(os.path.join(top, ".probe"), "w").close()
-            writable.append(top)
-        except OSError:
-            pass
-    pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
-    raise RuntimeError(repr((seen, writable, pids, open("/proc/1/cmdline").read()[:40])))
+    # probed while the program loads (10 s limit), not within an input's 0.5 s
+    probe = f"""import os
+seen = [p for p in {paths!r} if os.path.lexists(p)]
+seen += [p + "/" + name for p in {homes!r} if os.path.isdir(p) for name in os.listdir(p)]
+writable = []
+for top, dirs, files in os.walk("/"):
+    if top.startswith("/proc"):
+        dirs[:] = []
+        continue
+    try:
+        open(os.path.join(top, ".probe"), "w").close()
+        writable.append(top)
+    except OSError:
+        pass
+pids = sorted(int(p) for p in os.listdir("/proc") if p.isdigit())
+FOUND = repr((seen, writable, pids, open("/proc/1/cmdline").read()[:40]))
 """
-    verdicts = grade(body, sandbox, toy, toy_expected)
+    body = "    raise RuntimeError(FOUND)\n"
+    verdicts = grade_sample(probe + STATEMENT + body, toy, toy_expected, sandbox, FAST)
     assert verdicts["base"].outcome == REJECT
     seen, writable, pids, cmdline = eval(verdicts["base"].evidence["first_failure"]
                                          ["exception"]["message"])  # noqa: S307 - our repr
@@ -239,19 +241,20 @@ def test_reference_text_never_reaches_the_fork_server(sandbox, toy, toy_expected
         "toy/marked", STATEMENT, f"    {marker!r}\n    return a + b\n", "add",
         {"base_input": [[1, 2]], "plus_input": [], "atol": 0}), sandbox)
     # the pattern never spells the marker out, so any match is memory this sample inherited
-    body = """    import ctypes, re
-    pattern = re.compile(b"REFERENCE_MARKER_(?:q7){8}")
-    found = 0
-    for line in open("/proc/self/maps"):
-        fields = line.split()
-        name = fields[5] if len(fields) > 5 else ""
-        start, end = (int(x, 16) for x in fields[0].split("-"))
-        if fields[1][0] != "r" or name.startswith("[v") or end - start > 1 << 31:
-            continue
-        found += len(pattern.findall(ctypes.string_at(start, end - start)))
-    return found
+    scan = """import ctypes, re
+pattern = re.compile(b"REFERENCE_MARKER_(?:q7){8}")
+FOUND = 0
+for line in open("/proc/self/maps"):
+    fields = line.split()
+    name = fields[5] if len(fields) > 5 else ""
+    start, end = (int(x, 16) for x in fields[0].split("-"))
+    if fields[1][0] != "r" or name.startswith("[v") or end - start > 1 << 31:
+        continue
+    FOUND += len(pattern.findall(ctypes.string_at(start, end - start)))
 """
-    first = grade(body, sandbox, toy, toy_expected)["base"].evidence["first_failure"]
+    verdicts = grade_sample(scan + STATEMENT + "    return FOUND\n", toy, toy_expected,
+                            sandbox, FAST)
+    first = verdicts["base"].evidence["first_failure"]
     assert first["kind"] == "wrong_output" and first["actual"] == "0", first
     assert_host_untouched(sandbox, toy, toy_expected)
 
@@ -259,14 +262,14 @@ def test_reference_text_never_reaches_the_fork_server(sandbox, toy, toy_expected
 @pytest.mark.skipif(not hasattr(ctypes, "CDLL"), reason="needs ctypes")
 def test_numpy_is_importable_read_only_and_recorded(sandbox, toy, toy_expected):
     pytest.importorskip("numpy")
-    body = """    import numpy, os
-    try:
-        open(os.path.join(os.path.dirname(numpy.__file__), "pwned.py"), "w")
-        return -1
-    except OSError:
-        return int(numpy.int64(a) + b)
-"""
-    verdicts = grade(body, sandbox, toy, toy_expected)
+    program = """import numpy, os
+try:
+    open(os.path.join(os.path.dirname(numpy.__file__), "pwned.py"), "w")
+    WROTE = True
+except OSError:
+    WROTE = False
+""" + STATEMENT + "    return -1 if WROTE else int(numpy.int64(a) + b)\n"
+    verdicts = grade_sample(program, toy, toy_expected, sandbox, FAST)
     assert verdicts["plus"].outcome == ACCEPT, verdicts["plus"].evidence
     assert any(p.startswith("numpy==") for p in verdicts["plus"].evidence["sandbox"]["packages"])
     assert_host_untouched(sandbox, toy, toy_expected)
