@@ -151,7 +151,8 @@ def _expected_outputs(
         for pid, outputs in expected_many(missing, jobs=jobs, config=config,
                                           on_progress=(lambda d, t: on_progress(1))
                                           if on_progress else None):
-            save_reference_outputs(db, pid, str(EXPECTED_VERSION), outputs.to_json())
+            if not outputs.missing:  # a sandbox failure is retried next run, not cached
+                save_reference_outputs(db, pid, str(EXPECTED_VERSION), outputs.to_json())
             expected[pid] = outputs
     return expected
 

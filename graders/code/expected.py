@@ -18,6 +18,7 @@ from graders.code.sandbox import Sandbox, SandboxConfig, Segment
 # 3: HumanEval check() statements that are code became host-judged data cases
 VERSION = 3
 REFERENCE_TIME_LIMIT_S = 30.0
+NOT_RUN = "reference did not run"  # the sandbox failed, not the reference: nothing is known
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,13 @@ class ExpectedOutputs:
             raise ValueError(f"expected outputs version {data.get('version')}, need {VERSION}")
         return cls(data["task_id"], [decode(value) for value in data["outputs"]],
                    list(data["seconds"]), {int(k): v for k, v in data["errors"].items()})
+
+    @property
+    def missing(self) -> dict[int, str]:
+        """Inputs the reference never ran on (a sandbox failure): no expected output exists,
+        so they can be neither passed nor skipped, and these outputs must not be cached."""
+        return {index: error for index, error in self.errors.items()
+                if error.startswith(NOT_RUN)}
 
     def time_limits(self, limits: TimeLimits) -> list[float]:
         return [max(limits.floor_s, limits.factor * seconds) for seconds in self.seconds]
@@ -97,5 +105,5 @@ def compute_expected(problem: CodeProblem, sandbox: Sandbox | None = None,
     if failure or result.watchdog or not result.ended:
         reason = failure or result.watchdog or f"exit {result.exit_code} signal {result.signal}"
         for index in range(result.next_index, count):
-            errors.setdefault(index, f"reference did not run: {reason}")
+            errors.setdefault(index, f"{NOT_RUN}: {reason}")
     return ExpectedOutputs(problem.task_id, outputs, seconds, errors)

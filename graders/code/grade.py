@@ -134,6 +134,10 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
     if expected.task_id != problem.task_id or len(expected.outputs) != count:
         return build_verdicts(None, 0, 0, base_count, count, 0.0,
                               error=f"expected outputs do not belong to {problem.task_id}")
+    if expected.missing:  # never a pass by default: there is nothing to compare with
+        index, why = next(iter(expected.missing.items()))
+        return build_verdicts(None, 0, 0, base_count, count, 0.0,
+                              error=f"no expected output for input {index}: {why}")
     limits = expected.time_limits(config.time_limits)
     budgets = segments(problem, limits, config.time_limits)
     state = _Judge(problem, expected, limits, config.strict_numbers)

@@ -136,25 +136,30 @@ def test_sysv_ipc_and_shared_memory_files_do_not_outlive_the_sample(sandbox, toy
         return {line.split()[1] for line in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]}
 
     before, files = segments(), set(os.listdir("/dev/shm"))
-    body = """    import ctypes, os
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.shmat.restype = ctypes.c_void_p
-    for _ in range(4):
-        shmid = libc.shmget(0, 16 << 20, 0o1666)
-        address = libc.shmat(shmid, None, 0)
-        ctypes.memset(address, 1, 16 << 20)
-    libc.semget(0, 4, 0o1666)
-    libc.msgget(0, 0o1666)
-    for path in ("/dev/shm/adjudicate-left", "/run/lock/adjudicate-left"):
-        try:
-            with open(path, "w") as handle:
-                handle.write("x")
-        except OSError:
-            pass
-    return a + b + 1
-"""
-    assert grade(body, sandbox, toy, toy_expected)["base"].outcome in (REJECT, TIMEOUT)
-    sandbox.settle()
+    # 1 GB of SysV shared memory, written to (charged to the slot's memory cgroup), at load time
+    program = """import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+for _ in range(4):
+    shmid = libc.shmget(0, 256 << 20, 0o1666)
+    address = libc.shmat(ctypes.c_int(shmid), None, 0)
+    ctypes.memset(ctypes.c_void_p(address), 1, 256 << 20)
+libc.semget(0, 4, 0o1666)
+libc.msgget(0, 0o1666)
+for path in ("/dev/shm/adjudicate-left", "/run/lock/adjudicate-left"):
+    try:
+        with open(path, "w") as handle:
+            handle.write("x")
+    except OSError:
+        pass
+""" + STATEMENT + "    return a + b + 1\n"
+    verdicts = grade_sample(program, toy, toy_expected, sandbox, FAST)
+    assert verdicts["base"].outcome == REJECT, verdicts["base"].evidence
+    sandbox.settle()  # the verdict is out: from here on nothing of the sample may remain
+    for directory in sandbox.cgroup_directories:
+        usage = directory / "memory.usage_in_bytes"
+        if usage.exists():  # no gigabyte left charged to the slot for the next sample
+            assert int(usage.read_text()) < 512 << 20
     assert segments() == before
     assert set(os.listdir("/dev/shm")) == files
     assert not Path("/run/lock/adjudicate-left").exists()

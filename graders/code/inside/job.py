@@ -59,7 +59,9 @@ def helper(kit: Any, state: dict[str, Any], job: dict[str, Any], tests: list[Any
         for fd in fds:
             os.close(fd)
         _, status = os.waitpid(sample, 0)
-        if not state["isolated"]:
+        if state["isolated"]:  # everything in the pid namespace is dead: clear what it left
+            kit.reap.clear_ipc()
+        else:
             kit.reap.reap_strays(state["cgroup_paths"], state["uid"], sample)
         code = os.waitstatus_to_exitcode(status)
         os._exit(code if code >= 0 else 128 - code)
