@@ -97,13 +97,22 @@ def compute_expected(problem: CodeProblem, sandbox: Sandbox | None = None,
             errors[index] = f"output too large: {message['big']}"
         return False
 
-    limits = [REFERENCE_TIME_LIMIT_S] * count
-    budget = [Segment(0, count, REFERENCE_TIME_LIMIT_S * 4 + count * 0.05)]
-    result = sandbox.run(problem.reference_program, problem.entry_point, problem.suite, 0, count,
-                         limits, budget, record)
-    failure = result.setup_error or result.protocol_error or (result.load and str(result.load))
-    if failure or result.watchdog or not result.ended:
-        reason = failure or result.watchdog or f"exit {result.exit_code} signal {result.signal}"
-        for index in range(result.next_index, count):
-            errors.setdefault(index, f"{NOT_RUN}: {reason}")
+    start = 0
+    while start < count:
+        limits = [REFERENCE_TIME_LIMIT_S] * (count - start)
+        budget = [Segment(start, count, REFERENCE_TIME_LIMIT_S * 4 + (count - start) * 0.05)]
+        result = sandbox.run(problem.reference_program, problem.entry_point, problem.suite,
+                             start, count, limits, budget, record)
+        if result.ended:
+            break
+        failure = result.setup_error or result.protocol_error or (
+            result.load and f"the reference does not load: {result.load}")
+        if failure or not result.loaded:  # nothing more can be learnt: no expected outputs
+            for index in range(result.next_index, count):
+                errors.setdefault(index, f"{NOT_RUN}: {failure or 'it never loaded'}")
+            break
+        # the reference itself died or was killed on this input: note it, go on after it
+        reason = result.watchdog or f"exit {result.exit_code} signal {result.signal}"
+        errors.setdefault(result.next_index, f"the reference failed here: {reason}")
+        start = result.next_index + 1
     return ExpectedOutputs(problem.task_id, outputs, seconds, errors)

@@ -171,3 +171,18 @@ def test_inputs_the_reference_never_ran_on_are_no_free_pass(toy, sandbox):
     verdicts = grade_sample('def add(a, b):\n    return "wrong"\n', toy, broken, sandbox, FAST)
     assert verdicts["base"].outcome == verdicts["plus"].outcome == ERROR
     assert "no expected output for input 0" in verdicts["plus"].evidence["error"]
+
+
+def test_a_reference_that_dies_on_one_input_still_gives_the_others(sandbox):
+    # the reference kills itself on input 1: that input is its own failure (skipped), the
+    # inputs after it still get expected outputs
+    problem = CodeProblem.from_fields(
+        "toy/dies", "def f(x):\n    pass\n",
+        "    if x == 1:\n        import ctypes\n        ctypes.CDLL(None)._exit(3)\n    return x\n",
+        "f", {"base_input": [[0], [1], [2]], "plus_input": [[3]], "atol": 0})
+    expected = compute_expected(problem, sandbox)
+    assert expected.outputs[0] == 0 and expected.outputs[2:] == [2, 3]
+    assert list(expected.errors) == [1] and not expected.missing
+    verdicts = grade_sample("def f(x):\n    return x\n", problem, expected, sandbox, FAST)
+    assert verdicts["plus"].outcome == ACCEPT
+    assert verdicts["plus"].evidence["skipped_reference_errors"] == 1
