@@ -53,7 +53,7 @@ def test_a_killed_host_leaves_nothing_alive_and_the_next_run_reaps_its_files():
     if info["uid"] is not None:  # as root, nothing of the sample's uid (its orphans included)
         assert processes_of(info["uid"]) == []
     assert Path(info["mount_point"]).exists()  # nobody removed it: the host was killed
-    removed = reap_leftovers()
-    assert info["mount_point"] in removed and not Path(info["mount_point"]).exists()
+    reap_leftovers()  # (another run starting now may reap them first: either way they go)
+    assert not Path(info["mount_point"]).exists()
     for directory in info["cgroups"]:
-        assert directory in removed and not Path(directory).exists()
+        assert not Path(directory).exists()
