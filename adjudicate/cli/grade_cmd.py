@@ -33,8 +33,8 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
     stub must fail them) and problems that fail are flagged.
 
     Math replies get an extraction (the rule that fired and its span) and verdicts from every
-    registered grader (exact, normalized, symbolic, mathverify-full); a reply goes to the
-    review queue when the graders disagree or all reject. Grading is idempotent and resumable:
+    registered math grader (`adjudicate explain` shows each one's); a reply goes to the review
+    queue when the graders disagree or all reject. Grading is idempotent and resumable:
     rerun after Ctrl-C or a grader upgrade and only what is missing is graded. Labels are
     never touched.
 

@@ -33,14 +33,13 @@ from graders.code import (
     grade_code_many,
     selfcheck_many,
 )
-from graders.code.evidence import GRADER_BASE, GRADER_PLUS, build_verdicts
-from graders.code.evidence import VERSION as CODE_GRADER_VERSION
+from graders.code.evidence import build_verdicts
 from graders.code.expected import VERSION as EXPECTED_VERSION
+from graders.registry import BASE, GRADERS, PLUS
 from graders.verdict import ACCEPT, Extraction, Verdict
 
 COMMIT_EVERY = 200
-CODE_GRADERS = {GRADER_BASE: CODE_GRADER_VERSION, GRADER_PLUS: CODE_GRADER_VERSION}
-SELFCHECK_VERSION = f"{CODE_GRADER_VERSION}/{EXPECTED_VERSION}"
+SELFCHECK_VERSION = f"{PLUS.version}/{EXPECTED_VERSION}"
 
 Stage = Callable[[str, int], None]  # (stage description, total items)
 Advance = Callable[[int], None]
@@ -78,7 +77,7 @@ def grade_code_replies(
     Problems are keyed by their row id throughout (never by task id, which two benchmarks may
     share). A reply or problem the grader fails on gets `error` verdicts; the rest go on.
     """
-    todo = replies_to_grade(db, "code", CODE_GRADERS, run)
+    todo = replies_to_grade(db, "code", GRADERS.versions("code"), run)
     summary = CodeSummary()
     if not todo:
         return summary
@@ -184,8 +183,8 @@ def _store(db: Database, batch: list, summary: CodeSummary) -> None:
                      for reply, extraction, verdicts in batch])
     entries = []
     for reply, _extraction, verdicts in batch:
-        if verdicts["base"].outcome == ACCEPT and verdicts["plus"].outcome != ACCEPT:
-            evidence = verdicts["plus"].evidence
+        if verdicts[BASE.name].outcome == ACCEPT and verdicts[PLUS.name].outcome != ACCEPT:
+            evidence = verdicts[PLUS.name].evidence
             first = evidence.get("first_failure") or {}
             entries.append(QueueEntry(
                 reply.reply_id, "code", "plus_only_fail",

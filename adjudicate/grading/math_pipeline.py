@@ -10,7 +10,7 @@ from sqlite_utils import Database
 
 from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
 from db.records import digest
-from graders.registry import MATH_GRADERS
+from graders.registry import GRADERS
 
 if TYPE_CHECKING:
     from graders.math.engine import MathGrading
@@ -39,8 +39,7 @@ def grade_math_replies(
     on_progress: Callable[[int], None] | None = None,
 ) -> MathSummary:
     """Grade, store and queue; resumable because each batch commits on its own."""
-    versions = {name: spec.version for name, spec in MATH_GRADERS.items()}
-    todo = replies_to_grade(db, "math", versions, run)
+    todo = replies_to_grade(db, "math", GRADERS.versions("math"), run)
     if on_total:
         on_total(len(todo))
     summary = MathSummary()

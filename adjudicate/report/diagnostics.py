@@ -22,7 +22,7 @@ from .model import (
     TriageRow,
 )
 from .reading import CONFLICT, LABELED_STATUSES, Resolution
-from .records import BAD_KEY, CODE_LABELS, CORRECT, INCORRECT, MATH, PLUS, ReplyRecord
+from .records import BAD_KEY, CODE_LABELS, CORRECT, INCORRECT, MATH, ReplyRecord
 from .stats import cohen_kappa, percentile_interval, wilson_interval
 
 NO_RULE = "(none)"
@@ -85,10 +85,10 @@ def triage(
         example = None
         if group:
             first = min(group, key=lambda r: (natural_key(r.problem), r.sample_index, r.reply_id))
-            failure = failure_excerpt(first.evidence.get(PLUS, {}))
+            failure = failure_excerpt(first.extended_evidence)
             example = TriageExample(first.problem, first.reply_id, first.sample_index, failure,
                                     describe_failure(failure))
-        triages = [r.evidence.get(PLUS, {}).get("triage") for r in group
+        triages = [r.extended_evidence.get("triage") for r in group
                    if category == UNRESOLVED]
         suggested: Counter[str] = Counter(t for t in triages if t is not None)
         rows.append(TriageRow(category, len({r.problem for r in group}), len(group), example,

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from db.labels import CODE_LABELS, LABELS_BY_KIND, MATH_LABELS
+from graders.registry import GRADERS
 from graders.verdict import OUTCOMES as VERDICT_OUTCOMES
 
 MATH = "math"
@@ -18,18 +19,14 @@ CORRECT, INCORRECT, BAD_KEY = MATH_LABELS
 BUG, EDGE_CASE, TIMEOUT_LABEL, REFERENCE_QUIRK = CODE_LABELS
 LABELS = LABELS_BY_KIND
 
-# Code graders: `base` runs the original tests, `plus` the base and the extended ones together.
-BASE = "base"
-PLUS = "plus"
-
 
 @dataclass(frozen=True)
 class ReplyRecord:
     """One reply with its verdicts, queue state and current labels; the report's only input.
 
     `labels` maps reviewer -> that reviewer's current label (skips left out); `adjudicated`,
-    when set, overrides them. `evidence` maps grader -> its evidence JSON (for code, `plus`
-    evidence carries the first failing input).
+    when set, overrides them. `evidence` maps grader -> its evidence JSON (for code, the
+    extended tests' evidence carries the first failing input).
     """
 
     reply_id: int
@@ -66,6 +63,16 @@ class ReplyRecord:
                 raise ValueError(
                     f"reply {self.reply_id}: {what} {label!r} is not a {self.kind} label {allowed}"
                 )
+
+
+    @property
+    def extended_evidence(self) -> dict[str, Any]:
+        """Code: the evidence of the grader that ran the extended tests (first failing input,
+        suggested triage); empty when there is none."""
+        for spec in GRADERS.voting("extended"):
+            if spec.name in self.evidence:
+                return self.evidence[spec.name]
+        return {}
 
 
 @dataclass(frozen=True)

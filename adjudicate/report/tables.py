@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from graders.registry import GRADERS
+
 from .bootstrap import FIXED_POINT
 from .estimates import Ratio, RatioDiff
 from .model import READING, READING_EDGE
@@ -16,16 +18,6 @@ from .reading import Resolution, passes, reading_outcome
 from .records import CODE, ReplyRecord
 from .stats import pass_at_k
 
-# Known graders first, in the order a reader expects; others follow alphabetically.
-GRADER_ORDER = ("exact", "normalized", "symbolic", "mathverify-full", "base", "plus")
-DESCRIPTIONS = {
-    "exact": "the extracted answer equals the key after trimming",
-    "normalized": "equal after the MATH repository's normalization",
-    "symbolic": "Math-Verify (SymPy) on the extracted answer",
-    "mathverify-full": "Math-Verify with its own extraction on the whole reply",
-    "base": "the original tests",
-    "plus": "the original and the extended tests",
-}
 READING_DESCRIPTIONS = {
     "math": "the reviewers' label where a reply was read, else the graders' unanimous verdict",
     "code": "plus, with samples read as reference quirks counted as passes",
@@ -35,19 +27,13 @@ READING_EDGE_DESCRIPTION = "plus, with reference quirks and edge cases counted a
 Outcomes = Sequence[bool | None]
 
 
-def order_graders(names: set[str]) -> list[str]:
-    """Graders in display order: the known ones first, then the rest by name."""
-    known = [g for g in GRADER_ORDER if g in names]
-    return known + sorted(names - set(known))
-
-
 def describe(column: str, kind: str) -> str:
     """One line saying what a column measures."""
     if column == READING:
         return READING_DESCRIPTIONS[kind]
     if column == READING_EDGE:
         return READING_EDGE_DESCRIPTION
-    return DESCRIPTIONS.get(column, "grader")
+    return GRADERS.spec(column).description
 
 
 @dataclass
@@ -72,7 +58,7 @@ class RunTable:
     ) -> RunTable:
         first = records[0]
         table = cls(first.run, first.benchmark, first.kind, records, resolutions)
-        table.graders = order_graders({g for r in records for g in r.verdicts})
+        table.graders = GRADERS.ordered(g for r in records for g in r.verdicts)
         for grader in table.graders:
             table.outcomes[grader] = [
                 passes(r.verdicts[grader]) if grader in r.verdicts else None for r in records

@@ -11,11 +11,9 @@ import reprlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from graders.registry import BASE, PLUS
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
 
-GRADER_BASE = "base"
-GRADER_PLUS = "plus"
-VERSION = "2"  # 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
 TIMEOUT_KINDS = {"timeout", "load_timeout"}
 
 
@@ -71,8 +69,8 @@ def build_verdicts(failure: Failure | None, passed: int, skipped: int, base_coun
     """Base and plus verdicts; plus covers base and extended inputs together (as EvalPlus)."""
     if error is not None:
         evidence = {"error": error}
-        return {"base": Verdict(GRADER_BASE, VERSION, ERROR, evidence, elapsed_ms),
-                "plus": Verdict(GRADER_PLUS, VERSION, ERROR, evidence, elapsed_ms)}
+        return {BASE.name: BASE.verdict(ERROR, evidence, elapsed_ms),
+                PLUS.name: PLUS.verdict(ERROR, evidence, elapsed_ms)}
     outcome = ACCEPT if failure is None else (
         TIMEOUT if failure.kind in TIMEOUT_KINDS else REJECT)
     in_base = failure is not None and (failure.index is None or failure.index < base_count)
@@ -80,9 +78,8 @@ def build_verdicts(failure: Failure | None, passed: int, skipped: int, base_coun
     base = _evidence(base_count, min(passed, base_count), in_base, first if in_base else None,
                      skipped, failure if in_base else None)
     plus = _evidence(total, passed, failure is not None, first, skipped, failure)
-    return {"base": Verdict(GRADER_BASE, VERSION, outcome if in_base else ACCEPT, base,
-                            elapsed_ms),
-            "plus": Verdict(GRADER_PLUS, VERSION, outcome, plus, elapsed_ms)}
+    return {BASE.name: BASE.verdict(outcome if in_base else ACCEPT, base, elapsed_ms),
+            PLUS.name: PLUS.verdict(outcome, plus, elapsed_ms)}
 
 
 def _first_failure(failure: Failure | None, base_count: int) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 """Math graders: final-answer extraction with provenance, and exact/normalized/symbolic verdicts.
 
-Public surface (imported lazily, so `graders.registry` and the grader modules can import each
-other's parts without a cycle):
+Public surface (imported lazily, so that importing a light part such as `versions` never loads
+SymPy):
 
 - `extract_final_answer(reply) -> Extraction`
 - `MathItem`, `MathGrading`, `grade_math_many(items, jobs, timeout_s, on_progress, graders)`

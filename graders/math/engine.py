@@ -16,7 +16,7 @@ from graders.math.extract import EXTRACTOR, extract_final_answer
 from graders.math.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.pool import IsolatedPool
 from graders.math.symbolic import SymbolicConfig, warm_up
-from graders.registry import MATH_GRADERS, GraderSpec
+from graders.registry import GRADERS, GraderSpec
 from graders.verdict import ACCEPT, ERROR, TIMEOUT, Extraction, Verdict
 
 _BATCH = 256
@@ -62,16 +62,21 @@ def dispute_reason(verdicts: dict[str, Verdict] | Sequence[Verdict]) -> str | No
 def run_check(payload: tuple[str, str | None, str, float]) -> Verdict:
     """Worker side: one isolated grader on one (text, key) pair, with its soft time limit."""
     name, text, key, timeout_s = payload
-    spec = MATH_GRADERS[name]
+    spec = GRADERS[name]
     try:
-        return spec.grade(text, key, SymbolicConfig(timeout_s=timeout_s))
+        return _grade(spec, text, key, SymbolicConfig(timeout_s=timeout_s))
     except Exception as exc:  # a grader bug is this pair's `error` verdict, not a dead worker
         return _grader_error(spec, exc)
 
 
+def _grade(spec: GraderSpec, *args: Any) -> Verdict:
+    if spec.grade is None:
+        raise TypeError(f"grader {spec.name!r} has no function to grade with")
+    return spec.grade(*args)
+
+
 def _grader_error(spec: GraderSpec, exc: Exception) -> Verdict:
-    return Verdict(spec.name, spec.version, ERROR,
-                   {"reason": f"grader error: {type(exc).__name__}: {exc}"[:500]})
+    return spec.verdict(ERROR, {"reason": f"grader error: {type(exc).__name__}: {exc}"[:500]})
 
 
 def _extract(reply: str) -> Extraction:
@@ -84,8 +89,7 @@ def _extract(reply: str) -> Extraction:
 
 def _failed(outcome: str, reason: str) -> Callable[[tuple], Verdict]:
     def verdict(payload: tuple) -> Verdict:
-        spec = MATH_GRADERS[payload[0]]
-        return Verdict(spec.name, spec.version, outcome, {"reason": reason})
+        return GRADERS[payload[0]].verdict(outcome, {"reason": reason})
 
     return verdict
 
@@ -105,7 +109,8 @@ def grade_math_many(
     `timeout` and the rest of its work is redone elsewhere. `on_progress(n)` is told each time n
     more items are done. Closing the generator early stops the workers.
     """
-    specs = [MATH_GRADERS[name] for name in (graders or MATH_GRADERS)]
+    specs = ([GRADERS[name] for name in graders] if graders
+             else [spec for spec in GRADERS.of_kind("math") if spec.grade is not None])
     isolated = [spec for spec in specs if spec.isolated]
     pending: dict[int, dict[str, Verdict]] = {index: {} for index in range(len(items))}
     extractions: dict[int, Extraction] = {}
@@ -152,8 +157,8 @@ def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extract
         if spec.isolated:
             continue
         try:
-            verdicts[spec.name] = spec.grade(
-                extraction.answer if spec.reads == "answer" else item.reply, item.key)
+            verdicts[spec.name] = _grade(
+                spec, extraction.answer if spec.reads == "answer" else item.reply, item.key)
         except Exception as exc:
             verdicts[spec.name] = _grader_error(spec, exc)
     return verdicts

@@ -11,8 +11,8 @@ from textual.widgets import Static
 from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
 from adjudicate.app.keys import LABEL_KEYS
 from adjudicate.app.widgets.item_view import ItemView
-from adjudicate.app.widgets.verdict_table import OUTCOMES
 from db.review_item import QueueItem
+from graders.verdict import OUTCOMES
 
 KEY_FOR = {k.label: k.key for k in LABEL_KEYS}
 TIMEOUT_KINDS = ("timeout", "load_timeout")
