@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from graders.digest import digest
 
 
 @dataclass(frozen=True)
@@ -46,9 +46,3 @@ class ReplyRecord:
 
     def content_hash(self) -> str:
         return digest([self.text, self.key, self.form])
-
-
-def digest(value: Any) -> str:
-    """A stable SHA-256 of a JSON-serialisable value."""
-    blob = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

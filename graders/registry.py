@@ -12,7 +12,7 @@ the replies: `GRADERS.spec(name)` describes it as such.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Literal
@@ -102,6 +102,12 @@ class GraderRegistry(NamedRegistry[GraderSpec]):
 
     def voting(self, vote: Vote) -> tuple[GraderSpec, ...]:
         return tuple(spec for spec in self if spec.vote == vote)
+
+    def first_voting(self, vote: Vote, names: Iterable[str]) -> str | None:
+        """The first registered grader among `names` that votes `vote` (e.g. the extended
+        tests of a code sample), or None."""
+        present = set(names)
+        return next((spec.name for spec in self.voting(vote) if spec.name in present), None)
 
     def versions(self, kind: Kind) -> dict[str, str]:
         """{name: version} of the graders of `kind` this program runs (what is current)."""

@@ -45,3 +45,17 @@ def test_a_name_registers_once_and_a_test_registration_goes_away():
         with pytest.raises(ValueError, match="already registered"):
             GRADERS.register(GraderSpec("toy", "math", "again"))
     assert "toy" not in GRADERS
+
+
+def test_labels_by_kind_in_digit_order_with_one_key_each():
+    from graders.labels import LABELS, LabelSpec
+
+    assert LABELS.names_for("math") == ("correct", "incorrect", "bad_key")
+    assert LABELS.names_for("code") == ("bug", "edge_case", "timeout", "reference_quirk")
+    assert [LABELS.slot(s) for s in LABELS.for_kind("code")] == [1, 2, 3, 4]
+    assert {s.name: s.reading for s in LABELS.for_kind("math")} == {
+        "correct": "right", "incorrect": "wrong", "bad_key": "excluded"}
+    assert LABELS["reference_quirk"].words == "reference quirk"
+    with pytest.raises(ValueError, match="not one free letter"):
+        LABELS.register(LabelSpec("math", "dubious", "C", "dubious", "unsure", "wrong"))
+    assert "dubious" not in LABELS

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from db.review_item import VerdictView
+from adjudicate.app.session import VerdictView
 from graders.registry import ANSWER_FORMS, KEY_FORMS, GraderSpec, graded_forms
 
 HIDDEN_KEYS = ("config",)  # identical on every verdict of a grader version: noise here

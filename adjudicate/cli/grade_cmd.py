@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from adjudicate.cli.common import count_progress, db_option
+from adjudicate.cli.common import db_option, staged_progress
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -55,13 +55,9 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     from adjudicate.grading.code_pipeline import grade_code_replies
     from adjudicate.grading.math_pipeline import grade_math_replies
 
-    with count_progress("Grading math replies", None) as progress:
-        task = progress.task_ids[0]
-        summary = grade_math_replies(
-            db, jobs=jobs, run=run, timeout_s=timeout_s,
-            on_total=lambda n: progress.update(task, total=n),
-            on_progress=lambda n: progress.advance(task, n),
-        )
+    with staged_progress("Grading math replies") as (stage, advance):
+        summary = grade_math_replies(db, jobs=jobs, run=run, timeout_s=timeout_s,
+                                     on_stage=stage, on_progress=advance)
     if summary.graded:
         click.echo(
             f"Math: graded {summary.graded:,} replies; {summary.queued:,} queued for review "
@@ -69,14 +65,8 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         )
     else:
         click.echo("Math: nothing new to grade.")
-    with count_progress("Grading code replies", None) as progress:
-        task = progress.task_ids[0]
-
-        def stage(description: str, total: int) -> None:
-            progress.reset(task, total=total, description=description)
-
-        code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage,
-                                  on_progress=lambda n: progress.advance(task, n))
+    with staged_progress("Grading code replies") as (stage, advance):
+        code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance)
     if code.graded:
         click.echo(f"Code: graded {code.graded:,} samples of {code.problems:,} problems; "
                    f"{code.queued:,} queued (pass base, fail plus).")

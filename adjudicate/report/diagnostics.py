@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
+from graders.labels import LABELS
+
 from .failures import describe_failure, failure_excerpt
 from .model import (
     WILSON,
@@ -22,7 +24,7 @@ from .model import (
     TriageRow,
 )
 from .reading import CONFLICT, LABELED_STATUSES, Resolution
-from .records import BAD_KEY, CODE_LABELS, CORRECT, INCORRECT, MATH, ReplyRecord
+from .records import CODE, MATH, ReplyRecord
 from .stats import cohen_kappa, percentile_interval, wilson_interval
 
 NO_RULE = "(none)"
@@ -71,7 +73,7 @@ def triage(
     records: Sequence[ReplyRecord], resolutions: Sequence[Resolution]
 ) -> tuple[TriageRow, ...]:
     """Code triage table: category -> problems, samples, an example with its failing input."""
-    members: dict[str, list[ReplyRecord]] = {c: [] for c in (*CODE_LABELS, UNRESOLVED)}
+    members: dict[str, list[ReplyRecord]] = {c: [] for c in (*LABELS.names_for(CODE), UNRESOLVED)}
     for record, resolution in zip(records, resolutions, strict=True):
         label = resolution.settled_label
         if label is not None:
@@ -117,9 +119,7 @@ def disputed_pairs(
                 key,
                 replies=len(members),
                 problems=len({r.problem for r, _ in members}),
-                correct=labels[CORRECT],
-                incorrect=labels[INCORRECT],
-                bad_key=labels[BAD_KEY],
+                labels={name: labels[name] for name in LABELS.names_for(MATH)},
                 unresolved=labels[UNRESOLVED],
             )
         )

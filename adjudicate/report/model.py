@@ -157,17 +157,22 @@ class RunReport:
 
 @dataclass(frozen=True)
 class DisputedPair:
-    """A recurring (extracted answer, key) pair among queued math replies."""
+    """A recurring (extracted answer, key) pair among queued math replies, and how its
+    replies were read: a count per math label (in label order), and those unresolved."""
 
     benchmark: str
     answer: str | None
     key: str | None
     replies: int
     problems: int
-    correct: int
-    incorrect: int
-    bad_key: int
+    labels: dict[str, int]  # in JSON, one key per label beside `unresolved`
     unresolved: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object: the label counts as keys of their own."""
+        fields = {name: getattr(self, name) for name in ("benchmark", "answer", "key",
+                                                         "replies", "problems")}
+        return {**fields, **self.labels, "unresolved": self.unresolved}
 
 
 @dataclass(frozen=True)

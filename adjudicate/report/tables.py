@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from graders.labels import LABELS
 from graders.registry import GRADERS
 
 from .bootstrap import FIXED_POINT
@@ -18,22 +19,29 @@ from .reading import Resolution, passes, reading_outcome
 from .records import CODE, ReplyRecord
 from .stats import pass_at_k
 
-READING_DESCRIPTIONS = {
-    "math": "the reviewers' label where a reply was read, else the graders' unanimous verdict",
-    "code": "plus, with samples read as reference quirks counted as passes",
-}
-READING_EDGE_DESCRIPTION = "plus, with reference quirks and edge cases counted as passes"
+MATH_READING = "the reviewers' label where a reply was read, else the graders' unanimous verdict"
 
 Outcomes = Sequence[bool | None]
 
 
 def describe(column: str, kind: str) -> str:
     """One line saying what a column measures."""
-    if column == READING:
-        return READING_DESCRIPTIONS[kind]
-    if column == READING_EDGE:
-        return READING_EDGE_DESCRIPTION
+    if column == READING and kind != CODE:
+        return MATH_READING
+    if column in (READING, READING_EDGE):
+        return _code_reading(edge_cases_pass=column == READING_EDGE)
     return GRADERS.spec(column).description
+
+
+def _code_reading(*, edge_cases_pass: bool) -> str:
+    """'plus, with samples read as reference quirks counted as passes' (from the label specs)."""
+    extended = " or ".join(spec.name for spec in GRADERS.voting("extended"))
+    readings = ("right", "edge") if edge_cases_pass else ("right",)
+    passing = [spec.words + "s" for reading in readings for spec in LABELS.for_kind(CODE)
+               if spec.reading == reading]
+    if edge_cases_pass:
+        return f"{extended}, with {' and '.join(passing)} counted as passes"
+    return f"{extended}, with samples read as {' and '.join(passing)} counted as passes"
 
 
 @dataclass

@@ -5,7 +5,6 @@ SymPy):
 
 - `extract_final_answer(reply) -> Extraction`
 - `MathItem`, `MathGrading`, `grade_math_many(items, jobs, timeout_s, on_progress, graders)`
-- `dispute_reason(verdicts) -> "disagree" | "all_reject" | None`
 - `explain(reply, gold) -> dict`, `explain_many(pairs, jobs, timeout_s)`
 """
 
@@ -19,7 +18,6 @@ _EXPORTS = {
     "MathItem": "graders.math.engine",
     "MathGrading": "graders.math.engine",
     "grade_math_many": "graders.math.engine",
-    "dispute_reason": "graders.math.engine",
     "explain": "graders.math.explain",
     "explain_many": "graders.math.explain",
 }

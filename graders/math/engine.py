@@ -12,12 +12,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from graders.disputes import dispute_reason
 from graders.math.extract import EXTRACTOR, extract_final_answer
 from graders.math.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.pool import IsolatedPool
 from graders.math.symbolic import SymbolicConfig, warm_up
+from graders.progress import Advance
 from graders.registry import GRADERS, GraderSpec
-from graders.verdict import ACCEPT, ERROR, TIMEOUT, Extraction, Verdict
+from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
 
 _BATCH = 256
 
@@ -41,22 +43,8 @@ class MathGrading:
 
     @property
     def dispute(self) -> str | None:
-        """Why this reply goes to the review queue, or None."""
+        """Why this reply goes to the review queue (`graders.disputes`), or None."""
         return dispute_reason(self.verdicts)
-
-
-def dispute_reason(verdicts: dict[str, Verdict] | Sequence[Verdict]) -> str | None:
-    """'disagree' if some graders accept and some do not, 'all_reject' if none accepts, else None.
-
-    Timeouts and errors count as not accepting: such a reply needs a reader too.
-    """
-    outcomes = [v.outcome for v in (verdicts.values() if isinstance(verdicts, dict) else verdicts)]
-    if not outcomes:
-        return None
-    accepted = sum(outcome == ACCEPT for outcome in outcomes)
-    if accepted == len(outcomes):
-        return None
-    return "disagree" if accepted else "all_reject"
 
 
 def run_check(payload: tuple[str, str | None, str, float]) -> Verdict:
@@ -98,7 +86,7 @@ def grade_math_many(
     items: Sequence[MathItem],
     jobs: int | None = None,
     timeout_s: float = 5.0,
-    on_progress: Callable[[int], None] | None = None,
+    on_progress: Advance | None = None,
     graders: Sequence[str] | None = None,
 ) -> Iterator[MathGrading]:
     """Grade every item with every grader; yields one MathGrading per item as it completes.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graders.math.engine import MathItem, dispute_reason, grade_math_many
+from graders.disputes import dispute_reason
+from graders.math.engine import MathItem, grade_math_many
 from graders.registry import GRADERS
 from graders.verdict import Verdict
 

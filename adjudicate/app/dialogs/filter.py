@@ -10,7 +10,13 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select, Static
 
-from db.queue import STATUS_HELP, FilterChoices, QueueFilter, format_grader_pattern, parse_grader_pattern
+from adjudicate.app.session import (
+    STATUS_HELP,
+    FilterChoices,
+    QueueFilter,
+    format_grader_pattern,
+    parse_grader_pattern,
+)
 
 
 def _split(text: str) -> tuple[str, ...]:

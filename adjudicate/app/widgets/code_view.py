@@ -9,12 +9,11 @@ from textual.highlight import highlight
 from textual.widgets import Static
 
 from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
-from adjudicate.app.keys import LABEL_KEYS
+from adjudicate.app.session import QueueItem
 from adjudicate.app.widgets.item_view import ItemView
-from db.review_item import QueueItem
+from graders.labels import LABELS
 from graders.verdict import OUTCOMES
 
-KEY_FOR = {k.label: k.key for k in LABEL_KEYS}
 TIMEOUT_KINDS = ("timeout", "load_timeout")
 EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",
                             "config")
@@ -87,7 +86,7 @@ def failure_lines(item: QueueItem) -> list[Content]:
             lines.append(Content.from_markup("  [b]$name[/b] $value",
                                              name=f"{name:<10}", value=block(value)))
     if item.suggested_label:
-        key = KEY_FOR.get(item.suggested_label)
+        key = LABELS[item.suggested_label].key if item.suggested_label in LABELS else None
         lines.append(Content.from_markup(
             "[b]Suggested[/b]: $label$press", label=item.suggested_label,
             press=f" (press {key})" if key else ""))

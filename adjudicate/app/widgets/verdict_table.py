@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from textual.content import Content
 
 from adjudicate.app.formatting import compact, split_evidence
+from adjudicate.app.session import VerdictView
 from adjudicate.app.widgets.lines import Lines
-from db.review_item import VerdictView
 from graders.registry import GRADERS
 from graders.verdict import OUTCOMES
 
