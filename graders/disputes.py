@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.digest import digest
+from graders.evidence import FirstFailure, first_failure
 from graders.labels import LABELS
 from graders.registry import GRADERS
 from graders.verdict import ACCEPT, Verdict
@@ -60,11 +61,11 @@ def math_group_key(answer: str | None, key: str | None) -> str:
     return digest(["math", (answer or "").strip(), (key or "").strip()])[:16]
 
 
-def code_group_key(benchmark: str, task_id: str, first_failure: Mapping[str, Any] | None) -> str:
+def code_group_key(benchmark: str, task_id: str, first: FirstFailure | None) -> str:
     """Samples of one problem that first failed on the same input, the same way."""
-    first = first_failure or {}
-    return digest(["code", benchmark, task_id, first.get("set"), first.get("index"),
-                   first.get("kind")])[:16]
+    where: FirstFailure = first or {}
+    return digest(["code", benchmark, task_id, where.get("set"), where.get("index"),
+                   where.get("kind")])[:16]
 
 
 def math_dispute(verdicts: Mapping[str, Verdict], answer: str | None,
@@ -82,7 +83,7 @@ def code_dispute(verdicts: Mapping[str, Verdict], benchmark: str,
     if reason is None:
         return None
     extended = GRADERS.first_voting("extended", verdicts)
-    evidence = verdicts[extended].evidence if extended else {}
+    evidence: Mapping[str, Any] = verdicts[extended].evidence if extended else {}
     suggested = evidence.get("triage")
-    return Dispute(reason, code_group_key(benchmark, task_id, evidence.get("first_failure")),
+    return Dispute(reason, code_group_key(benchmark, task_id, first_failure(evidence)),
                    suggested if LABELS.applies("code", suggested) else None)

@@ -12,7 +12,7 @@ the replies: `GRADERS.spec(name)` describes it as such.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Literal
@@ -57,16 +57,17 @@ class GraderSpec:
     isolated: bool = False
     grade: Callable[..., Verdict] | None = None  # None: verdicts come from elsewhere
 
-    def verdict(self, outcome: str, evidence: dict[str, Any], elapsed_ms: float = 0.0) -> Verdict:
+    def verdict(self, outcome: str, evidence: Mapping[str, Any],
+                elapsed_ms: float = 0.0) -> Verdict:
         """A verdict under this grader's name and version."""
         return Verdict(self.name, self.version or "", outcome, evidence, elapsed_ms)
 
-    def graded_forms(self, evidence: dict[str, Any]) -> tuple[str | None, str | None]:
+    def graded_forms(self, evidence: Mapping[str, Any]) -> tuple[str | None, str | None]:
         """The evidence fields holding (answer as graded, key as graded), None where absent."""
         return graded_forms(evidence, self.answer_fields, self.key_fields)
 
 
-def graded_forms(evidence: dict[str, Any], answer_fields: tuple[str, ...] = ANSWER_FORMS,
+def graded_forms(evidence: Mapping[str, Any], answer_fields: tuple[str, ...] = ANSWER_FORMS,
                  key_fields: tuple[str, ...] = KEY_FORMS) -> tuple[str | None, str | None]:
     """The first of `answer_fields` and of `key_fields` present in the evidence (or None)."""
     return (next((f for f in answer_fields if f in evidence), None),

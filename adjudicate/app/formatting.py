@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from adjudicate.app.session import VerdictView
+from graders.evidence import FirstFailure
+from graders.evidence import first_failure as recorded_failure
 from graders.registry import ANSWER_FORMS, KEY_FORMS, GraderSpec, graded_forms
 
 HIDDEN_KEYS = ("config",)  # identical on every verdict of a grader version: noise here
@@ -50,11 +52,11 @@ def split_evidence(
     )
 
 
-def first_failure(verdicts: Sequence[VerdictView]) -> tuple[VerdictView, dict[str, Any]] | None:
+def first_failure(verdicts: Sequence[VerdictView]) -> tuple[VerdictView, FirstFailure] | None:
     """The first non-accepting verdict that recorded a failing input, with that input."""
     for verdict in verdicts:
-        failing = verdict.evidence.get("first_failure")
-        if verdict.outcome != "accept" and isinstance(failing, dict):
+        failing = recorded_failure(verdict.evidence)
+        if verdict.outcome != "accept" and failing is not None:
             return verdict, failing
     return None
 

@@ -54,7 +54,7 @@ class ImportSummary:
     notes: list[str] = field(default_factory=list)
 
 
-Progress = Callable[[int], None]
+OnBytes = Callable[[int], None]  # told how many more bytes of the file were read
 
 
 def resolve_path(name: str) -> Path:
@@ -71,7 +71,7 @@ def is_problem_import(path: Path, options: ImportOptions) -> bool:
 
 
 def import_file(
-    db: Database, name: str, options: ImportOptions, on_bytes: Progress | None = None
+    db: Database, name: str, options: ImportOptions, on_bytes: OnBytes | None = None
 ) -> ImportSummary:
     """Import a problem or reply file. Raises InputError/StoreError with nothing written."""
     path = resolve_path(name)
@@ -89,7 +89,7 @@ def import_file(
 
 
 def _import_replies(
-    db: Database, name: str, path: Path, options: ImportOptions, on_bytes: Progress | None
+    db: Database, name: str, path: Path, options: ImportOptions, on_bytes: OnBytes | None
 ) -> ImportSummary:
     parsed = read_replies(path, fmt=options.fmt, fields=options.fields,
                           benchmark=options.benchmark, on_bytes=on_bytes)

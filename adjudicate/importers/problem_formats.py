@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -158,6 +158,3 @@ def looks_like_problem_file(path: Path) -> bool:
         return False
     return False
 
-
-def task_ids(records: Iterable[ProblemRecord]) -> set[tuple[str, str]]:
-    return {(r.benchmark, r.task_id) for r in records}

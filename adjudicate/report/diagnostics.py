@@ -24,7 +24,7 @@ from .model import (
     TriageRow,
 )
 from .reading import CONFLICT, LABELED_STATUSES, Resolution
-from .records import CODE, MATH, ReplyRecord
+from .records import CODE, MATH, ScoredReply
 from .stats import cohen_kappa, percentile_interval, wilson_interval
 
 NO_RULE = "(none)"
@@ -37,7 +37,7 @@ def natural_key(text: str) -> tuple[Any, ...]:
 
 
 def extraction_rules(
-    records: Sequence[ReplyRecord], readings: Sequence[bool | None], level: float
+    records: Sequence[ScoredReply], readings: Sequence[bool | None], level: float
 ) -> tuple[ExtractionRuleStat, ...]:
     """Per extraction rule: replies it fired on, and how many of those were right by reading."""
     fired: Counter[str] = Counter()
@@ -70,10 +70,10 @@ def extraction_rules(
 
 
 def triage(
-    records: Sequence[ReplyRecord], resolutions: Sequence[Resolution]
+    records: Sequence[ScoredReply], resolutions: Sequence[Resolution]
 ) -> tuple[TriageRow, ...]:
     """Code triage table: category -> problems, samples, an example with its failing input."""
-    members: dict[str, list[ReplyRecord]] = {c: [] for c in (*LABELS.names_for(CODE), UNRESOLVED)}
+    members: dict[str, list[ScoredReply]] = {c: [] for c in (*LABELS.names_for(CODE), UNRESOLVED)}
     for record, resolution in zip(records, resolutions, strict=True):
         label = resolution.settled_label
         if label is not None:
@@ -99,10 +99,10 @@ def triage(
 
 
 def disputed_pairs(
-    records: Iterable[ReplyRecord], resolutions: Iterable[Resolution], top: int
+    records: Iterable[ScoredReply], resolutions: Iterable[Resolution], top: int
 ) -> tuple[DisputedSummary, tuple[DisputedPair, ...]]:
     """The most frequent (extracted answer, key) pairs among queued math replies."""
-    groups: dict[tuple[str, str | None, str | None], list[tuple[ReplyRecord, Resolution]]]
+    groups: dict[tuple[str, str | None, str | None], list[tuple[ScoredReply, Resolution]]]
     groups = defaultdict(list)
     for record, resolution in zip(records, resolutions, strict=True):
         if record.kind == MATH and record.queued:
@@ -129,11 +129,11 @@ def disputed_pairs(
 
 
 def reviewer_kappa(
-    records: Iterable[ReplyRecord], *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95
+    records: Iterable[ScoredReply], *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95
 ) -> tuple[Kappa, ...]:
     """Cohen's kappa for every two reviewers who labeled the same replies, per kind, with
     bootstrap intervals that resample problems (a problem's replies move together)."""
-    by_kind: dict[str, list[ReplyRecord]] = defaultdict(list)
+    by_kind: dict[str, list[ScoredReply]] = defaultdict(list)
     for record in records:
         if len(record.labels) >= 2:
             by_kind[record.kind].append(record)
@@ -170,7 +170,7 @@ def reviewer_kappa(
 
 
 def conflicts(
-    records: Iterable[ReplyRecord], resolutions: Iterable[Resolution]
+    records: Iterable[ScoredReply], resolutions: Iterable[Resolution]
 ) -> tuple[Conflict, ...]:
     """Replies whose reviewers disagree and that nobody adjudicated."""
     found = [

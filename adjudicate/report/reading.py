@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from graders.labels import LABELS
 
-from .records import ReplyRecord
+from .records import ScoredReply
 
 ADJUDICATED = "adjudicated"  # an adjudicated label overrides the reviewers
 AGREED = "agreed"  # every reviewer who labeled it gave the same label
@@ -17,7 +17,6 @@ GRADERS_SPLIT = "graders_split"  # not queued, yet the graders disagree: no read
 UNGRADED = "ungraded"  # not queued and no verdicts at all
 
 LABELED_STATUSES = (ADJUDICATED, AGREED)
-UNRESOLVED_STATUSES = (CONFLICT, UNLABELED, GRADERS_SPLIT, UNGRADED)
 
 
 @dataclass(frozen=True)
@@ -38,7 +37,7 @@ def passes(outcome: str) -> bool:
     return outcome == "accept"
 
 
-def resolve(record: ReplyRecord) -> Resolution:
+def resolve(record: ScoredReply) -> Resolution:
     """Decide which evidence a reply's reading rests on: labels first, then the graders."""
     if record.adjudicated is not None:
         return Resolution(ADJUDICATED, record.adjudicated)
@@ -65,7 +64,7 @@ def is_bad_key(resolution: Resolution) -> bool:
 
 
 def reading_outcome(
-    record: ReplyRecord, resolution: Resolution, *, edge_cases_pass: bool = False
+    record: ScoredReply, resolution: Resolution, *, edge_cases_pass: bool = False
 ) -> bool | None:
     """Pass/fail by reading, or None when there is no reading (unresolved or bad key).
 

@@ -15,7 +15,7 @@ KINDS = (MATH, CODE)
 
 
 @dataclass(frozen=True)
-class ReplyRecord:
+class ScoredReply:
     """One reply with its verdicts, queue state and current labels; the report's only input.
 
     `labels` maps reviewer -> that reviewer's current label (skips left out); `adjudicated`,

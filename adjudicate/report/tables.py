@@ -16,7 +16,7 @@ from .bootstrap import FIXED_POINT
 from .estimates import Ratio, RatioDiff
 from .model import READING, READING_EDGE
 from .reading import Resolution, passes, reading_outcome
-from .records import CODE, ReplyRecord
+from .records import CODE, ScoredReply
 from .stats import pass_at_k
 
 MATH_READING = "the reviewers' label where a reply was read, else the graders' unanimous verdict"
@@ -51,7 +51,7 @@ class RunTable:
     run: str
     benchmark: str
     kind: str
-    records: list[ReplyRecord]
+    records: list[ScoredReply]
     resolutions: list[Resolution]
     graders: list[str] = field(default_factory=list)
     outcomes: dict[str, list[bool | None]] = field(default_factory=dict)
@@ -59,7 +59,7 @@ class RunTable:
     @classmethod
     def build(
         cls,
-        records: list[ReplyRecord],
+        records: list[ScoredReply],
         resolutions: list[Resolution],
         *,
         edge_cases_pass: bool,

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from graders.evidence import TIMEOUT_KINDS, FirstFailure, SuiteEvidence
 from graders.registry import BASE, PLUS
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
-
-TIMEOUT_KINDS = {"timeout", "load_timeout"}
 
 
 class _SafeRepr(reprlib.Repr):
@@ -68,7 +67,7 @@ def build_verdicts(failure: Failure | None, passed: int, skipped: int, base_coun
                    error: str | None = None) -> dict[str, Verdict]:
     """Base and plus verdicts; plus covers base and extended inputs together (as EvalPlus)."""
     if error is not None:
-        evidence = {"error": error}
+        evidence: SuiteEvidence = {"error": error}
         return {BASE.name: BASE.verdict(ERROR, evidence, elapsed_ms),
                 PLUS.name: PLUS.verdict(ERROR, evidence, elapsed_ms)}
     outcome = ACCEPT if failure is None else (
@@ -82,22 +81,23 @@ def build_verdicts(failure: Failure | None, passed: int, skipped: int, base_coun
             PLUS.name: PLUS.verdict(outcome, plus, elapsed_ms)}
 
 
-def _first_failure(failure: Failure | None, base_count: int) -> dict[str, Any] | None:
+def _first_failure(failure: Failure | None, base_count: int) -> FirstFailure | None:
     if failure is None:
         return None
     if failure.index is None:
-        where: dict[str, Any] = {"set": "load", "index": None}
+        where: FirstFailure = {"set": "load", "index": None}
     elif failure.index < base_count:
         where = {"set": "base", "index": failure.index}
     else:
         where = {"set": "plus", "index": failure.index - base_count}
-    return {**where, "kind": failure.kind, **failure.detail}
+    # the detail's keys are FirstFailure's (call, expected, actual, exception, ...)
+    return cast(FirstFailure, {**where, "kind": failure.kind, **failure.detail})
 
 
-def _evidence(total: int, passed: int, failed: bool, first: dict[str, Any] | None,
-              skipped: int, failure: Failure | None) -> dict[str, Any]:
+def _evidence(total: int, passed: int, failed: bool, first: FirstFailure | None,
+              skipped: int, failure: Failure | None) -> SuiteEvidence:
     return {"total": total, "passed": passed, "failed": int(failed),
             "not_run": total - passed - int(failed and first is not None
-                                                and first["index"] is not None),
+                                                and first.get("index") is not None),
             "skipped_reference_errors": skipped, "first_failure": first,
             "triage": suggested_triage(failure)}

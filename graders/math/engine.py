@@ -15,6 +15,7 @@ from typing import Any
 from graders.disputes import dispute_reason
 from graders.math.extract import EXTRACTOR, extract_final_answer
 from graders.math.extract import VERSION as EXTRACTOR_VERSION
+from graders.math.parse_caches import install as install_parse_caches
 from graders.math.pool import IsolatedPool
 from graders.math.symbolic import SymbolicConfig, warm_up
 from graders.progress import Advance
@@ -114,6 +115,7 @@ def grade_math_many(
         pool = IsolatedPool(
             run_check, workers, hard,
             _failed(TIMEOUT, f"killed after {hard:.1f}s"), _failed(ERROR, "worker process died"),
+            initializer=install_parse_caches,
         )
     # Items sharing a key go out together, so one worker parses that key and its common answers
     # once (its parse caches) instead of every worker parsing them.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from graders.evidence import MathEvidence
 from graders.math.normalize import normalize_math_answer
 from graders.registry import EXACT, NORMALIZED, GraderSpec
 from graders.verdict import ACCEPT, ERROR, REJECT, Verdict
@@ -39,12 +40,12 @@ def grade_normalized(
     return _verdict(NORMALIZED, outcome, {"answer": a, "key": k}, started)
 
 
-def _missing(answer: str | None, key: object) -> tuple[str, dict]:
+def _missing(answer: str | None, key: object) -> tuple[str, MathEvidence]:
     """No extracted answer is a wrong reply (reject); a key that is not text is an error."""
     if not isinstance(key, str):
         return ERROR, {"reason": f"key is {type(key).__name__}, not text"}
     return REJECT, {"reason": "no answer extracted"}
 
 
-def _verdict(spec: GraderSpec, outcome: str, evidence: dict, started: float) -> Verdict:
+def _verdict(spec: GraderSpec, outcome: str, evidence: MathEvidence, started: float) -> Verdict:
     return spec.verdict(outcome, evidence, (time.perf_counter() - started) * 1000)

@@ -20,7 +20,6 @@ from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, veri
 from sympy import Basic, FiniteSet, Float, Interval, Rational, Set, Tuple, nan, zoo
 from sympy.logic.boolalg import Boolean
 
-from graders.math import parse_caches
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
 from graders.math.time_limit import CheckTimeout, time_limit
@@ -212,9 +211,8 @@ def _undefined(parsed: list) -> bool:
 
 
 def warm_up(latex: bool = True) -> None:
-    """Install the parse caches and (when LaTeX is coming) build Math-Verify's LaTeX parser
-    tables once (about 0.5 s), e.g. before forking workers so each need not build them."""
-    parse_caches.install()
+    """When LaTeX is coming, build Math-Verify's LaTeX parser tables once (about 0.5 s), e.g.
+    before forking workers so each need not build them."""
     if latex:
         _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
 
