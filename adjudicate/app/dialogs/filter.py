@@ -17,6 +17,7 @@ from adjudicate.app.session import (
     format_grader_pattern,
     parse_grader_pattern,
 )
+from adjudicate.safe_text import visible
 
 
 def _split(text: str) -> tuple[str, ...]:
@@ -92,7 +93,7 @@ class FilterDialog(ModalScreen[QueueFilter | None]):
                 status=status if isinstance(status, str) else None,
             )
         except ValueError as exc:
-            self.query_one("#filter-error", Static).update(Content(str(exc)))
+            self.query_one("#filter-error", Static).update(Content(visible(str(exc))))
             return
         self.dismiss(flt)
 

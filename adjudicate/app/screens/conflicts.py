@@ -14,6 +14,7 @@ from adjudicate.app.session import LabelConflict, ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
+from adjudicate.safe_text import visible, visible_data
 from graders.labels import LABELS
 
 
@@ -48,7 +49,7 @@ class ConflictsScreen(Screen[None]):
         table.focus()
 
     def reload(self, keep_row: int = 0) -> None:
-        self.conflicts = self.session.conflicts()
+        self.conflicts = visible_data(self.session.conflicts())
         table = self.query_one(DataTable)
         table.clear()
         for c in self.conflicts:
@@ -76,9 +77,9 @@ class ConflictsScreen(Screen[None]):
         self.query_one("#conflicts-header", Static).update(Content.from_markup(
             "[b]Conflicts[/b] · $n replies labeled differently · $open not adjudicated · "
             "a label key records the decision as [b]$me[/b]",
-            n=str(len(self.conflicts)), open=str(undecided), me=self.session.reviewer))
+            n=str(len(self.conflicts)), open=str(undecided), me=visible(self.session.reviewer)))
         switcher = self.query_one(ContentSwitcher)
-        item = self.session.item(c.reply_id) if c else None
+        item = visible_data(self.session.item(c.reply_id) if c else None)
         if c is None or item is None:
             switcher.current = "conflict-none"
         else:
