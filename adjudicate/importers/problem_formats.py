@@ -61,7 +61,7 @@ def _math500(record: dict[str, Any], at: RecordAt, benchmark: str) -> ProblemRec
 
 def read_math(record: dict[str, Any], at: RecordAt) -> Parsed:
     """The original MATH release: the key is the last \\boxed{} of the solution."""
-    from graders.math.extract import extract_final_answer  # only MATH files need the extractor
+    from graders.math.extraction.extract import extract_final_answer  # only MATH files need the extractor
 
     solution = at.require(record, "solution")
     extraction = extract_final_answer(solution)

@@ -14,7 +14,7 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "extract_final_answer": "graders.math.extract",
+    "extract_final_answer": "graders.math.extraction.extract",
     "MathItem": "graders.math.engine",
     "MathGrading": "graders.math.engine",
     "grade_math_many": "graders.math.engine",

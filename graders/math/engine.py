@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graders.disputes import dispute_reason
-from graders.math.extract import EXTRACTOR, extract_final_answer
-from graders.math.extract import VERSION as EXTRACTOR_VERSION
+from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
+from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.parse_caches import install as install_parse_caches
 from graders.math.pool import IsolatedPool
 from graders.math.symbolic import SymbolicConfig, warm_up

@@ -20,8 +20,8 @@ from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, veri
 from sympy import Basic, FiniteSet, Float, Interval, Rational, Set, Tuple, nan, zoo
 from sympy.logic.boolalg import Boolean
 
+from graders.math.extraction.spans import matching_brace
 from graders.math.rewrite import choice_letter, harden
-from graders.math.spans import matching_brace
 from graders.math.time_limit import CheckTimeout, time_limit
 from graders.registry import MATHVERIFY_FULL, SYMBOLIC, GraderSpec
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
