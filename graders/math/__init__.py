@@ -1,4 +1,5 @@
-"""Math graders: final-answer extraction with provenance, and exact/normalized/symbolic verdicts.
+"""Math graders: final-answer extraction with provenance (`extraction/`), and the graders that
+judge it (exact, normalized, symbolic, mathverify-full) with their engine.
 
 Public surface (imported lazily, so that importing a light part such as `versions` never loads
 SymPy):
