@@ -133,6 +133,13 @@ def group_preview(db: Database, reply_id: int, reviewer: str, label: str) -> Gro
     return GroupPreview(tuple(ids), changed)
 
 
+def group_members(db: Database, reply_id: int) -> list[int]:
+    """The queued replies sharing this reply's (answer, key) group, in reply order."""
+    return [row[0] for row in db.execute(
+        "SELECT reply_id FROM queue WHERE group_key = (SELECT group_key FROM queue "
+        "WHERE reply_id = ?) ORDER BY reply_id", [reply_id])]
+
+
 State = tuple[str | None, str | None]  # (status, label)
 
 
