@@ -9,6 +9,17 @@ from graders.digest import digest
 
 
 @dataclass(frozen=True)
+class Location:
+    """Where a record was read: a file and its line (or record number, for other formats)."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True)
 class ProblemRecord:
     """One benchmark problem: a math key or a code task with its tests."""
 
@@ -21,7 +32,7 @@ class ProblemRecord:
     entry_point: str | None = None
     tests: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
-    source: str = ""  # file:line
+    source: Location = Location("", 0)
 
     def content_hash(self) -> str:
         """A hash of everything that defines the problem (not where it came from)."""
@@ -38,7 +49,7 @@ class ReplyRecord:
     task_id: str
     sample_index: int
     text: str
-    source: str  # file:line
+    source: Location
     key: str | None = None  # a key that came with the reply, overriding the problem's
     form: str = "text"  # "text" | "solution" (a whole program) | "completion" (body after prompt)
     run: str | None = None  # set only by formats that carry their run (adjudicate exports)

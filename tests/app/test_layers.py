@@ -33,3 +33,13 @@ def test_help_imports_no_screen():
             "print(sorted(m for m in sys.modules if m.startswith('adjudicate.app.screens.')))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "['adjudicate.app.screens.help']"
+
+
+def test_a_label_key_that_is_taken_is_found():
+    from textual.binding import Binding
+
+    from adjudicate.app.keymap import QUEUE_BINDINGS, duplicate_keys
+
+    assert duplicate_keys(QUEUE_BINDINGS) == {}
+    clash = [*QUEUE_BINDINGS, Binding("s", "label('skipper')", "skipper")]
+    assert duplicate_keys(clash) == {"s": ["skip", "label('skipper')"]}

@@ -11,6 +11,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from adjudicate.app.keymap import label_action_applies, label_bindings, slot_label
+from adjudicate.safe_text import visible
 from graders.labels import LABELS
 
 
@@ -26,7 +27,7 @@ class ChooseLabelDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog") as box:
             box.border_title = self._title
-            yield Static(Content(self._about), classes="dialog-about")
+            yield Static(Content(visible(self._about)), classes="dialog-about")
             keys = "    ".join(f"[b]{spec.key}[/b] {spec.short}" for spec in
                                LABELS.for_kind(self.kind))
             yield Static(Content.from_markup(keys + "    [b]Esc[/b] cancel"),

@@ -13,6 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from adjudicate.app.session import DecisionPreview
+from adjudicate.safe_text import visible
 from graders.labels import LABELS
 
 Answer = Literal["keep", "replace"]
@@ -42,7 +43,7 @@ def decision_text(preview: DecisionPreview, what: str, *, adjudicating: bool = F
         if p.others:
             lines.append(
                 f"{_n(len(p.other_reviewers), 'other reviewer')} "
-                f"({', '.join(p.other_reviewers)}) labeled {p.others:,} of them"
+                f"({visible(', '.join(p.other_reviewers))}) labeled {p.others:,} of them"
                 + (f"; {p.others_differ:,} otherwise, which will then disagree."
                    if p.others_differ else ", all as this label."))
         else:
@@ -56,7 +57,7 @@ def decision_text(preview: DecisionPreview, what: str, *, adjudicating: bool = F
         f"; r {verb} {replace:,} (earlier ones replaced)." if replace != keep else ".")
                  + " One decision: u undoes it whole.")
     return Content.assemble(
-        Content.from_markup("[b]$what[/b]\n\n", what=what),
+        Content.from_markup("[b]$what[/b]\n\n", what=visible(what)),
         Content("\n".join(lines)),
     )
 

@@ -19,6 +19,7 @@ from adjudicate.app.session import (
     format_grader_pattern,
     parse_grader_pattern,
 )
+from adjudicate.safe_text import visible
 
 
 def _split(text: str) -> tuple[str, ...]:
@@ -115,7 +116,7 @@ class FilterDialog(ModalScreen[QueueFilter | None]):
                 patterns=(pattern,) if isinstance(pattern, str) else (),
             )
         except ValueError as exc:
-            self.query_one("#filter-error", Static).update(Content(str(exc)))
+            self.query_one("#filter-error", Static).update(Content(visible(str(exc))))
             return
         self.dismiss(flt)
 

@@ -22,6 +22,7 @@ from adjudicate.app.session import DecisionPreview, ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
+from adjudicate.safe_text import visible, visible_data
 from graders.labels import LABELS
 
 ONE_BY_ONE = ("reply", "run", "problem", "sample", "labels", "adjudicated")
@@ -54,7 +55,7 @@ class ConflictsScreen(Screen[None]):
         self.query_one(DataTable).focus()
 
     def reload(self, keep_row: int = 0) -> None:
-        conflicts = self.session.conflicts()
+        conflicts = visible_data(self.session.conflicts())
         self.groups = group_conflicts(conflicts, self.grouping)
         table = self.query_one(DataTable)
         table.clear(columns=True)
@@ -77,7 +78,7 @@ class ConflictsScreen(Screen[None]):
             "[b]Conflicts[/b] · $n replies labeled differently · $open not adjudicated · "
             "$how (g) · a label key records the decision as [b]$me[/b]",
             n=str(len(conflicts)), open=str(undecided), how=GROUPING_WORDS[self.grouping],
-            me=self.session.reviewer))
+            me=visible(self.session.reviewer)))
         self.show_row()
 
     @property
@@ -88,7 +89,7 @@ class ConflictsScreen(Screen[None]):
     def show_row(self) -> None:
         g = self.selected
         switcher = self.query_one(ContentSwitcher)
-        item = self.session.item(g.conflicts[0].reply_id) if g else None
+        item = visible_data(self.session.item(g.conflicts[0].reply_id) if g else None)
         if item is None:
             switcher.current = "conflict-none"
         else:

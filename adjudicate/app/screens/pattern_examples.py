@@ -14,6 +14,7 @@ from adjudicate.app.keymap import EXAMPLES_BINDINGS, label_action_applies, slot_
 from adjudicate.app.screens.help import HelpScreen
 from adjudicate.app.session import PatternSummary, ReviewSession, StoreError
 from adjudicate.app.widgets.example_card import ExampleCard
+from adjudicate.safe_text import visible
 from graders.labels import LABELS
 
 PER_PAGE = 3
@@ -62,7 +63,7 @@ class PatternExamplesScreen(Screen[str | None]):
         self.query_one("#examples-header", Static).update(Content.from_markup(
             "[b]$name[/b]\n$description\n$size · $groups distinct (answer, key) pairs · "
             "labeled by you $mine · by anyone $anyone",
-            name=pattern.name, description=pattern.description, size=sizes(s),
+            name=visible(pattern.name), description=visible(pattern.description), size=sizes(s),
             groups=f"{s.groups:,}", mine=f"{s.labeled_by_me:,}", anyone=f"{s.labeled_by_anyone:,}"))
         first = self.page * PER_PAGE
         shown = self.examples[first:first + PER_PAGE]
@@ -97,7 +98,7 @@ class PatternExamplesScreen(Screen[str | None]):
         preview = self.session.preview(self.session.pattern_members(self.pattern.id), label)
         title = f"Label the whole pattern {LABELS.short(label)}"
         self.app.push_screen(
-            DecisionDialog(title, preview, f"Pattern: {self.pattern.name}"),
+            DecisionDialog(title, preview, f"Pattern: {visible(self.pattern.name)}"),
             lambda answer: self._decide(label, preview, answer))
 
     def _decide(self, label: str, preview, answer: Answer | None) -> None:

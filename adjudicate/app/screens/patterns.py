@@ -13,6 +13,7 @@ from adjudicate.app.keymap import PATTERNS_BINDINGS
 from adjudicate.app.screens.help import HelpScreen
 from adjudicate.app.screens.pattern_examples import PatternExamplesScreen
 from adjudicate.app.session import PatternSummary, ReviewSession
+from adjudicate.safe_text import visible
 
 COLUMNS = ("pattern", "replies", "problems", "runs", "answer/key pairs", "yours", "anyone's")
 
@@ -46,7 +47,7 @@ class PatternsScreen(Screen[str | None]):
         self.summaries = self.session.patterns()
         table.clear()
         for s in self.summaries:
-            name = Text(s.pattern.name, style="" if s.pattern.decidable else "italic")
+            name = Text(visible(s.pattern.name), style="" if s.pattern.decidable else "italic")
             table.add_row(name, *(Text(f"{n:,}", justify="right") for n in (
                 s.replies, s.problems, s.runs, s.groups, s.labeled_by_me, s.labeled_by_anyone)),
                 key=s.pattern.id)
@@ -76,8 +77,8 @@ class PatternsScreen(Screen[str | None]):
                if s.pattern.decidable else
                "No pattern: press / to read these replies one by one in the queue.")
         about.update(Content.from_markup("[b]$name[/b]\n$description\n\n$how",
-                                         name=s.pattern.name, description=s.pattern.description,
-                                         how=how))
+                                         name=visible(s.pattern.name),
+                                         description=visible(s.pattern.description), how=how))
 
     def on_data_table_row_highlighted(self, _: DataTable.RowHighlighted) -> None:
         self.show_about()

@@ -13,6 +13,7 @@ from textual.widgets import Static
 from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
 from adjudicate.app.session import QueueItem
 from adjudicate.app.widgets.item_view import ItemView
+from adjudicate.safe_text import visible_data
 from graders.evidence import TIMEOUT_KINDS
 from graders.labels import LABELS
 from graders.verdict import OUTCOMES
@@ -116,6 +117,7 @@ class CodeItemView(ItemView):
             yield Static(id="code-source")
 
     def show(self, item: QueueItem) -> None:
+        item = visible_data(item)  # control characters in the program or evidence shown, inert
         if item.statement != self._prompt:
             self._prompt = item.statement
             title = item.entry_point or item.task_id

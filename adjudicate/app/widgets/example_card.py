@@ -14,6 +14,7 @@ from adjudicate.app.widgets.code_view import failure_lines, program_of
 from adjudicate.app.widgets.item_lines import describe_item
 from adjudicate.app.widgets.math_view import main_extraction
 from adjudicate.app.widgets.reply_view import ReplyView
+from adjudicate.safe_text import visible_data
 from graders.labels import LABELS
 
 
@@ -49,6 +50,7 @@ class ExampleCard(Vertical):
         self.display = item is not None
         if item is None:
             return
+        item = visible_data(item)  # one for one, so the extraction span still fits the reply
         head.update(example_head(item, number))
         if item.kind == "math":
             extraction = main_extraction(item)

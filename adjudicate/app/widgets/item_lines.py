@@ -7,6 +7,7 @@ from textual.widgets import Static
 
 from adjudicate.app.formatting import duration
 from adjudicate.app.session import QueueItem, ReviewProgress
+from adjudicate.safe_text import visible, visible_data
 from graders.disputes import REASONS
 from graders.labels import LABELS
 
@@ -22,6 +23,7 @@ class ItemHeader(Static):
     DEFAULT_CSS = "ItemHeader { height: 2; text-wrap: nowrap; text-overflow: ellipsis; }"
 
     def show(self, position: int, total: int, item: QueueItem | None, view: str) -> None:
+        item, view = visible_data(item), visible(view)
         if item is None:
             self.update(Content.from_markup("[b]Nothing to review[/b]\nview: $view", view=view),
                         layout=False)
@@ -46,7 +48,7 @@ class ProgressLine(Static):
     """Labeled / total, per reviewer, this reviewer's pace and the time left at that pace."""
 
     def show(self, progress: ReviewProgress, reviewer: str) -> None:
-        p = progress
+        p, reviewer = visible_data(progress), visible(reviewer)
         others = "  ".join(f"{r.reviewer} {r.labeled:,}" for r in p.reviewers) or "nobody yet"
         rate = f"{p.rate_per_min:.1f}/min" if p.rate_per_min else "—/min"
         self.update(Content.from_markup(
