@@ -39,7 +39,9 @@ ANSWER_FORMS = ("pred_normalized", "answer_normalized", "answer_parsed", "pred_p
 KEY_FORMS = ("gold_normalized", "key_normalized", "key_parsed", "gold_parsed", "key", "gold",
              "target")
 
-CODE_VERSION = "2"  # 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
+# 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
+# 3: HumanEval check() code judged as data on the host; a broken result channel is an error
+CODE_VERSION = "3"
 
 
 @dataclass(frozen=True)
