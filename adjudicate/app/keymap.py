@@ -71,10 +71,6 @@ QUEUE_BINDINGS: list[BindingType] = [
     Binding("slash", "filter", "filter",
             tooltip="filter by run, benchmark, problem, grader verdicts, rule, status, answer "
                     "or key text, dispute pattern"),
-    Binding("p", "patterns", "patterns",
-            tooltip="the queue by dispute pattern: look at examples, settle one in one decision"),
-    Binding("v", "label_view", "label view",
-            tooltip="label every reply in this view (the filter) in one decision; asks first"),
     Binding("a", "conflicts", "conflicts",
             tooltip="replies reviewers labeled differently, to adjudicate"),
     Binding("left", "move(-1)", "prev", group=MOVE, key_display="←",
@@ -87,6 +83,11 @@ QUEUE_BINDINGS: list[BindingType] = [
             tooltip="does not move: use ←/→ or h/l, because k labels 'bad key'"),
     *scroll_bindings(),
     QUIT_BINDING,
+    # last in the footer: on a narrow terminal these give way before quit does
+    Binding("p", "patterns", "patterns",
+            tooltip="the queue by dispute pattern: look at examples, settle one in one decision"),
+    Binding("v", "label_view", "label view", show=False,
+            tooltip="label every reply in this view (the filter) in one decision; asks first"),
 ]
 
 # The conflicts view: a label key records the adjudicated label.

@@ -75,8 +75,8 @@ class ConflictsScreen(Screen[None]):
             table.move_cursor(row=min(keep_row, len(self.groups) - 1))
         undecided = sum(1 for c in conflicts if c.adjudicated is None)
         self.query_one("#conflicts-header", Static).update(Content.from_markup(
-            "[b]Conflicts[/b] · $n replies labeled differently · $open not adjudicated · "
-            "$how (g) · a label key records the decision as [b]$me[/b]",
+            "[b]Conflicts[/b] · $n labeled differently · $open not adjudicated · $how (g) · "
+            "a label key decides as [b]$me[/b]",
             n=str(len(conflicts)), open=str(undecided), how=GROUPING_WORDS[self.grouping],
             me=visible(self.session.reviewer)))
         self.show_row()

@@ -61,10 +61,11 @@ class PatternExamplesScreen(Screen[str | None]):
     def show_page(self) -> None:
         s, pattern = self.summary, self.pattern
         self.query_one("#examples-header", Static).update(Content.from_markup(
-            "[b]$name[/b]\n$description\n$size · $groups distinct (answer, key) pairs · "
-            "labeled by you $mine · by anyone $anyone",
+            "[b]$name[/b]\n$description\n$size · $groups · labeled by you $mine · "
+            "by anyone $anyone",
             name=visible(pattern.name), description=visible(pattern.description), size=sizes(s),
-            groups=f"{s.groups:,}", mine=f"{s.labeled_by_me:,}", anyone=f"{s.labeled_by_anyone:,}"))
+            groups=f"{s.groups:,} distinct (answer, key) pair" + ("" if s.groups == 1 else "s"),
+            mine=f"{s.labeled_by_me:,}", anyone=f"{s.labeled_by_anyone:,}"))
         first = self.page * PER_PAGE
         shown = self.examples[first:first + PER_PAGE]
         for offset, card in enumerate(self.query(ExampleCard)):
