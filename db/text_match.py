@@ -32,8 +32,8 @@ class TextMatch:
         return _matches(self.text, self.regex, value)
 
     def describe(self, what: str) -> str:
-        """'answer matches /\\.0$/' or "key contains '1,'"."""
-        return f"{what} matches /{self.text}/" if self.regex else f"{what} contains {self.text!r}"
+        """'answer matches /\\.0$/' or 'key contains “1,”' (the text as typed)."""
+        return f"{what} matches /{self.text}/" if self.regex else f"{what} contains “{self.text}”"
 
 
 @lru_cache(maxsize=64)

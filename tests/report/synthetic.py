@@ -237,7 +237,7 @@ GOLDEN_DECISIONS = (
                    "2026-01-05T10:00:00.000000+00:00"),
     DecisionRecord(2, "ana", "label", "group", "incorrect", "answer 128 · key -256", 2,
                    2, 0, "2026-01-05T10:05:00.000000+00:00"),
-    DecisionRecord(3, "ben", "label", "view", "correct", "run a-thinking-off · answer contains '1'",
+    DecisionRecord(3, "ben", "label", "view", "correct", "run a-thinking-off · answer contains “1”",
                    3, 3, 0, "2026-01-06T09:00:00.000000+00:00"),
     DecisionRecord(4, "ben", "label", "pattern", "correct",
                    "extra wrapper (x =) · normalized, symbolic accept", 1, 1, 0,

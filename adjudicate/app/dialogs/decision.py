@@ -48,6 +48,9 @@ def decision_text(preview: DecisionPreview, what: str, *, adjudicating: bool = F
                    if p.others_differ else ", all as this label."))
         else:
             lines.append("No other reviewer labeled any of them.")
+    if p.patterns > 1:
+        lines.append(f"They fall into {p.patterns:,} dispute patterns (with different verdicts "
+                     "or differences from the key; p lists them).")
     if p.unpatterned:
         lines.append(f"{_n(p.unpatterned, 'reply', 'replies')} of no pattern among them: "
                      "such replies are meant to be read one by one.")

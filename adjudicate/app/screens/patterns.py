@@ -15,7 +15,7 @@ from adjudicate.app.screens.pattern_examples import PatternExamplesScreen
 from adjudicate.app.session import PatternSummary, ReviewSession
 from adjudicate.safe_text import visible
 
-COLUMNS = ("pattern", "replies", "problems", "runs", "pairs", "by you", "by anyone")
+COLUMNS = ("pattern", "replies", "problems", "runs", "pairs", "you", "anyone")
 
 
 class PatternsScreen(Screen[str | None]):
@@ -57,8 +57,8 @@ class PatternsScreen(Screen[str | None]):
         decidable = [s for s in self.summaries if s.pattern.decidable]
         self.query_one("#patterns-header", Static).update(Content.from_markup(
             "[b]Patterns[/b] · $n over $replies queued replies · $d settle in one decision "
-            "each ($covered replies); the rest are read one by one · pairs: distinct "
-            "(answer, key)",
+            "each ($covered replies); the rest are read one by one\npairs: distinct (answer, "
+            "key) pairs · you, anyone: replies labeled by you, by anyone",
             n=str(len(self.summaries)), replies=f"{replies:,}", d=str(len(decidable)),
             covered=f"{sum(s.replies for s in decidable):,}"))
         self.show_about()
