@@ -12,7 +12,7 @@ from textual.widgets import Footer, Static
 from adjudicate.app.dialogs.decision import Answer, DecisionDialog
 from adjudicate.app.keymap import EXAMPLES_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.screens.help import HelpScreen
-from adjudicate.app.session import PatternSummary, ReviewSession, StoreError
+from adjudicate.app.session import DecisionPreview, PatternSummary, ReviewSession, StoreError
 from adjudicate.app.widgets.example_card import ExampleCard
 from adjudicate.safe_text import visible
 from graders.labels import LABELS
@@ -102,7 +102,7 @@ class PatternExamplesScreen(Screen[str | None]):
             DecisionDialog(title, preview, f"Pattern: {visible(self.pattern.name)}"),
             lambda answer: self._decide(label, preview, answer))
 
-    def _decide(self, label: str, preview, answer: Answer | None) -> None:
+    def _decide(self, label: str, preview: DecisionPreview, answer: Answer | None) -> None:
         if answer is None:
             return
         try:
@@ -125,8 +125,11 @@ class PatternExamplesScreen(Screen[str | None]):
 
     def action_undo(self) -> None:
         undone = self.session.undo()
-        self.notify(f"Undid {undone[0].action} on {len(undone):,} replies." if undone
+        self.notify(f"Undid {undone[0].action} on {len(undone):,} "
+                    f"repl{'y' if len(undone) == 1 else 'ies'}." if undone
                     else "Nothing to undo.", severity="information" if undone else "warning")
+        self.summary = next((s for s in self.session.patterns()
+                             if s.pattern.id == self.pattern.id), self.summary)
         self.show_page()
 
     def action_close(self) -> None:
