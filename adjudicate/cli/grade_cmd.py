@@ -77,8 +77,8 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         click.echo("Math: nothing new to grade.")
     with staged_progress("Grading code replies") as (stage, advance):
         try:
-            code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage,
-                                      on_progress=advance, unsafe_no_isolation=unsafe_no_isolation)
+            code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance,
+                                      unsafe_no_isolation=unsafe_no_isolation)
         except IsolationUnavailable as refused:
             raise click.ClickException(f"code samples were not graded: {refused}") from None
     if code.graded:

@@ -161,8 +161,7 @@ def _selfcheck(
     if todo:
         if on_stage:
             on_stage("Self-checking references and stubs", len(todo))
-        for pid, result in selfcheck_many(todo, jobs=jobs, config=config,
-                                          on_progress=on_progress):
+        for pid, result in selfcheck_many(todo, jobs=jobs, config=config, on_progress=on_progress):
             reference_passes = all(v.outcome == ACCEPT for v in result.reference.values())
             stub_fails = all(v.outcome != ACCEPT for v in result.stub.values())
             save_selfcheck(db, pid, SELFCHECK_VERSION, reference_passes, stub_fails,
