@@ -25,7 +25,8 @@ from .model import (
 )
 from .progress import notes, run_queue, selfcheck_rows, total_queue
 from .reading import is_bad_key, resolve
-from .records import CODE, MATH, ScoredReply, SelfCheckFailure
+from .records import CODE, MATH, DecisionRecord, ScoredReply, SelfCheckFailure
+from .settlement import decision_rows, settled_ways
 from .stats import mcnemar_exact
 from .tables import RunTable, describe
 
@@ -43,10 +44,13 @@ def build_report(
     selfcheck_failures: Iterable[SelfCheckFailure] = (),
     pass_k: Sequence[int] | None = None,
     top_pairs: int = 10,
+    decisions: Iterable[DecisionRecord] = (),
 ) -> Report:
     """Build the whole report. Intervals: Wilson for one reply per problem, else a bootstrap
-    over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}")."""
+    over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}").
+    `decisions` are the decisions over many replies the records' `decided_by` name."""
     records = list(records)
+    decisions = list(decisions)
     _check(records)
     bench_rank, run_rank = _import_order(records)
     ordered = sorted(
@@ -107,6 +111,8 @@ def build_report(
         conflicts=diagnostics.conflicts(ordered, resolutions),
         kappa=diagnostics.reviewer_kappa(ordered, bootstrap=bootstrap, seed=seed, level=level),
         selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),
+        settled=settled_ways(ordered, resolutions, decisions),
+        decisions=decision_rows(ordered, decisions),
         notes=(),
     )
     return replace(report, notes=tuple(notes(report, tables)))
