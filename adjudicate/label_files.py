@@ -20,7 +20,7 @@ from typing import Any
 from adjudicate.errors import InputError
 from adjudicate.importers.jsonl import read_jsonl
 from db.label_io import LabelWrite, ReplyIdentity
-from db.labels import LABELS_BY_KIND
+from graders.labels import LABELS
 
 STATUSES = ("labeled", "skipped", "cleared")
 KEY_FIELDS = ("run", "task_id", "sample_index")
@@ -28,8 +28,8 @@ TRUE, FALSE = ("true", "1", "yes"), ("false", "0", "no", "")
 
 
 def label_names(kind: str) -> tuple[str, ...]:
-    """The labels a reply of this kind takes (the store's vocabulary)."""
-    return LABELS_BY_KIND[kind]
+    """The labels a reply of this kind takes (the label registry's, as the app's keys)."""
+    return LABELS.names_for(kind)
 
 
 def file_format(path: Path, fmt: str = "auto") -> str:

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from db.connection import now, write_transaction
-
-AUDIT = "audit"  # the queue reason of an audit item
+from db.patterns import refresh_patterns
+from graders.disputes import AUDIT
 
 
 @dataclass(frozen=True)
@@ -58,13 +58,15 @@ def add_audit(db: Database, items: Sequence[tuple[int, str]], seed: int) -> None
             "INSERT INTO audit_items (reply_id, seed, group_key, added_at) VALUES (?, ?, ?, ?)",
             [[reply_id, seed, group, stamp] for reply_id, group in items])
         requeue_audit(db, [reply_id for reply_id, _ in items])
+        refresh_patterns(db)  # an audit item is a queued reply like any other
 
 
-def requeue_audit(db: Database, reply_ids: Iterable[int]) -> None:
+def requeue_audit(db: Database, reply_ids: Iterable[int]) -> int:
     """Put audit items back in the queue (grading rewrites the queue of the replies it grades);
-    an item the graders now dispute stays queued for that reason instead."""
+    an item the graders now dispute stays queued for that reason instead. Returns how many."""
     stamp = now()
-    db.conn.executemany(
+    cursor = db.conn.executemany(
         "INSERT OR IGNORE INTO queue (reply_id, kind, reason, group_key, suggested_label, "
         "queued_at) SELECT reply_id, 'math', ?, group_key, NULL, ? FROM audit_items "
         "WHERE reply_id = ?", [[AUDIT, stamp, reply_id] for reply_id in reply_ids])
+    return max(cursor.rowcount, 0)

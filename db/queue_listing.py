@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
-from db.queue import grader_rank
+from graders.registry import GRADERS
 
 
 @dataclass(frozen=True)
@@ -53,6 +53,6 @@ def list_replies(db: Database, reply_ids: Sequence[int]) -> list[ListedReply]:
                     WHERE r.id IN ({marks})""", chunk):
             found[reply_id] = ListedReply(
                 reply_id, run, benchmark, task_id, sample_index, reason,
-                tuple(sorted(verdicts.get(reply_id, []), key=lambda gv: grader_rank(gv[0]))),
+                tuple(sorted(verdicts.get(reply_id, []), key=lambda gv: GRADERS.rank(gv[0]))),
                 tuple(labels.get(reply_id, [])))
     return [found[r] for r in reply_ids if r in found]

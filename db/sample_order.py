@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from db.connection import inserted_id, now, write_transaction
-from db.labels import record_labels, record_skip
-from db.queue import QueueFilter, QueueRow, _filter_sql, grader_rank
+from db.labels import record_label, record_skip
+from db.queue import QueueFilter, QueueRow, _filter_sql
+from db.text_match import register
+from graders.registry import GRADERS
 
 
 @dataclass(frozen=True)
@@ -76,7 +78,7 @@ def unranked_queue(db: Database) -> list[Unranked]:
         verdicts.setdefault(reply_id, []).append((grader, outcome))
     return [
         Unranked(reply_id, benchmark, run, reason,
-                 tuple(sorted(verdicts.get(reply_id, []), key=lambda gv: grader_rank(gv[0]))))
+                 tuple(sorted(verdicts.get(reply_id, []), key=lambda gv: GRADERS.rank(gv[0]))))
         for reply_id, benchmark, run, reason in db.execute(
             """SELECT q.reply_id, p.benchmark, ru.name, q.reason FROM queue q
                JOIN replies r ON r.id = q.reply_id JOIN problems p ON p.id = r.problem_id
@@ -113,16 +115,23 @@ def record_draws(db: Database, order_id: int, events: Iterable[tuple[int, int]])
             [[event_id, reply_id, order_id] for event_id, reply_id in events])
 
 
-def label_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str, label: str,
-                    group: Sequence[int] = ()) -> list[int]:
-    """Label the reply on screen (with its group, if given) in the sample order. Only the reply
-    on screen is drawn: a group reaches ahead by value, not by the order."""
-    members = list(group) or [reply_id]
+def label_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str,
+                    label: str) -> int:
+    """Label the reply on screen in the sample order: the label and its draw, one transaction."""
     with write_transaction(db):
-        events = record_labels(db, members, reviewer, label)
-        record_draws(db, order_id, [(event, member) for event, member
-                                    in zip(events, members, strict=True) if member == reply_id])
-        return events
+        event = record_label(db, reply_id, reviewer, label)
+        record_draws(db, order_id, [(event, reply_id)])
+        return event
+
+
+def draw_current(db: Database, order_id: int, reply_id: int, reviewer: str) -> None:
+    """Draw the reply on screen on this reviewer's latest label of it (after a decision that
+    labeled it with others, or kept the label it had)."""
+    row = db.execute(
+        "SELECT id FROM label_events WHERE reply_id = ? AND reviewer = ? AND action = 'label' "
+        "ORDER BY id DESC LIMIT 1", [reply_id, reviewer]).fetchone()
+    if row is not None:
+        record_draws(db, order_id, [(row[0], reply_id)])
 
 
 def skip_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str) -> int:
@@ -172,6 +181,7 @@ def load_sample_queue(db: Database, reviewer: str,
     """The filtered queue in the recorded sample order (replies the order does not rank yet
     are left out: record them first with `adjudicate.sampling.order.ensure_order`)."""
     flt = flt or QueueFilter()
+    register(db)  # the text-match function the answer and key filters call
     where, params = _filter_sql(flt)
     joins = " JOIN problems p ON p.id = r.problem_id JOIN runs ru ON ru.id = r.run_id"
     if flt.status in ("skipped", "mine"):
@@ -181,12 +191,12 @@ def load_sample_queue(db: Database, reviewer: str,
         "SELECT reply_id, status, label FROM labels WHERE reviewer = ? AND status != 'cleared'",
         [reviewer])}
     rows = []
-    for position, (reply_id,) in enumerate(db.execute(
-            f"SELECT q.reply_id FROM replies r JOIN queue q ON q.reply_id = r.id "
+    for position, (reply_id, kind) in enumerate(db.execute(
+            f"SELECT q.reply_id, q.kind FROM replies r JOIN queue q ON q.reply_id = r.id "
             f"JOIN sample_ranks s ON s.reply_id = q.reply_id{joins} WHERE {where} "
             f"ORDER BY s.sort_key, s.reply_id", params)):
         status, label = mine.get(reply_id, (None, None))
-        rows.append(QueueRow(reply_id, status, label, position))
+        rows.append(QueueRow(reply_id, status, label, position, kind))
     return rows
 
 

@@ -157,6 +157,38 @@ def m001_core(db: Database) -> None:
         db.execute(statement)
 
 
+@MIGRATIONS()
+def m002_patterns_and_batches(db: Database) -> None:
+    """Each queued reply's dispute pattern, and decisions that label many replies at once."""
+    for statement in _statements(
+        """
+        ALTER TABLE queue ADD COLUMN pattern TEXT;          -- graders.patterns id; NULL: not yet
+        ALTER TABLE queue ADD COLUMN pattern_version TEXT;  -- graders.patterns.VERSION it is of
+        CREATE INDEX queue_pattern ON queue(pattern);
+        CREATE TABLE label_batches (
+            id INTEGER PRIMARY KEY,
+            reviewer TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('label', 'adjudicate')),
+            scope TEXT NOT NULL CHECK (scope IN ('group', 'pattern', 'view')),
+            label TEXT NOT NULL,
+            subject TEXT,                               -- the pattern id or group key decided
+            description TEXT NOT NULL,                  -- what the reviewer saw it called
+            replies INTEGER NOT NULL,                   -- replies the decision covered
+            written INTEGER NOT NULL,                   -- of them, labeled by it
+            kept INTEGER NOT NULL,                      -- of them, earlier decisions it kept
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE label_events ADD COLUMN batch_id INTEGER REFERENCES label_batches(id);
+        CREATE INDEX label_events_batch ON label_events(batch_id) WHERE batch_id IS NOT NULL;
+        CREATE TRIGGER label_batches_append_only_update BEFORE UPDATE ON label_batches
+            BEGIN SELECT RAISE(ABORT, 'label_batches is append-only'); END;
+        CREATE TRIGGER label_batches_append_only_delete BEFORE DELETE ON label_batches
+            BEGIN SELECT RAISE(ABORT, 'label_batches is append-only'); END;
+        """
+    ):
+        db.execute(statement)
+
+
 def _statements(script: str) -> list[str]:
     """Split a script into statements; executescript() would commit the migration's transaction."""
     statements, current = [], []
@@ -171,7 +203,7 @@ def _statements(script: str) -> list[str]:
 
 
 @MIGRATIONS()
-def m002_sample_order(db: Database) -> None:
+def m003_sample_order(db: Database) -> None:
     """The recorded sample order (a seeded random order of the queue, stratified), the label
     events taken in it (its sample), the audit sample of unanimous replies, and an index to
     find a reply's label events."""

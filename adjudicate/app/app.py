@@ -8,10 +8,8 @@ from textual.app import App
 from textual.screen import Screen
 
 from adjudicate.app.screens.review import ReviewScreen
-from adjudicate.app.session import ReviewSession
+from adjudicate.app.session import QueueFilter, ReviewSession
 from adjudicate.safe_text import visible
-from db.connection import open_db
-from db.queue import QueueFilter
 
 
 class ReviewApp(App[None]):
@@ -24,8 +22,7 @@ class ReviewApp(App[None]):
     def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None,
                  order: str = "review") -> None:
         super().__init__()
-        self.db = open_db(db_path, create=False)
-        self.session = ReviewSession(self.db, reviewer, flt or QueueFilter(), order)
+        self.session = ReviewSession.open(db_path, reviewer, flt, order)
         self.sub_title = visible(f"{reviewer} · {Path(db_path).name}") + (
             " · sample order" if order == "sample" else "")
 
@@ -33,7 +30,7 @@ class ReviewApp(App[None]):
         return ReviewScreen(self.session)
 
     def on_unmount(self) -> None:
-        self.db.close()
+        self.session.close()
 
 
 def make_app(db_path: str | Path, reviewer: str, flt: QueueFilter | None = None,

@@ -1,37 +1,64 @@
 """One reviewer's session over the queue: the cursor and every action, with no UI in it.
 
-Every action writes through `db.labels`, which commits before returning, so when a method here
-returns, the label is on disk; the screen shows the next item only after that.
+The app's one way to the store: screens, widgets and dialogs call the session (and take the
+records they show from here), never `db/`. Every action writes through `db.labels`, which
+commits before returning, so when a method here returns, the label is on disk; the screen
+shows the next item only after that.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from sqlite_utils import Database
 
-from db.labels import (
-    Undone,
-    adjudicate,
-    record_label,
-    record_labels,
-    record_skip,
-    set_note,
-    undo_last_n,
+from db.batches import Action, Decision, DecisionPreview, Scope, preview_decision, record_decision
+from db.connection import open_db
+from db.errors import StoreError
+from db.labels import Undone, adjudicate, record_label, record_skip, set_note, undo_last_action
+from db.patterns import PatternSummary, pattern_examples, pattern_members, pattern_summaries
+from db.queue import (
+    STATUS_HELP,
+    FilterChoices,
+    QueueFilter,
+    QueueRow,
+    filter_choices,
+    format_grader_pattern,
+    last_touched_reply,
+    load_queue,
+    parse_grader_pattern,
+    resume_index,
 )
-from db.queue import QueueFilter, QueueRow, last_touched_reply, load_queue, resume_index
-from db.review_item import GroupPreview, QueueItem, group_preview, load_item, my_states
-from db.review_progress import Progress, ReviewerCount, progress
+from db.review_item import (
+    ExtractionView,
+    QueueItem,
+    VerdictView,
+    group_members,
+    load_item,
+    my_states,
+)
+from db.review_progress import LabelConflict, ReviewerCount, ReviewProgress, conflicts, progress
 from db.sample_order import (
     current_order,
+    draw_current,
     first_undrawn,
     label_in_sample,
     load_sample_queue,
     sample_slots,
     skip_in_sample,
 )
+from db.text_match import TextMatch
 
 ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sample: recorded
+
+# The store's records and filter helpers the rest of the app uses, taken from here.
+__all__ = [
+    "STATUS_HELP", "Decision", "DecisionPreview", "ExtractionView", "FilterChoices",
+    "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem",
+    "ReviewProgress", "ReviewSession", "Scope", "StoreError", "TextMatch", "Undone",
+    "VerdictView", "format_grader_pattern", "parse_grader_pattern",
+]
 
 
 class ReviewSession:
@@ -42,16 +69,24 @@ class ReviewSession:
         if order not in ORDERS:
             raise ValueError(f"unknown order {order!r}; use one of {', '.join(ORDERS)}")
         self.order = order
+        self.sample_order_id: int | None = None  # in sample order: labels here are its draws
         self.db = db
         self.db_path: str = db.execute("PRAGMA database_list").fetchone()[2]
         self.reviewer = reviewer
         self.filter = flt or QueueFilter()
         self.rows: list[QueueRow] = []
         self.position = 0
-        self.progress: Progress = Progress(0, 0, 0, (), None)
+        self.progress: ReviewProgress = ReviewProgress(0, 0, 0, (), None)
         self._index: dict[int, int] = {}
-        self._undo_sizes: list[int] = []  # actions this session, newest last (a group is > 1)
-        self.sample_order_id: int | None = None  # in sample order: labels here are its draws
+
+    @classmethod
+    def open(cls, path: str | Path, reviewer: str, flt: QueueFilter | None = None,
+             order: str = "review") -> ReviewSession:
+        """A session on the database at `path` (which must exist)."""
+        return cls(open_db(path, create=False), reviewer, flt, order)
+
+    def close(self) -> None:
+        self.db.close()
 
     # -- the queue -------------------------------------------------------------------------
     def load(self, flt: QueueFilter | None = None) -> None:
@@ -69,9 +104,52 @@ class ReviewSession:
         self._index = {row.reply_id: i for i, row in enumerate(self.rows)}
         self.refresh_progress()
 
-    def refresh_progress(self) -> Progress:
+    def refresh_progress(self) -> ReviewProgress:
         self.progress = progress(self.db, self.reviewer)
         return self.progress
+
+    def recount(self) -> ReviewProgress:
+        """The queue's progress counted on a connection of its own: safe from a worker thread
+        (it does not change `self.progress`; the screen hands the result back)."""
+        db = open_db(self.db_path, create=False)
+        try:
+            return progress(db, self.reviewer)
+        finally:
+            db.close()
+
+    # -- reads for the screens ------------------------------------------------------------
+    def item(self, reply_id: int) -> QueueItem | None:
+        """Any reply as the item views show it (e.g. a conflict's), for this reviewer."""
+        return load_item(self.db, reply_id, self.reviewer)
+
+    def conflicts(self) -> list[LabelConflict]:
+        """Every reply reviewers labeled differently, adjudicated or not."""
+        return conflicts(self.db)
+
+    def filter_choices(self) -> FilterChoices:
+        """The runs, benchmarks, graders, rules and patterns a filter can name here."""
+        return filter_choices(self.db)
+
+    def patterns(self) -> list[PatternSummary]:
+        """The whole queue by dispute pattern, with counts (this reviewer's labels among them)."""
+        return pattern_summaries(self.db, self.reviewer)
+
+    def pattern_examples(self, pattern_id: str) -> list[int]:
+        """One random reply of each (answer, key) group of a pattern, in a stable random order."""
+        return pattern_examples(self.db, pattern_id)
+
+    def pattern_members(self, pattern_id: str) -> list[int]:
+        return pattern_members(self.db, pattern_id)
+
+    def group_members(self) -> list[int]:
+        """The queued replies sharing the current reply's (answer, key) group."""
+        row = self.current
+        return group_members(self.db, row.reply_id) if row else []
+
+    @property
+    def view_ids(self) -> list[int]:
+        """Every reply in this view (the filtered queue)."""
+        return [row.reply_id for row in self.rows]
 
     @property
     def current(self) -> QueueRow | None:
@@ -79,7 +157,7 @@ class ReviewSession:
 
     def current_item(self) -> QueueItem | None:
         row = self.current
-        return load_item(self.db, row.reply_id, self.reviewer) if row else None
+        return self.item(row.reply_id) if row else None
 
     @property
     def todo_left(self) -> int:
@@ -110,35 +188,38 @@ class ReviewSession:
             label_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer, label)
         else:
             record_label(self.db, row.reply_id, self.reviewer, label)
-        self._undo_sizes.append(1)
         self._set_states({row.reply_id: ("labeled", label)})
         return self.move(1)
 
-    def preview_group(self, label: str) -> GroupPreview | None:
-        row = self.current
-        if row is None:
-            return None
-        return group_preview(self.db, row.reply_id, self.reviewer, label)
+    def preview(self, reply_ids: list[int], label: str,
+                action: Action = "label") -> DecisionPreview:
+        """What one decision over these replies would do (for its confirmation)."""
+        return preview_decision(self.db, self.reviewer, reply_ids, label, action)
 
-    def label_group(self, label: str, preview: GroupPreview) -> int:
-        """Label every reply of the previewed group at once, then advance past the group."""
+    def decide(self, preview: DecisionPreview, *, scope: Scope, subject: str | None,
+               description: str, replace: bool = False, action: Action = "label") -> Decision:
+        """Label (or adjudicate) every previewed reply in one decision, one batch of events
+        that `u` takes back whole; this reviewer's earlier ones are kept unless `replace`."""
+        decision = record_decision(self.db, self.reviewer, preview, scope=scope,
+                                   subject=subject, description=description, replace=replace,
+                                   action=action)
         row = self.current
-        if row is None or not preview.reply_ids:
-            return 0
-        if self.sample_order_id is not None:
-            label_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer, label,
-                            group=preview.reply_ids)
-        else:
-            record_labels(self.db, preview.reply_ids, self.reviewer, label)
-        self._undo_sizes.append(len(preview.reply_ids))
-        self._set_states({reply_id: ("labeled", label) for reply_id in preview.reply_ids})
-        members = set(preview.reply_ids)
+        if (self.sample_order_id is not None and action == "label" and row is not None
+                and row.reply_id in preview.reply_ids):
+            # in sample order only the reply on screen is drawn: the rest were chosen by value
+            draw_current(self.db, self.sample_order_id, row.reply_id, self.reviewer)
+        if action == "label":
+            self._set_states(my_states(self.db, self.reviewer, list(preview.reply_ids)))
+        self.refresh_progress()  # a decision may reach beyond this view
+        return decision
+
+    def advance_past(self, reply_ids: list[int]) -> None:
+        """Move to the first reply after the cursor that is not one of these (after a group)."""
+        members = set(reply_ids)
         following = next((i for i in range(self.position + 1, len(self.rows))
                           if self.rows[i].reply_id not in members), None)
         if following is not None:
             self.position = following
-        self.refresh_progress()  # the group may reach beyond this view
-        return len(preview.reply_ids)
 
     def skip(self) -> bool:
         """Set the current reply aside for later and advance."""
@@ -149,7 +230,6 @@ class ReviewSession:
             skip_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer)
         else:
             record_skip(self.db, row.reply_id, self.reviewer)
-        self._undo_sizes.append(1)
         if row.status != "labeled":
             self._set_states({row.reply_id: ("skipped", None)})
         return self.move(1)
@@ -157,19 +237,17 @@ class ReviewSession:
     def adjudicate(self, reply_id: int, label: str) -> None:
         """Record the final label on a reply reviewers disagree on (undoable like a label)."""
         adjudicate(self.db, reply_id, self.reviewer, label)
-        self._undo_sizes.append(1)
 
     def note(self, text: str) -> None:
         """Attach (or, with an empty text, clear) this reviewer's note on the current reply."""
         row = self.current
         if row is not None:
             set_note(self.db, row.reply_id, self.reviewer, text)
-            self._undo_sizes.append(1)
 
     def undo(self) -> list[Undone]:
-        """Undo the last action (a whole group label at once) and show the reply it touched."""
-        size = self._undo_sizes.pop() if self._undo_sizes else 1
-        undone = undo_last_n(self.db, self.reviewer, size)
+        """Undo this reviewer's last action, from this session or an earlier one (a decision
+        over many replies at once), and show the reply it touched."""
+        undone = undo_last_action(self.db, self.reviewer)
         if undone:
             touched = [u.reply_id for u in undone]
             self._set_states(my_states(self.db, self.reviewer, touched))

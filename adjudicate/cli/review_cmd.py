@@ -13,6 +13,8 @@ from adjudicate.cli.sample_options import prepare_sample, sample_options
 from db.connection import open_db
 from db.grading import queue_count
 from db.queue import STATUS_HELP, QueueFilter, parse_grader_pattern
+from db.text_match import TextMatch
+from graders.labels import LABELS
 
 
 def _many(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -20,7 +22,47 @@ def _many(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-@click.command()
+def _label_keys() -> str:
+    """'  math  c correct   x incorrect   k bad key   (1 2 3 work too)', a line per kind."""
+    lines = []
+    for kind in LABELS.kinds():
+        specs = LABELS.for_kind(kind)
+        keys = "   ".join(f"{spec.key} {spec.short}" for spec in specs)
+        digits = " ".join(str(i) for i in range(1, len(specs) + 1))
+        lines.append(f"  {kind:<5} {keys}   ({digits})")
+    return "\n".join(lines)
+
+
+REVIEW_HELP = f"""Read every disputed reply and label it, one keypress each.
+
+Replies you have not labeled come first, identical (answer, key) pairs together, and you
+resume where you left off. Every label is committed before the next reply shows; several
+reviewers can work on one database at once.
+
+\b
+Keys (? in the app lists them all):
+{_label_keys()}
+  Shift+label  the whole group of identical answer and key, after a confirmation
+  p  the queue by dispute pattern: examples side by side, a whole pattern in one decision
+  v  label every reply in this view (the filter) in one decision, after a confirmation
+  s skip   u undo   n note   / filter   a conflicts   q quit
+  ←/→ or h/l move (not j/k: k labels a bad key)
+
+With --order sample the queue comes in a seeded random order recorded in the database, and the
+report turns what was read in it into an estimate with an interval: label or skip (s) each reply
+in turn, since moving past one without either stops the sample there (a decision over many
+replies counts only for the one on screen).
+
+\b
+Examples:
+  adjudicate review --db evals.db --reviewer ann
+  adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
+  adjudicate review --db evals.db --answer '\\.0$' --regex
+  adjudicate review --db evals.db --order sample --audit 50
+"""
+
+
+@click.command(help=REVIEW_HELP)
 @db_option
 @click.option("--reviewer", envvar="ADJUDICATE_REVIEWER", show_envvar=True,
               default=lambda: getpass.getuser(), show_default="your login name",
@@ -37,43 +79,34 @@ def _many(values: tuple[str, ...]) -> tuple[str, ...]:
 @click.option("--status", type=click.Choice(list(STATUS_HELP)), default=None,
               help="unlabeled: nobody labeled it; labeled: somebody did; skipped: you skipped it; "
                    "mine: you labeled it; conflicting: reviewers disagree.")
+@click.option("--answer", metavar="TEXT", default=None,
+              help="Only replies whose extracted answer contains TEXT.")
+@click.option("--key", metavar="TEXT", default=None, help="Only replies whose key contains TEXT.")
+@click.option("--regex", is_flag=True,
+              help="--answer and --key are regular expressions (matched anywhere: re.search).")
+@click.option("--pattern", "patterns", multiple=True, metavar="ID",
+              help="Only this dispute pattern, by the id the export shows (repeatable).")
 @sample_options
 def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tuple[str, ...],
            problems: tuple[str, ...], graders: str, rules: tuple[str, ...],
-           status: str | None, order: str, seed: int | None, reshuffle: bool,
+           status: str | None, answer: str | None, key: str | None, regex: bool,
+           patterns: tuple[str, ...], order: str, seed: int | None, reshuffle: bool,
            audit: int | None) -> None:
-    """Read every disputed reply and label it, one keypress each.
-
-    Replies you have not labeled come first, identical (answer, key) pairs together, and you
-    resume where you left off. Every label is committed before the next reply shows; several
-    reviewers can work on one database at once.
-
-    \b
-    Keys (? in the app lists them all):
-      math  c correct   x incorrect   k bad key          (1 2 3 work too)
-      code  b bug   e edge case   t timeout   r ref quirk (1 2 3 4)
-      Shift+label  the whole group of identical answer and key, after a confirmation
-      s skip   u undo   n note   / filter   a conflicts   q quit
-      ←/→ or h/l move (not j/k: k labels a bad key)
-
-    With --order sample the queue comes in a seeded random order recorded in the database,
-    and the report turns what was read in it into an estimate with an interval: label or skip
-    (s) each reply in turn, since moving past one without either stops the sample there.
-
-    \b
-    Examples:
-      adjudicate review --db evals.db --reviewer ann
-      adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
-      adjudicate review --db evals.db --order sample --audit 50
-    """
-    try:
-        flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks),
-                          problems=_many(problems), graders=parse_grader_pattern(graders),
-                          rules=_many(rules), status=status)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--graders") from None
+    """Open the review app (help text: REVIEW_HELP, which lists the label keys)."""
     if order != "sample" and (audit is not None or reshuffle or seed is not None):
         raise click.UsageError("--seed, --reshuffle and --audit apply to --order sample")
+    try:
+        grader_pairs = parse_grader_pattern(graders)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--graders") from None
+    try:
+        answer_match, key_match = (TextMatch(text, regex) if text else None
+                                   for text in (answer, key))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--answer/--key") from None
+    flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks), problems=_many(problems),
+                      graders=grader_pairs, rules=_many(rules), status=status,
+                      answer=answer_match, key=key_match, patterns=patterns)
     db = open_db(db_path, create=False)
     try:
         queued = queue_count(db)

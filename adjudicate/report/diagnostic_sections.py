@@ -1,18 +1,21 @@
-"""The report's closing sections as blocks: disputed (answer, key) pairs, excluded keys,
-conflicting labels, inter-reviewer agreement and failed self-checks."""
+"""The report's closing sections as blocks: disputed (answer, key) pairs, how readings were
+settled, excluded keys, conflicting labels, inter-reviewer agreement and failed self-checks."""
 
 from __future__ import annotations
+
+from graders.labels import LABELS
 
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table
 from .model import DisputedPair, Kappa, Report
+from .settlement_sections import settlement_blocks
 
 ANSWER_WIDTH = 40  # characters of an answer or key before it is cut
 
 
 def _reading(p: DisputedPair) -> str:
     """'2 correct', '1 correct, 1 unresolved'."""
-    counts = (("correct", p.correct), ("incorrect", p.incorrect), ("bad key", p.bad_key),
+    counts = (*((LABELS[name].words, n) for name, n in p.labels.items()),
               ("unresolved", p.unresolved))
     return ", ".join(f"{n} {name}" for name, n in counts if n) or f.DASH
 
@@ -35,6 +38,7 @@ def diagnostic_blocks(report: Report) -> list[Block]:
                                    f.shorten(f.text(p.key), ANSWER_WIDTH), str(p.replies),
                                    str(p.problems), _reading(p))
                                   for p in report.disputed_pairs)))
+    blocks += settlement_blocks(report)
     if report.bad_keys:
         blocks.append(Heading("Problems excluded: key labeled wrong or ambiguous", 2))
         blocks.append(Table("", ("Benchmark", "Problem", "Key", "Flagged by replies",

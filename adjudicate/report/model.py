@@ -11,6 +11,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from .sample_model import Provenance, SampleSummary
 
+from graders.evidence import FirstFailure
+
+from .settlement import DecisionRow, SettledWay
+
 READING = "reading"  # the pseudo-grader: score by reading
 READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too
 
@@ -130,7 +134,7 @@ class TriageExample:
     problem: str
     reply_id: int
     sample_index: int
-    failure: dict[str, Any]  # the plus grader's first_failure, null fields dropped
+    failure: FirstFailure  # the extended tests' first failing input, null fields dropped
     summary: str  # the failure in one line: "unique([-1, 5, -3]) → [-3, 5, -1], expected …"
 
 
@@ -166,17 +170,22 @@ class RunReport:
 
 @dataclass(frozen=True)
 class DisputedPair:
-    """A recurring (extracted answer, key) pair among queued math replies."""
+    """A recurring (extracted answer, key) pair among queued math replies, and how its
+    replies were read: a count per math label (in label order), and those unresolved."""
 
     benchmark: str
     answer: str | None
     key: str | None
     replies: int
     problems: int
-    correct: int
-    incorrect: int
-    bad_key: int
+    labels: dict[str, int]  # in JSON, one key per label beside `unresolved`
     unresolved: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object: the label counts as keys of their own."""
+        fields = {name: getattr(self, name) for name in ("benchmark", "answer", "key",
+                                                         "replies", "problems")}
+        return {**fields, **self.labels, "unresolved": self.unresolved}
 
 
 @dataclass(frozen=True)
@@ -251,6 +260,18 @@ class Settings:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A plain sentence under the numbers; its `kind` lets a format place or leave it out."""
+
+    kind: str  # intervals | partial | conflicts | bad_keys | selfcheck | no_reading
+    text: str
+
+    def to_json(self) -> str:
+        """In JSON a note is its sentence."""
+        return self.text
+
+
+@dataclass(frozen=True)
 class Report:
     """The whole report: per-run tables, run-vs-run differences, diagnostics, progress."""
 
@@ -265,5 +286,7 @@ class Report:
     conflicts: tuple[Conflict, ...]
     kappa: tuple[Kappa, ...]
     selfcheck_failures: tuple[SelfCheckRow, ...]
-    notes: tuple[str, ...]
+    settled: tuple[SettledWay, ...]
+    decisions: tuple[DecisionRow, ...]
+    notes: tuple[Note, ...]
     provenance: Provenance | None = None

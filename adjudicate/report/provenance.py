@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from adjudicate import __version__
+from graders.registry import GRADERS
 
-from .records import ReplyRecord
+from .records import ScoredReply
 from .sample_model import Provenance, ReviewerLabels
-from .tables import order_graders
 
 
-def complete(provenance: Provenance | None, records: Sequence[ReplyRecord]) -> Provenance:
+def complete(provenance: Provenance | None, records: Sequence[ScoredReply]) -> Provenance:
     """The given provenance (or an empty one) with the version and the reviewers filled in."""
     labels: Counter[str] = Counter()
     for record in records:
@@ -25,7 +25,7 @@ def complete(provenance: Provenance | None, records: Sequence[ReplyRecord]) -> P
     if adjudications:
         reviewers += (ReviewerLabels("(adjudicated)", 0, adjudications),)
     if provenance is None:
-        names = order_graders({g for r in records for g in r.verdicts})
+        names = GRADERS.ordered({g for r in records for g in r.verdicts})
         provenance = Provenance(__version__, None, None, tuple((g, ()) for g in names))
     return replace(provenance, adjudicate_version=__version__, reviewers=reviewers)
 

@@ -5,31 +5,23 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from db.labels import CODE_LABELS, LABELS_BY_KIND, MATH_LABELS
+from graders.labels import LABELS
+from graders.registry import GRADERS
 from graders.verdict import OUTCOMES as VERDICT_OUTCOMES
 
 MATH = "math"
 CODE = "code"
 KINDS = (MATH, CODE)
 
-# Math labels: the reply is right, wrong, or its key is wrong/ambiguous (excluded and listed).
-CORRECT, INCORRECT, BAD_KEY = MATH_LABELS
-# Code labels triage a sample that passed the base tests and failed the extended ones.
-BUG, EDGE_CASE, TIMEOUT_LABEL, REFERENCE_QUIRK = CODE_LABELS
-LABELS = LABELS_BY_KIND
-
-# Code graders: `base` runs the original tests, `plus` the base and the extended ones together.
-BASE = "base"
-PLUS = "plus"
-
 
 @dataclass(frozen=True)
-class ReplyRecord:
+class ScoredReply:
     """One reply with its verdicts, queue state and current labels; the report's only input.
 
     `labels` maps reviewer -> that reviewer's current label (skips left out); `adjudicated`,
-    when set, overrides them. `evidence` maps grader -> its evidence JSON (for code, `plus`
-    evidence carries the first failing input).
+    when set, overrides them. `evidence` maps grader -> its evidence JSON (for code, the
+    extended tests' evidence carries the first failing input). `decided_by` and
+    `adjudication_decision` say which DecisionRecord set a label, if one did.
     """
 
     reply_id: int
@@ -47,6 +39,10 @@ class ReplyRecord:
     labels: dict[str, str] = field(default_factory=dict)
     adjudicated: str | None = None
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # which decision over many replies set a label (reviewer -> DecisionRecord id) or the
+    # adjudication; absent or None: given one by one
+    decided_by: dict[str, int] = field(default_factory=dict)
+    adjudication_decision: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -57,7 +53,7 @@ class ReplyRecord:
                     f"reply {self.reply_id}: verdict {grader}={outcome!r} is not one of "
                     f"{VERDICT_OUTCOMES}"
                 )
-        allowed = LABELS[self.kind]
+        allowed = LABELS.names_for(self.kind)
         named = [(f"label by {who}", label) for who, label in self.labels.items()]
         if self.adjudicated is not None:
             named.append(("adjudicated label", self.adjudicated))
@@ -68,6 +64,14 @@ class ReplyRecord:
                 )
 
 
+    @property
+    def extended_evidence(self) -> dict[str, Any]:
+        """Code: the evidence of the grader that ran the extended tests (first failing input,
+        suggested triage); empty when there is none."""
+        extended = GRADERS.first_voting("extended", self.evidence)
+        return self.evidence[extended] if extended else {}
+
+
 @dataclass(frozen=True)
 class SelfCheckFailure:
     """A problem whose reference solution failed its own tests (or whose stub passed them)."""
@@ -75,3 +79,20 @@ class SelfCheckFailure:
     benchmark: str
     problem: str
     reason: str
+
+
+@dataclass(frozen=True)
+class DecisionRecord:
+    """One decision that labeled (or adjudicated) many replies at once: a group of identical
+    (answer, key) pairs, a dispute pattern, or a filtered view."""
+
+    decision_id: int
+    reviewer: str
+    action: str  # label | adjudicate
+    scope: str  # group | pattern | view
+    label: str
+    description: str  # the pattern's name, the group's pair, the view's filter
+    replies: int  # replies it covered
+    written: int  # of them, labeled by it (the rest were kept as they were)
+    kept: int  # earlier labels (or adjudications) it kept
+    decided_at: str

@@ -7,37 +7,45 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from adjudicate.report.records import ReplyRecord, SelfCheckFailure
+from adjudicate.report.records import DecisionRecord, ScoredReply, SelfCheckFailure
 from adjudicate.report.sample_model import Provenance
-from adjudicate.report.strata import AUDIT, SampleSlot
-from adjudicate.report.tables import order_graders
-from db.export import export_rows, first_extraction, grader_versions
+from adjudicate.report.strata import SampleSlot
+from db.batches import batch_records, settling_batches
+from db.export import grader_versions
 from db.grading import failed_selfchecks
 from db.sample_order import sample_slots
+from db.stored import stored_replies
+from graders.disputes import AUDIT
+from graders.registry import GRADERS
 
 
-def records_from_db(db: Database, run: str | None = None) -> list[ReplyRecord]:
-    """One ReplyRecord per reply: current verdicts, queue state, labels (skips left out).
+def records_from_db(db: Database, run: str | None = None) -> list[ScoredReply]:
+    """One ScoredReply per reply: current verdicts, queue state, labels (skips left out) and
+    which decision over many replies set each label, if one did.
 
     An audit item is not queued for the report (its graders' verdict stands until a label
     says otherwise); its queue_reason says it is one."""
     records = []
-    for row in export_rows(db, run=run, with_text=False, evidence_kinds=("code",)):
-        extraction = first_extraction(row)[1]
-        reason = (row["queue"] or {}).get("reason")
+    settling = settling_batches(db)
+    for reply in stored_replies(db, run=run, with_text=False, evidence_kinds=("code",)):
+        extraction = reply.main_extraction
+        labels = reply.settled_labels()
         records.append(
-            ReplyRecord(
-                reply_id=row["reply_id"], run=row["run"], benchmark=row["benchmark"],
-                kind=row["kind"], problem=row["task_id"], sample_index=row["sample_index"],
-                verdicts={g: v["verdict"] for g, v in row["verdicts"].items()},
-                queued=row["queued"] and reason != AUDIT,
-                queue_reason=reason,
-                extraction_rule=extraction.get("rule"), answer=extraction.get("answer"),
-                key=row["key"],
-                labels={who: state["label"] for who, state in row["labels"].items()
-                        if state["status"] == "labeled" and state["label"]},
-                adjudicated=(row["adjudication"] or {}).get("label"),
-                evidence={g: v["evidence"] for g, v in row["verdicts"].items()},
+            ScoredReply(
+                reply_id=reply.reply_id, run=reply.run, benchmark=reply.benchmark,
+                kind=reply.kind, problem=reply.task_id, sample_index=reply.sample_index,
+                verdicts={g: v.verdict for g, v in reply.verdicts.items()},
+                queued=reply.queue is not None and reply.queue.reason != AUDIT,
+                queue_reason=reply.queue.reason if reply.queue else None,
+                extraction_rule=extraction.rule if extraction else None,
+                answer=extraction.answer if extraction else None,
+                key=reply.key, labels=labels,
+                adjudicated=reply.adjudication.label if reply.adjudication else None,
+                evidence={g: v.evidence for g, v in reply.verdicts.items()},
+                decided_by={who: settling.labels[(reply.reply_id, who)] for who in labels
+                            if (reply.reply_id, who) in settling.labels},
+                adjudication_decision=settling.adjudications.get(reply.reply_id)
+                if reply.adjudication else None,
             )
         )
     return records
@@ -60,6 +68,13 @@ def selfcheck_failures_from_db(db: Database) -> list[SelfCheckFailure]:
     return failures
 
 
+def decisions_from_db(db: Database) -> list[DecisionRecord]:
+    """Every decision over many replies (a group, a pattern, a view), oldest first."""
+    return [DecisionRecord(b.batch_id, b.reviewer, b.action, b.scope, b.label, b.description,
+                           b.replies, b.written, b.kept, b.created_at)
+            for b in batch_records(db)]
+
+
 def sample_from_db(db: Database) -> dict[int, SampleSlot]:
     """Every queued reply the recorded sample order ranks: its position and whether drawn."""
     return {reply_id: SampleSlot(slot.position, slot.drawn)
@@ -74,4 +89,4 @@ def provenance_from_db(db: Database, run: str | None = None,
     versions = grader_versions(db, run)
     when = (made or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M:%S UTC")
     return Provenance("", Path(path).name if path else None, when,
-                      tuple((g, tuple(versions[g])) for g in order_graders(set(versions))))
+                      tuple((g, tuple(versions[g])) for g in GRADERS.ordered(set(versions))))

@@ -15,11 +15,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .reading import LABELED_STATUSES, Resolution
-from .records import ReplyRecord
-from .tables import order_graders
+from graders.disputes import AUDIT
+from graders.registry import GRADERS
 
-AUDIT = "audit"  # the queue reason of an audit item (db.audit.AUDIT)
+from .reading import LABELED_STATUSES, Resolution
+from .records import ScoredReply
 
 
 @dataclass(frozen=True)
@@ -77,11 +77,11 @@ class Stratum:
         """'disagree · accepted by symbolic, mathverify-full' (graders rejecting are implied;
         errors and timeouts are named: 'plus_only_fail · accepted by base · plus timeout')."""
         outcomes = dict(self.verdicts)
-        accepting = order_graders({g for g, o in outcomes.items() if o == "accept"})
+        accepting = GRADERS.ordered({g for g, o in outcomes.items() if o == "accept"})
         who = ("accepted by " + ", ".join(accepting)) if accepting else "accepted by none"
         if self.reason == AUDIT or len(accepting) == len(self.verdicts):
             who = "every grader accepts"
-        odd = [f"{g} {outcomes[g]}" for g in order_graders(set(outcomes))
+        odd = [f"{g} {outcomes[g]}" for g in GRADERS.ordered(set(outcomes))
                if outcomes[g] not in ("accept", "reject")]
         return " · ".join([self.reason, who, *odd]) + (
             "" if self.ordered else " · not in the sample order")
@@ -107,13 +107,13 @@ class ColumnStrata:
         return all(s.sampled for s in self.strata if s.unknown or s.reason == AUDIT)
 
 
-def vector(record: ReplyRecord) -> Vector:
+def vector(record: ScoredReply) -> Vector:
     return tuple(sorted(record.verdicts.items()))
 
 
 def column_strata(
     column: str,
-    records: Sequence[ReplyRecord],
+    records: Sequence[ScoredReply],
     resolutions: Sequence[Resolution],
     outcomes: Sequence[bool | None],
     slots: Mapping[int, SampleSlot],

@@ -8,8 +8,8 @@ from collections import defaultdict
 
 from sqlite_utils import Database
 
-from adjudicate.grading.math_pipeline import group_key
 from db.audit import add_audit, audited, unanimous_accepts
+from graders.disputes import math_group_key
 
 
 def draw_audit(db: Database, per_run: int, seed: int) -> dict[tuple[str, str], int]:
@@ -31,7 +31,7 @@ def draw_audit(db: Database, per_run: int, seed: int) -> dict[tuple[str, str], i
             continue
         rng = random.Random(f"adjudicate audit {seed} {benchmark} {run}")
         picked = rng.sample(replies, min(need, len(replies)))
-        chosen += [(r.reply_id, group_key(r.answer, r.key)) for r in picked]
+        chosen += [(r.reply_id, math_group_key(r.answer, r.key)) for r in picked]
         added[(benchmark, run)] = len(picked)
     if chosen:
         add_audit(db, chosen, seed)

@@ -20,12 +20,12 @@ from graders.code.grade import CodeGradeConfig, grade_sample
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import IsolationUnavailable, Sandbox, SandboxError
 from graders.code.selfcheck import SelfCheckResult, selfcheck_problem
+from graders.progress import Advance
 from graders.verdict import Verdict
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 Key = TypeVar("Key")
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ class CodeResult:
 
 def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
               work: Callable[[Sandbox, Item], Result], failed: Callable[[Item, str], Result],
-              on_progress: Progress | None) -> Iterator[Result]:
+              on_progress: Advance | None) -> Iterator[Result]:
     """Run `work` over items on `jobs` sandboxes; yield results as they complete."""
     todo: queue.Queue[Item] = queue.Queue()
     for item in items:
@@ -121,7 +121,7 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
                for slot in range(max(1, min(jobs, len(items))))]
     for thread in threads:
         thread.start()
-    running, finished = len(threads), 0
+    running = len(threads)
     try:
         while running:
             kind, payload = done.get()
@@ -132,9 +132,8 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
                     raise payload
                 raise RuntimeError("a grading worker crashed") from payload
             else:
-                finished += 1
                 if on_progress is not None:
-                    on_progress(finished, len(items))
+                    on_progress(1)
                 yield payload
     finally:
         stop.set()
@@ -142,7 +141,7 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
             thread.join()
 
 
-def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Progress | None = None,
+def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Advance | None = None,
                     config: CodeGradeConfig | None = None) -> Iterator[CodeResult]:
     """Grade many programs in parallel; yields a CodeResult per item as each finishes."""
     config = config or CodeGradeConfig()
@@ -164,7 +163,7 @@ def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Progre
 
 
 def expected_many(problems: Mapping[Key, CodeProblem], jobs: int = 2,
-                  on_progress: Progress | None = None, config: CodeGradeConfig | None = None,
+                  on_progress: Advance | None = None, config: CodeGradeConfig | None = None,
                   ) -> Iterator[tuple[Key, ExpectedOutputs]]:
     """Run each problem's reference once (in parallel); yields (the caller's key, outputs).
 
@@ -190,7 +189,7 @@ CheckPair = tuple[CodeProblem, ExpectedOutputs]  # a problem and its reference's
 
 
 def selfcheck_many(pairs: Mapping[Key, CheckPair], jobs: int = 2,
-                   on_progress: Progress | None = None,
+                   on_progress: Advance | None = None,
                    config: CodeGradeConfig | None = None,
                    ) -> Iterator[tuple[Key, SelfCheckResult]]:
     """Self-check many problems in parallel (reference passes, stub fails), keyed like the input."""

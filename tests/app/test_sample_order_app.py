@@ -71,3 +71,24 @@ async def test_labels_in_the_review_order_are_not_the_sample(review_db):
     db = open_db(review_db)
     assert len(events_on_disk(review_db, "ann")) == 3
     assert not any(slot.drawn for slot in sample_from_db(db).values())
+
+
+def test_a_decision_in_sample_order_draws_only_the_reply_on_screen(review_db):
+    from adjudicate.app.session import ReviewSession
+
+    db = open_db(review_db)
+    ensure_order(db, 9)
+    session = ReviewSession(db, "ann", order="sample")
+    session.load()
+    current = session.current.reply_id
+    kind = kind_of(db, current)
+    others = [row.reply_id for row in session.rows
+              if row.reply_id != current and kind_of(db, row.reply_id) == kind][:2]
+    label = "correct" if kind == "math" else "bug"
+    preview = session.preview([current, *others], label)
+    session.decide(preview, scope="view", subject=None, description="three replies")
+    slots = sample_from_db(db)
+    assert slots[current].drawn
+    assert not any(slots[r].drawn for r in others)  # labeled, but chosen by the decision
+    assert db.execute("SELECT COUNT(*) FROM labels WHERE reviewer = 'ann' AND status = "
+                      "'labeled'").fetchone()[0] == 3

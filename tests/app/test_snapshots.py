@@ -38,3 +38,28 @@ def test_conflicts_view(review_db, snap_compare):
         record_label(db, reply_id, "bob", bob)
     db.close()
     assert snap_compare(make_app(review_db, "carol"), terminal_size=SIZE, press=["a"])
+
+
+def _labeled_before(review_db) -> None:
+    """ann read one reply of the \\dfrac{3}{4} group one by one; bob labeled another."""
+    ids = [r for r, _, _ in queue_order(review_db)]
+    db = open_db(review_db)
+    record_label(db, ids[0], "ann", "incorrect")
+    record_label(db, ids[1], "bob", "correct")
+    db.close()
+
+
+def test_pattern_list(review_db, snap_compare):
+    _labeled_before(review_db)
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["p"])
+
+
+def test_pattern_examples(review_db, snap_compare):
+    # the pattern of no pattern the graders split on: examples side by side
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE,
+                        press=["p", "down", "down", "down", "enter"])
+
+
+def test_pattern_decision_confirmation(review_db, snap_compare):
+    _labeled_before(review_db)
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["p", "enter", "c"])

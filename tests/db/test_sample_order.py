@@ -101,16 +101,6 @@ def test_drawn_means_labeled_or_skipped_in_the_sample_order(queued):
     assert first_undrawn(rows, slots) == 2
 
 
-def test_a_group_label_draws_only_the_reply_on_screen(queued):
-    db, _ = queued
-    order_id = ensure_order(db, 1).order.id
-    order = order_of(db)
-    label_in_sample(db, order_id, order[0], "ann", "correct", group=[order[3], order[0]])
-    slots = sample_slots(db)
-    assert [slots[r].drawn for r in order] == [True, False, False, False]
-    assert db.execute("SELECT COUNT(*) FROM labels WHERE status = 'labeled'").fetchone()[0] == 2
-
-
 def test_a_reshuffle_forgets_the_old_orders_draws(queued):
     db, _ = queued
     order_id = ensure_order(db, 1).order.id

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from adjudicate.report import build_report, render
-from adjudicate.report.records import ReplyRecord
+from adjudicate.report.records import ScoredReply
 from adjudicate.report.strata import SampleSlot
 from adjudicate.sampling.order import interleave
 
@@ -31,7 +31,7 @@ def verdicts(p: int, s: int) -> dict[str, str]:
 
 
 def records(labels: dict[int, str] | None = None, audit: set[int] = frozenset(),
-            ) -> list[ReplyRecord]:
+            ) -> list[ScoredReply]:
     labels = labels or {}
     out = []
     for p in range(PROBLEMS):
@@ -41,17 +41,17 @@ def records(labels: dict[int, str] | None = None, audit: set[int] = frozenset(),
             queued = "accept" not in v.values() or "reject" in v.values()
             reason = ("disagree" if "accept" in v.values() else "all_reject") if queued else (
                 "audit" if rid in audit else None)
-            out.append(ReplyRecord(rid, "r", "B", "math", f"p{p:02d}", s, v, queued=queued,
+            out.append(ScoredReply(rid, "r", "B", "math", f"p{p:02d}", s, v, queued=queued,
                                    queue_reason=reason,
                                    labels={"ann": labels[rid]} if rid in labels else {}))
     return out
 
 
-def right(record: ReplyRecord) -> bool:
+def right(record: ScoredReply) -> bool:
     return truth(int(record.problem[1:]), record.sample_index)
 
 
-def sample_order(recs: list[ReplyRecord], seed: int = 3) -> list[int]:
+def sample_order(recs: list[ScoredReply], seed: int = 3) -> list[int]:
     strata: dict[str, list[int]] = defaultdict(list)
     for r in recs:
         if r.queued or r.queue_reason == "audit":
