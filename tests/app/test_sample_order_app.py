@@ -4,6 +4,7 @@ nobody has drawn, and what it labels the report counts as the sample."""
 from __future__ import annotations
 
 from adjudicate.app import make_app
+from adjudicate.app.widgets.item_lines import ItemHeader
 from adjudicate.report import build_report
 from adjudicate.report.source import records_from_db, sample_from_db
 from adjudicate.sampling.order import ensure_order
@@ -24,6 +25,8 @@ async def test_the_app_serves_the_sample_order_and_its_labels_are_drawn(review_d
     app = make_app(review_db, "ann", order="sample")
     async with app.run_test(size=SIZE) as pilot:
         assert app.sub_title.endswith("· sample order")
+        header = str(app.screen.query_one(ItemHeader).render())
+        assert "sample order: label or skip each in turn" in header
         seen = []
         for _ in range(3):
             item = app.screen.item

@@ -71,8 +71,10 @@ class ReviewScreen(Screen[None]):
         included, with control characters as visible stand-ins)."""
         session = self.session
         self.item = item = visible_data(session.current_item())
-        self.query_one(ItemHeader).show(session.position, len(session.rows), item,
-                                        session.filter.describe())
+        view = session.filter.describe()
+        if session.order == "sample":  # moving past a reply without a label or skip ends the sample
+            view += " · sample order: label or skip each in turn"
+        self.query_one(ItemHeader).show(session.position, len(session.rows), item, view)
         switcher = self.query_one(ContentSwitcher)
         if item is None:
             switcher.current = "empty"
