@@ -17,6 +17,8 @@ from .settlement import DecisionRow, SettledWay
 
 READING = "reading"  # the pseudo-grader: score by reading
 READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too
+# a difference against a partly read reading: its McNemar counts are of the replies read
+MCNEMAR_READ_NOTE = "McNemar counts only the replies read so far"
 
 WILSON = "wilson"
 BOOTSTRAP = "bootstrap"

@@ -13,15 +13,13 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from . import sample_summary
-from .model import READING, Estimate, RunDifference, RunReport
+from .model import MCNEMAR_READ_NOTE, READING, Estimate, RunDifference, RunReport
 from .partial_plan import BenchmarkPlan, Term, mode, reading_term
 from .reading import passes
 from .sample_model import BOUNDED, BOUNDS
 from .stats import mean_pass_at_k
 from .strata import SampleSlot
 from .tables import RunTable
-
-MCNEMAR_READ_NOTE = "McNemar counts only the replies read so far"
 
 
 def revise(tables: Sequence[RunTable], runs: Sequence[RunReport],

@@ -7,13 +7,15 @@ import io
 
 from adjudicate.csv_safe import spreadsheet_row
 
-from .model import Report
+from .model import Agreement, Report
 
 COLUMNS = (
     "benchmark", "run", "kind", "grader", "description",
     "score", "ci_low", "ci_high", "interval_method", "passed", "n_problems", "n_replies",
     "agreement", "agreement_low", "agreement_high", "agreement_n",
     "false_accepts", "false_rejects",
+    "false_accept_rate", "false_accept_low", "false_accept_high",
+    "false_reject_rate", "false_reject_low", "false_reject_high",
     "queue_labeled", "queue_total", "partial",
     "grader_version", "adjudicate_version", "database", "created_at", "reviewers",
 )
@@ -25,6 +27,18 @@ def _num(value: float | None) -> str:
 
 def _cell(value: object) -> str:
     return "" if value is None else str(value)
+
+
+def _errors(a: Agreement | None) -> list[object]:
+    """False accepts and rejects: counts when fully read; when partly read the counts are
+    empty (they would be the labeled-only numbers) and the rates carry estimate or bounds."""
+    if a is None:
+        return [""] * 8
+    if a.false_accept_rate is None or a.false_reject_rate is None:
+        return [a.false_accepts, a.false_rejects] + [""] * 6
+    fa, fr = a.false_accept_rate, a.false_reject_rate
+    return ["", "", _num(fa.value), _num(fa.low), _num(fa.high),
+            _num(fr.value), _num(fr.low), _num(fr.high)]
 
 
 def render_csv(report: Report) -> str:
@@ -46,7 +60,7 @@ def render_csv(report: Report) -> str:
                 s.n_problems, s.n_replies,
                 _num(a.rate.value) if a else "", _num(a.rate.low) if a else "",
                 _num(a.rate.high) if a else "", a.rate.n_replies if a else "",
-                a.false_accepts if a else "", a.false_rejects if a else "",
+                *_errors(a),
                 run.queue.labeled, run.queue.total, str(run.queue.partial).lower(),
                 "+".join(versions.get(g.grader, ())), p.adjudicate_version if p else "",
                 _cell(p.database if p else None), _cell(p.created_at if p else None), reviewers,

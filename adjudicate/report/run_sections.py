@@ -7,7 +7,7 @@ from graders.labels import LABELS
 
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table, is_reading, plural, queue_sentence, uniform
-from .model import Difference, GraderScore, PassAtK, RunReport, TriageRow
+from .model import MCNEMAR_READ_NOTE, Difference, GraderScore, PassAtK, RunReport, TriageRow
 from .sample_sections import sample_blocks
 
 # pass@k in the human formats: these k (and the largest k) when the sample count allows.
@@ -82,10 +82,12 @@ def _grader_differences(run: RunReport, level: float) -> Table:
     columns = ["A − B", "Δ points", "Only A / only B", "McNemar p"]
     if as_column:
         columns.insert(2, "Replies")
-    rows, dependent = [], False
+    rows, dependent, read_only = [], False, False
     for d in shown:
         p = f.p_value(d.mcnemar.p_value) if d.mcnemar else f.DASH
-        if d.mcnemar and d.note:
+        if d.mcnemar and d.note == MCNEMAR_READ_NOTE:
+            p, read_only = p + "†", True
+        elif d.mcnemar and d.note:
             p, dependent = p + "*", True
         row = [f"{d.a} − {d.b}", f.points_estimate(d.difference),
                f"{d.mcnemar.a_only} / {d.mcnemar.b_only}" if d.mcnemar else f.DASH, p]
@@ -105,6 +107,9 @@ def _grader_differences(run: RunReport, level: float) -> Table:
     if dependent:
         notes.append("* McNemar pairs replies, and replies to the same problem are not "
                      "independent: read p as a guide; the interval resamples problems.")
+    if read_only:
+        notes.append("† Only A / only B and McNemar count only the replies read so far; the "
+                     "Δ is over every reply once read.")
     return Table(title, tuple(columns), tuple(rows), tuple(notes),
                  tuple(is_reading(d.a) for d in shown))
 

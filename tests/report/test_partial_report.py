@@ -3,6 +3,8 @@ hand-computed values; bounds when the labels are not a random sample; every form
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import random
 from collections import defaultdict
@@ -115,6 +117,30 @@ def test_agreement_and_false_rejects_are_estimated_like_the_score():
     assert symbolic.rate.value == pytest.approx((fixed + n_d * p_d + n_r * (1 - p_r)) / len(recs))
     assert symbolic.false_accept_rate.value == pytest.approx(n_d * (1 - p_d) / len(recs))
     assert symbolic.false_reject_rate.value == pytest.approx(n_r * p_r / len(recs))
+
+
+def test_false_accepts_and_rejects_of_a_partial_read_are_never_the_labeled_only_counts():
+    recs, slots, _ = read_first(30)
+    report = build_report(recs, bootstrap=300, seed=1, sample=slots)
+    _, run = reading(report)
+    symbolic = next(g for g in run.graders if g.grader == "symbolic").agreement
+    rows = list(csv.DictReader(io.StringIO(render(report, "csv"))))
+    row = next(r for r in rows if r["grader"] == "symbolic")
+    # the counts would be of the 30 replies read: empty, and the rates carry the estimate
+    assert (row["false_accepts"], row["false_rejects"]) == ("", "")
+    assert float(row["false_reject_rate"]) == pytest.approx(symbolic.false_reject_rate.value,
+                                                            abs=1e-6)
+    low, high = float(row["false_reject_low"]), float(row["false_reject_high"])
+    assert low < float(row["false_reject_rate"]) < high
+    full = build_report(records({r.reply_id: "correct" if right(r) else "incorrect"
+                                 for r in records() if r.queued}), bootstrap=100, seed=1)
+    full_row = next(r for r in csv.DictReader(io.StringIO(render(full, "csv")))
+                    if r["grader"] == "symbolic")
+    assert full_row["false_rejects"] != "" and full_row["false_reject_rate"] == ""
+    # McNemar against a partly read reading counts replies read: the human formats say so
+    for fmt in ("table", "markdown", "html"):
+        assert "McNemar count only the replies read so far" in render(report, fmt)
+        assert "read so far" not in render(full, fmt)
 
 
 def test_nothing_read_gives_bounds_never_a_zero_width_score():
