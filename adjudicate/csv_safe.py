@@ -27,6 +27,13 @@ def spreadsheet_cell(value: object) -> object:
     return text
 
 
+def plain_cell(text: str) -> str:
+    """What `spreadsheet_cell` neutralised, back as it was (for files we read back in)."""
+    if text.startswith("'") and text[1:].startswith(FORMULA_STARTS):
+        return text[1:]
+    return text
+
+
 def spreadsheet_row(values: list[object]) -> list[object]:
     """`spreadsheet_cell` on every value of a row."""
     return [spreadsheet_cell(v) for v in values]

@@ -5,7 +5,8 @@ answers two benchmarks with the same task id), the portable identity, or else by
 It gives a `label` of the reply's kind, optionally a `note`, a `reviewer` (else the command's
 --reviewer), a `status` (`labeled`, the default; `skipped`; `cleared`, a note only) and
 `adjudicated` (true: the final label over the reviewers'). Other fields are ignored, so an
-`adjudicate labels export` file reads back as it is.
+`adjudicate labels export` file reads back as it is (in CSV, the `'` the export puts before a
+formula-like cell is taken off again).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from adjudicate.csv_safe import plain_cell
 from adjudicate.errors import InputError
 from adjudicate.importers.jsonl import read_jsonl
 from db.label_io import LabelWrite, ReplyIdentity
@@ -66,7 +68,8 @@ def read_rows(path: Path, fmt: str) -> Iterator[tuple[int, dict[str, Any]]]:
                 raise InputError(name, f"{len(row[None]) + len(reader.fieldnames)} cells for "
                                  f"{len(reader.fieldnames)} columns", line=reader.line_num)
             count += 1
-            yield reader.line_num, {k: v for k, v in row.items() if v != "" or k == "label"}
+            yield reader.line_num, {k: plain_cell(v) for k, v in row.items()
+                                    if v != "" or k == "label"}
     except csv.Error as exc:
         raise InputError(name, f"not valid CSV ({exc})", line=reader.line_num) from None
     if count == 0:

@@ -98,6 +98,25 @@ def test_export_then_import_moves_labels_to_another_database(graded, tmp_path):
     assert any(json.loads(line)["adjudicated"] for line in again.stdout.splitlines())
 
 
+def test_a_csv_export_reads_back_with_notes_as_they_were(graded, tmp_path):
+    """The export neutralises formula-like cells for spreadsheets ('=1+1' -> "'=1+1"); the
+    import takes that back, so a note survives the round trip unchanged."""
+    math = [r for r in replies(graded) if r["kind"] == "math"]
+    notes = ["=1+1 is what the key says", "-3 not 3", "'quoted' already", "plain"]
+    rows = [{"reply_id": m["reply_id"], "label": "correct", "note": note}
+            for m, note in zip(math, notes, strict=False)]
+    assert invoke("labels", "import", write_jsonl(tmp_path / "in.jsonl", rows), "--db", graded,
+                  "--reviewer", "ann").exit_code == 0
+    path = tmp_path / "out.csv"
+    assert invoke("labels", "export", "--db", graded, "--format", "csv", "--out",
+                  path).exit_code == 0
+    assert "'=1+1 is what the key says" in path.read_text()  # safe in a spreadsheet
+    other = build_review_db(tmp_path / "other.db")
+    assert invoke("labels", "import", path, "--db", other).exit_code == 0
+    db = open_db(other)
+    assert sorted(n for (n,) in db.execute("SELECT note FROM labels")) == sorted(notes)
+
+
 def test_an_import_in_sample_order_is_the_sample_and_one_out_of_order_is_not(graded, tmp_path):
     listed = CliRunner().invoke(main, ["queue", "--db", str(graded), "--order", "sample",
                                        "--format", "jsonl"])
