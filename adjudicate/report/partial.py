@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from . import sample_summary
-from .model import MCNEMAR_READ_NOTE, READING, Estimate, RunDifference, RunReport
+from .model import MCNEMAR_READ_NOTE, READING, Estimate, PassAtK, RunDifference, RunReport
 from .partial_plan import BenchmarkPlan, Term, mode, reading_term
 from .reading import passes
 from .sample_model import BOUNDED, BOUNDS
@@ -92,14 +92,15 @@ def _register_run(plan: BenchmarkPlan, t: int, table: RunTable, run: RunReport,
                     modes, t, d.a, d.b), paired=True),
                     note=MCNEMAR_READ_NOTE if d.mcnemar else d.note)
             differences.append(d)
-        pass_k = []
-        for p in run.pass_at_k:
-            if p.grader in scores:
-                bounded = _pass_at_k_bounds(plan, t, p.grader, p.k)
-                if bounded is None:  # some problem will have fewer than k replies
-                    continue
-                p = replace(p, estimate=bounded)
-            pass_k.append(p)
+        # a partly read column is bounded at every k the graders have (its known readings
+        # alone would allow fewer), unless some problem will have fewer than k replies
+        pass_k = [p for p in run.pass_at_k if p.grader not in scores]
+        ks = sorted({p.k for p in pass_k})
+        for column in (c for c in table.columns if c in scores):
+            for k in ks:
+                bounded = _pass_at_k_bounds(plan, t, column, k)
+                if bounded is not None:
+                    pass_k.append(PassAtK(column, k, bounded))
         return replace(run, graders=tuple(graders), differences=tuple(differences),
                        pass_at_k=tuple(pass_k))
 

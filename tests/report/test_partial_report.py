@@ -254,3 +254,18 @@ def test_a_run_difference_of_two_partial_reads_is_paired_and_estimated():
     assert diff.difference.method == "paired imputation bootstrap"
     assert diff.difference.value == pytest.approx(a.value - b.value)
     assert diff.difference.low < diff.difference.value < diff.difference.high
+
+
+def test_pass_at_k_of_a_partial_read_is_bounded_at_every_k_the_graders_have():
+    recs, slots, _ = read_first(0)  # nothing read: the known readings alone allow no k = 2
+    report = build_report(recs, bootstrap=100, seed=1, sample=slots)
+    _, run = reading(report)
+    ks = {p.k for p in run.pass_at_k if p.grader == "exact"}
+    rows = {p.k: p.estimate for p in run.pass_at_k if p.grader == "reading"}
+    assert set(rows) == ks == {1, 2}
+    by_problem = defaultdict(list)
+    for r in recs:  # low: every unread reply wrong; high: right
+        by_problem[r.problem].append(None if r.queued else True)
+    low = sum(any(v for v in vs if v) for vs in by_problem.values()) / PROBLEMS
+    assert rows[2].method == "bounds" and rows[2].value is None
+    assert (rows[2].low, rows[2].high) == pytest.approx((low, 1.0))
