@@ -18,7 +18,7 @@ from .blocks import (
 )
 from .model import BOOTSTRAP, WILSON, RunDifference, RunReport
 from .run_sections import run_blocks
-from .sample_model import BOOTSTRAP_BOUNDS, BOUNDS, IMPUTATION
+from .sample_model import BOOTSTRAP_BOUNDS, BOUNDED, BOUNDS, IMPUTATION, PARTLY_BOUNDED
 
 
 def _samples(run: RunReport) -> str:
@@ -96,6 +96,7 @@ def _scores(runs: list[RunReport], graders: list[str], level: float) -> Table:
             cells.append(f.estimate(score.score) + ("*" if short else ""))
         rows.append(tuple(cells))
     notes.append(_interval_note(runs))
+    notes += _reading_notes(runs)
     if marked:
         notes.append(_short_note(runs))
     return Table(f"Score by grader and run ({level:.0%} CI)", ("Grader", *(r.run for r in runs)), tuple(rows),
@@ -118,6 +119,25 @@ def _interval_note(runs: list[RunReport]) -> str:
     return "Intervals: " + "; ".join(
         f"{' or '.join(names[m] for m in found) or 'none'} ({run})"
         for run, found in methods.items()) + "."
+
+
+def _reading_notes(runs: list[RunReport]) -> list[str]:
+    """What each partly read run's reading row rests on, beside the number."""
+    notes = []
+    for run in runs:
+        sample = run.sample
+        if sample is None:
+            continue
+        drawn = sum(s.drawn for s in sample.strata)
+        over = f"{run.run} reading: over all {plural(run.n_replies, 'reply')} once read"
+        if sample.mode == BOUNDED:
+            notes.append(f"{over}, bounds: {run.queue.labeled:,} of the {run.queue.total:,} "
+                         "queued replies read, not a random sample.")
+            continue
+        bounded = " (strata with none read yet bounded)" if sample.mode == PARTLY_BOUNDED else ""
+        notes.append(f"{over}, ≈ estimated from a random sample: {drawn:,} of the "
+                     f"{run.queue.total:,} queued replies, taken in the sample order{bounded}.")
+    return notes
 
 
 def _short_note(runs: list[RunReport]) -> str:

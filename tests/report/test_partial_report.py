@@ -269,3 +269,16 @@ def test_pass_at_k_of_a_partial_read_is_bounded_at_every_k_the_graders_have():
     low = sum(any(v for v in vs if v) for vs in by_problem.values()) / PROBLEMS
     assert rows[2].method == "bounds" and rows[2].value is None
     assert (rows[2].low, rows[2].high) == pytest.approx((low, 1.0))
+
+
+def test_the_headline_says_what_a_partial_reading_rests_on():
+    recs, slots, _ = read_first(30)
+    queued = sum(r.queued for r in recs)
+    estimated = build_report(recs, bootstrap=100, seed=1, sample=slots)
+    bounded = build_report(read_first(0)[0], bootstrap=100, seed=1, sample=read_first(0)[1])
+    for fmt in ("table", "markdown", "html"):
+        text = " ".join(render(estimated, fmt).split())
+        assert (f"r reading: over all {len(recs)} replies once read, ≈ estimated from a random "
+                f"sample: 30 of the {queued} queued replies") in text
+        text = " ".join(render(bounded, fmt).split())
+        assert f"bounds: 0 of the {queued} queued replies read, not a random sample" in text
