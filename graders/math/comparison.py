@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from math_verify import verify
-from sympy import Basic, Float, Rational, Set
+from sympy import Abs, Basic, Expr, Float, Rational, Set, Symbol, sign
 from sympy.logic.boolalg import Boolean
 
 from graders.math.exact_mode import exact_numbers
@@ -54,6 +54,30 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
     if too_large is not None:
         raise too_large
     return False
+
+
+def positive_match(gold: list, pred: list, config: SymbolicConfig) -> list[str]:
+    """The symbols, when gold and pred are equal once every symbol is a positive real (the
+    values a competition problem implies: `\\frac{1}{\\sqrt{n}}` = `\\sqrt{\\frac{1}{n}}`), else [].
+
+    Only plain expressions qualify (not relations, sets or tuples), and never a key that
+    takes absolute values or signs: such a key says its variables may be negative.
+    """
+    g, t = gold[0], pred[0]
+    if not (_plain_expression(g) and _plain_expression(t)) or g.has(Abs) or g.has(sign):
+        return []
+    symbols = sorted((s for s in g.free_symbols | t.free_symbols if isinstance(s, Symbol)),
+                     key=lambda s: s.name)
+    if not symbols or all(s.is_positive for s in symbols):
+        return []
+    positive = {s: Symbol(s.name, positive=True) for s in symbols}
+    if verify_fast([g.xreplace(positive)], [t.xreplace(positive)], config):
+        return [s.name for s in symbols]
+    return []
+
+
+def _plain_expression(value: object) -> bool:
+    return isinstance(value, Expr) and not isinstance(value, Set) and bool(value.free_symbols)
 
 
 def _pair_matches(g: object, t: object, options: tuple) -> bool:

@@ -4,7 +4,8 @@ Rules are tried in this order; the first that finds something wins:
 
 1. ``boxed`` -- the last ``\\boxed{...}`` / ``\\fbox{...}`` (balanced braces, nesting fine), or
    ``\\boxed 5`` without braces; a run of boxes joined only by a short separator
-   (``\\boxed{1}, \\boxed{2} and \\boxed{3}``) is taken whole, as one list. An answer line or
+   (``\\boxed{1}, \\boxed{2} and \\boxed{3}``) is taken whole, as one list, unless every box
+   of it holds the same answer (then it is that answer once). An answer line or
    "the answer is" stated after the last box (outside a trailing check) wins over it and is
    recorded under its own rule.
 2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` (markdown bold
@@ -29,17 +30,21 @@ Rules are tried in this order; the first that finds something wins:
    ``\\[..\\]``, ``$$..$$``) of the final paragraph that is not inside a worded aside
    (``$a = -256$ (the root is $x = 64$)`` -> ``-256``), with a one-symbol ``x =`` dropped; it
    does not fire when a plain number is stated after that segment ("... is 12."), which rules
-   10-11 then take.
+   10-12 then take.
 9. ``last_bold`` -- the last ``**bold**`` phrase outside programs (``a**2 + b**2`` is a power).
-10. ``stated_number`` -- when the last number is a label or a restated condition (``horse #12``,
+10. ``number_in_words`` -- the final sentence states no number in digits and names exactly one
+   in words (``... so it took three days for the beanstalk to pass the window``: ``three``;
+   see ``number_words.py``); rule 8 defers to such a sentence after its math.
+11. ``stated_number`` -- when the last number is a label or a restated condition (``horse #12``,
    ``in the first 15 minutes``, ``to make 80 meatballs``), the value its sentence states before
-   it: the sentence's subject (``5 cars drove ... in the first 15 minutes`` -> ``5``) or a
+   it: the sentence's subject (``5 cars drove ... in the first 15 minutes`` -> ``5``, ``Three
+   trucks ... to transport 80 flagstones`` -> ``Three``) or a
    calculation's result (``60*2 = <<60*2=120>>120 in 2 weeks`` -> ``120``); see
    ``stated_numbers.py``.
-11. ``last_number`` -- the last number (radicals and fractions included) outside worded
+12. ``last_number`` -- the last number (radicals and fractions included) outside worded
    parentheticals, GSM8K ``<<a+b=c>>`` annotations and programs.
 
-Rules 6-11 read the reply with trailing verification removed: paragraphs that open with a check
+Rules 6-12 read the reply with trailing verification removed: paragraphs that open with a check
 ("As a consistency check, ...", "Verification:", "Let's verify ...") after an answer was stated,
 or with a confirming word ("Indeed, ...", "Sure enough, ...") right after a sentence that ends on
 a value, and such a sentence inside the final paragraph. Every answer is narrowed in place
@@ -53,6 +58,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from graders.math.number_words import stated_in_words
 from graders.math.programs import mask_programs, printed_answer
 from graders.math.regions import (
     NUMBER,
@@ -83,7 +89,7 @@ from graders.math.statements import (
 from graders.verdict import Extraction
 
 EXTRACTOR = "math-final-answer"
-VERSION = "3"
+VERSION = "4"
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\b")
 _ANSWER_LINE = re.compile(
@@ -130,7 +136,9 @@ def _boxed(reply: str) -> Span | tuple[str, Span] | None:
     # `\boxed{1}, \boxed{2} and \boxed{3}`: a run of boxes is one answer (a list).
     while first > 0 and _joins(reply, boxes[first - 1][2], boxes[first][0]):
         first -= 1
-    span = content if first == len(boxes) - 1 else (boxes[first][0], after)
+    # ... unless every box of the run holds the same answer (`\boxed{6}\). \]\n\[\boxed{6}`)
+    same = len({reply[box[1][0] : box[1][1]] for box in boxes[first:]}) == 1
+    span = content if same else (boxes[first][0], after)
     return _statement_after(reply, after) or span
 
 
@@ -240,6 +248,9 @@ def _last_math_final_paragraph(reply: str) -> Span | None:
     prose = mask_math(mask_asides(reply), paragraph)
     if NUMBER.search(prose, segments[-1][1], paragraph[1]):
         return None
+    in_words = stated_in_words(prose, paragraph)
+    if in_words and in_words[0] >= segments[-1][1]:  # "... so it took three days."
+        return None
     for seg in reversed(segments):
         span = refine(reply, rhs_of_simple_assignment(reply, strip_span(reply, seg)))
         if span[1] > span[0]:
@@ -277,6 +288,11 @@ def _stated_number(reply: str) -> Span | None:
     return strip_span(reply, span) if span else None
 
 
+def _number_in_words(reply: str) -> Span | None:
+    masked, region, _ = _prose(reply)
+    return stated_in_words(masked, region)
+
+
 def _last_number(reply: str) -> Span | None:
     found = _prose(reply)[2]
     if not found:
@@ -294,6 +310,7 @@ RULES: tuple[tuple[str, Callable[[str], Span | tuple[str, Span] | None]], ...] =
     ("program_output", _program_output),
     ("last_math_final_paragraph", _last_math_final_paragraph),
     ("last_bold", _last_bold),
+    ("number_in_words", _number_in_words),
     ("stated_number", _stated_number),
     ("last_number", _last_number),
 )

@@ -20,7 +20,7 @@ from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 from sympy import Basic, FiniteSet, Interval, Tuple, nan, zoo
 
 from graders.math import exact_mode, parse_caches
-from graders.math.comparison import SymbolicConfig, verify_fast
+from graders.math.comparison import SymbolicConfig, positive_match, verify_fast
 from graders.math.exact_values import TooLarge, decimal_match
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
@@ -38,12 +38,19 @@ _EXPR_ONLY = (ExprExtractionConfig(),)
 _DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
 DEFAULT_CONFIG = SymbolicConfig()
 _DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
-_LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
+# A choice letter opening an answer, its option text after it: `(E) a polygenic score`,
+# `E: 12`, `E. 12`, `\textbf{E} 12`, `Option E`.
+_LEADING_CHOICE = re.compile(
+    r"\s*(?:(?i:option|choice)\s*[:：]?\s*)?(?:\\text(?:bf|rm)?\{\s*|\*\*)?"
+    r"(?:\(\s*([A-E])\s*\)|([A-E])\s*(?:[:.)：]|\}|\*\*|$))"
+)
 _PERCENT_END = re.compile(r"\s*\\?%\s*$")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
 # Space between two digits is kept (as `_`): `2 3` is not `23`.
 _DIGIT_GAP = re.compile(r"(?<=\d)(?:\s|\\[,;:! ])+(?=\d)")
+_UNPARSED = {"ambiguous": "a space between two digits (`2 3`, `2 1/4` inside more math) has no "
+                          "single reading"}
 
 
 def unwrap_key(text: str) -> str:
@@ -64,6 +71,8 @@ def unwrap_key(text: str) -> str:
 @lru_cache(maxsize=65536)
 def _parse_hardened(text: str) -> tuple[list, str, str]:
     """(Math-Verify parse result, what it read, which path) for hardened answer text."""
+    if _DIGIT_GAP.search(text):  # LaTeX reads `2 3` as 2 + 3 and `2 1/4` as 3/4: no reading
+        return [], text, "ambiguous"
     if _DECIMAL.fullmatch(text):  # a plain number: Math-Verify's expression reader is exact
         number = parse(text, _EXPR_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
         if number:
@@ -104,7 +113,7 @@ def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, 
     if key_choice is not None:
         answer_choice = choice_letter(answer)
         if answer_choice is None and (m := _LEADING_CHOICE.match(answer)):
-            answer_choice = m.group(1)
+            answer_choice = m.group(1) or m.group(2)
         if answer_choice is not None:
             same = answer_choice == key_choice
             return (ACCEPT if same else REJECT), {**evidence, "method": "choice"}
@@ -119,15 +128,21 @@ def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, 
         key_path=gold_path, answer_path=pred_path,
     )
     if not gold:
-        return ERROR, {**evidence, "reason": "key did not parse"}
+        return ERROR, {**evidence, "reason": _UNPARSED.get(gold_path, "key did not parse")}
     if not pred:
-        return REJECT, {**evidence, "reason": "answer did not parse"}
+        return REJECT, {**evidence, "reason": _UNPARSED.get(pred_path, "answer did not parse")}
     if _undefined(gold) or _undefined(pred):
         return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}
     if _pair_against_set(gold[0], pred[0]) or _pair_against_set(pred[0], gold[0]):
         # Math-Verify matches (1,2) with {1,2}; a point or interval is not an unordered set.
         return REJECT, {**evidence, "reason": "an interval or tuple against a set"}
-    return (ACCEPT if verify_fast(gold, pred, config) else REJECT), evidence
+    if verify_fast(gold, pred, config):
+        return ACCEPT, evidence
+    assumed = positive_match(gold, pred, config)
+    if assumed:
+        return ACCEPT, {**evidence, "method": "math-verify, symbols positive",
+                        "assumed_positive": ", ".join(assumed)}
+    return REJECT, evidence
 
 
 def _plain_numbers_match(answer: str, key: str, config: SymbolicConfig) -> bool | None:
