@@ -75,14 +75,42 @@ def numbers_equal(a: Expr, b: Expr, places: int) -> bool | None:
     if a == b:
         return True
     try:
-        if not (a.has(Float) or b.has(Float)):
-            ra, rb = rational_value(a), rational_value(b)
-            if ra is not None and rb is not None:
-                return ra == rb
-            return _exact_zero(a - b, max(size_bits(a), size_bits(b)))
-        return _decimal_equal(a, b, places)
+        try:
+            if not (a.has(Float) or b.has(Float)):
+                ra, rb = rational_value(a), rational_value(b)
+                if ra is not None and rb is not None:
+                    return ra == rb
+                return _exact_zero(a - b, max(size_bits(a), size_bits(b)))
+            return _decimal_equal(a, b, places)
+        except TooLarge:
+            if _clearly_apart(a, b):  # `2^{2^{40}}` against 5 needs no exact value
+                return False
+            raise
     except (ArithmeticError, NotImplementedError, TypeError, ValueError):
         return None  # SymPy cannot evaluate it: the caller's other tests decide
+
+
+def _clearly_apart(a: Expr, b: Expr) -> bool:
+    """Whether two numbers differ already at double precision (both evaluated accurately)."""
+    parts = []
+    for value in (a, b):
+        re, im, re_acc, im_acc = _evalf(value, 53, {})
+        if im is not None or (re is not None and (re_acc is None or re_acc < 40)):
+            return False
+        parts.append(None if re is None else _mpf_fraction_scaled(re))
+    first, second = parts
+    if first is None or second is None:  # zero against an accurate non-zero number
+        return first is not second
+    (sign_a, exp_a, man_a), (sign_b, exp_b, man_b) = first, second
+    if sign_a != sign_b or abs(exp_a - exp_b) > 1:
+        return True
+    return abs(man_a * 2.0 ** (exp_a - exp_b) - man_b) > 2.0 ** -30 * abs(man_b)
+
+
+def _mpf_fraction_scaled(part: tuple) -> tuple[int, int, float]:
+    """(sign, binary exponent, mantissa in [0.5, 1)) of an mpf, whatever its size."""
+    sign, mantissa, exponent, bits = part
+    return sign, exponent + bits, mantissa / 2.0 ** bits
 
 
 def decimal_match(x: Fraction, y: Fraction, places: int) -> bool:

@@ -58,6 +58,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from graders.math.boxes import last_box_run
 from graders.math.number_words import stated_in_words
 from graders.math.programs import mask_programs, printed_answer
 from graders.math.regions import (
@@ -70,7 +71,6 @@ from graders.math.regions import (
 )
 from graders.math.spans import (
     Span,
-    brace_pairs,
     math_segments,
     refine,
     rhs_of_simple_assignment,
@@ -91,7 +91,6 @@ from graders.verdict import Extraction
 EXTRACTOR = "math-final-answer"
 VERSION = "4"
 
-_BOXED = re.compile(r"\\(?:boxed|fbox)\b")
 _ANSWER_LINE = re.compile(
     r"^[ \t>#*_-]*(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
     r"[ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
@@ -106,63 +105,15 @@ _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 _MATH_WORDS = frozenset(
     "and or pi sqrt sin cos tan cot sec csc log ln exp inf infty mod gcd lcm deg".split()
 )
-_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
 _MAX_CANDIDATES = 20
-_BARE_TOKEN = re.compile(r"[^\s$.,;}]+")
-
-
-def _box_content(reply: str, m: re.Match, pairs: dict[int, int]) -> tuple[Span, int] | None:
-    """The content span of one box and the index just past it."""
-    i = m.end()
-    while i < len(reply) and reply[i] in " \t":
-        i += 1
-    if i < len(reply) and reply[i] == "{":
-        close = pairs.get(i)
-        if close is not None:
-            return strip_span(reply, (i + 1, close)), close + 1
-    elif i > m.end():  # `\boxed 5`: one token after the space
-        token = _BARE_TOKEN.match(reply, i)
-        if token:
-            return (i, token.end()), token.end()
-    return None
 
 
 def _boxed(reply: str) -> Span | tuple[str, Span] | None:
-    boxes = _boxes(reply)
-    if not boxes:
+    found = last_box_run(reply)
+    if found is None:
         return None
-    start, content, after = boxes[-1]
-    first = len(boxes) - 1
-    # `\boxed{1}, \boxed{2} and \boxed{3}`: a run of boxes is one answer (a list).
-    while first > 0 and _joins(reply, boxes[first - 1][2], boxes[first][0]):
-        first -= 1
-    # ... unless every box of the run holds the same answer (`\boxed{6}\). \]\n\[\boxed{6}`)
-    same = len({reply[box[1][0] : box[1][1]] for box in boxes[first:]}) == 1
-    span = content if same else (boxes[first][0], after)
+    span, after = found
     return _statement_after(reply, after) or span
-
-
-def _joins(reply: str, start: int, end: int) -> bool:
-    """Whether the text between two boxes is a short list separator, not a new statement."""
-    between = reply[start:end]
-    words = re.findall(r"(?<![\\A-Za-z])[A-Za-z]{2,}", between)
-    return (
-        len(between) <= 40
-        and len(words) <= 3
-        and "\n\n" not in between
-        and not _SENTENCE_BREAK.search(between)
-    )
-
-
-def _boxes(reply: str) -> list[tuple[int, Span, int]]:
-    """(start of `\boxed`, content span, end) of every well-formed non-empty box."""
-    found = []
-    pairs = brace_pairs(reply) if "\\boxed" in reply or "\\fbox" in reply else {}
-    for m in _BOXED.finditer(reply):
-        box = _box_content(reply, m, pairs)
-        if box and box[0][1] > box[0][0]:
-            found.append((m.start(), box[0], box[1]))
-    return found
 
 
 def _statement_after(reply: str, after: int) -> tuple[str, Span] | None:

@@ -1,7 +1,8 @@
 """Plain-text and Python notation inside an answer, rewritten as the LaTeX it means.
 
 Replies box what a program printed or what they typed without LaTeX: `pi`, `exp(2)`,
-`2*pi*r`, `x**2`, `sqrt(2)/2`, `(3+2j)`, `3.0 + -1.0i`, and mixed numbers such as `2 1/4`.
+`2*pi*r`, `x**2`, `sqrt(2)/2`, `(3+2j)`, `3.0 + -1.0i`, `1e-30`, and mixed numbers such as
+`2 1/4`.
 Math-Verify's LaTeX reader takes `pi` for `p*i`, `exp(2)` for `e*x*p(2)` and `2 1/4` for
 `(2+1)/4`. Only spellings with one reading are rewritten:
 
@@ -9,6 +10,8 @@ Math-Verify's LaTeX reader takes `pi` for `p*i`, `exp(2)` for `e*x*p(2)` and `2 
   `\\exp` stay as they are) and, for functions, followed by `(` (balanced) or, for `sqrt`,
   by a number or one letter;
 - `j` (or `i`) is the imaginary unit only when the whole answer is one complex number;
+- `1e-30` is scientific notation only as a whole answer with a decimal point or a two-digit
+  exponent (`2e-3` may be 2e - 3);
 - `W a/b` is a mixed number only when it is the whole answer and `a/b` a proper fraction:
   inside a product or a list (`3 \\cdot 2 1/4`, `2 1/4, 3`) it stays ambiguous, and the
   caller refuses to parse a space between two digits at all.
@@ -24,6 +27,9 @@ _COMPLEX = re.compile(
     rf"(?P<im>{_NUM})?\s*\*?\s*[ij]\s*\)?"
     rf"|\(?\s*(?P<only>[-+]?\s*(?:{_NUM})?)\s*\*?\s*[ij]\s*\)?"
 )
+# `1e-30`, `1.5E+3`: scientific notation, as a whole answer, when it cannot be `2e - 3`
+# (a multiple of Euler's number minus something): a decimal point or a two-digit exponent.
+_SCIENTIFIC = re.compile(r"(?P<man>[-+]?\d+(?:\.\d*)?|[-+]?\.\d+)[eE](?P<exp>[-+]?\d+)")
 _MIXED = re.compile(r"(?P<neg>-?)\s*(?P<whole>\d+)\s+(?P<num>\d+)\s*/\s*(?P<den>\d+)")
 _WORD_START = r"(?<![\\A-Za-z])"
 _CALL = re.compile(_WORD_START + r"(?P<name>sqrt|exp|abs|sin|cos|tan|cot|sec|csc|arcsin|arccos|"
@@ -34,7 +40,7 @@ _POWER = re.compile(r"\*\*\s*")
 _POWER_ARG = re.compile(r"[-+]?(?:\d+(?:\.\d+)?|[A-Za-z]\w*)")
 _TIMES = re.compile(r"(?<![*^{_])\*(?![*}])")
 _PLAIN_HINT = re.compile(r"\*|(?<![\\A-Za-z])(?:pi|sqrt|exp|abs|sin|cos|tan|cot|sec|csc|arc|"
-                         r"log|ln)|\d\s+\d|[ij]\s*\)?\s*$")
+                         r"log|ln)|\d\s+\d|[ij]\s*\)?\s*$|\d[eE][-+]?\d")
 
 
 def plain_to_latex(text: str) -> str:
@@ -63,6 +69,9 @@ def _whole_answer_forms(text: str) -> str | None:
             return f"{real} {'-' if negative else '+'} {m.group('im') or '1'} i"
         only = m.group("only").replace(" ", "")
         return f"{only if only not in ('', '+', '-') else only + '1'} i"
+    m = _SCIENTIFIC.fullmatch(text)
+    if m and ("." in m.group("man") or len(m.group("exp").lstrip("+-")) >= 2):
+        return f"{m.group('man')}\\times 10^{{{m.group('exp')}}}"
     m = _MIXED.fullmatch(text)
     if m and 0 < int(m.group("num")) < int(m.group("den")):
         return f"{m.group('neg')}{m.group('whole')}\\frac{{{m.group('num')}}}{{{m.group('den')}}}"
