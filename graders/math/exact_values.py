@@ -258,8 +258,10 @@ def _decimal_equal(a: Expr, b: Expr, places: int) -> bool | None:
 
 def _complex_fraction(value: Expr, places: int) -> tuple[Fraction, Fraction] | None:
     """(real, imaginary) parts, exact for a rational value, else evaluated with enough bits to
-    round them to `places` places and figures."""
-    exact = rational_value(value) if not value.has(Float) else None
+    round them to `places` places and figures. A Float counts as the decimal it was written
+    as (`6.02`, not the binary 6.0199999999999996), so `6.02 \\times 10^{23}` is exact."""
+    value = value.xreplace({f: Rational(str(f)) for f in value.atoms(Float)})
+    exact = rational_value(value)
     if exact is not None:
         return exact, Fraction(0)
     try:

@@ -27,6 +27,9 @@ _PRONOUN_BEFORE = re.compile(r"(?i)\b(?:each|the|this|that|which|no|any|every|so
                              r"another|last|first|only|right|wrong|other)\s+\Z")
 _PRONOUN_AFTER = re.compile(r"(?i)\s+(?:of|another|who|which|that|by|is|was)\b")
 _DIGITS = re.compile(r"\d")
+# A sentence that concludes ("..., so it took three days"), not one that narrates on.
+_CONCLUDING = re.compile(r"(?i)\b(?:so|thus|therefore|hence|answer|total|altogether|in all|"
+                         r"overall|in the end|finally|means|makes)\b")
 # A sentence ends at `.`, `!` or `?` (not after a title: "Mr. Sylas adds four ...") or a newline.
 _SENTENCE_BREAK = re.compile(r"(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMrs\.)"
                              r"(?<=[.!?])\s+|\n")
@@ -68,8 +71,9 @@ def is_number_word(masked: str, match: re.Match) -> bool:
 
 
 def stated_in_words(masked: str, region: Span) -> Span | None:
-    """The number word of the region's last sentence, when that sentence states no number in
-    digits and names exactly one number in words ("... so it took three days to pass")."""
+    """The number word of the region's last sentence, when that sentence concludes ("so",
+    "thus", "in total" before the word), states no number in digits and names exactly one in
+    words ("... so it took three days to pass"; not "Then three more came.")."""
     start, end = region
     text_end = len(masked[start:end].rstrip()) + start
     last = start
@@ -79,4 +83,6 @@ def stated_in_words(masked: str, region: Span) -> Span | None:
     if _DIGITS.search(masked, last, text_end):
         return None
     found = [m for m in NUMBER_WORD.finditer(masked, last, text_end) if is_number_word(masked, m)]
-    return found[0].span() if len(found) == 1 else None
+    if len(found) != 1 or not _CONCLUDING.search(masked, last, found[0].start()):
+        return None
+    return found[0].span()
