@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from math_verify import verify
-from sympy import Abs, Basic, Expr, Float, Rational, Set, Symbol, sign
+from sympy import Abs, Basic, Expr, Float, I, Rational, Set, Symbol, sign
 from sympy.logic.boolalg import Boolean
 
 from graders.math.exact_mode import exact_numbers
@@ -54,6 +54,18 @@ def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
     if too_large is not None:
         raise too_large
     return False
+
+
+def unify_imaginary_unit(parsed: list) -> list:
+    """Parsed answers with the symbol `i` read as the imaginary unit: Math-Verify reads `3-i`
+    as 3 - I but `3-1i` as 3 - 1*i (a symbol), so the same number would differ from itself."""
+    out = []
+    for value in parsed:
+        if isinstance(value, Basic):
+            names = {s: I for s in value.free_symbols if isinstance(s, Symbol) and s.name == "i"}
+            value = value.xreplace(names) if names else value
+        out.append(value)
+    return out
 
 
 def positive_match(gold: list, pred: list, config: SymbolicConfig) -> list[str]:

@@ -9,7 +9,8 @@ Math-Verify's LaTeX reader takes `pi` for `p*i`, `exp(2)` for `e*x*p(2)` and `2 
 - a name is a function or constant only as a whole word outside LaTeX (`\\pi`, `spin` and
   `\\exp` stay as they are) and, for functions, followed by `(` (balanced) or, for `sqrt`,
   by a number or one letter;
-- `j` (or `i`) is the imaginary unit only when the whole answer is one complex number;
+- `j` is the imaginary unit `i` only when the whole answer is one complex number in Python's
+  spelling (`2-3j`, `(3+2j)`, `3.0 + -1.0i`); LaTeX's own `6 - 5i` is left as it is;
 - `1e-30` is scientific notation only as a whole answer with a decimal point or a two-digit
   exponent (`2e-3` may be 2e - 3);
 - `W a/b` is a mixed number only when it is the whole answer and `a/b` a proper fraction:
@@ -30,6 +31,8 @@ _COMPLEX = re.compile(
 # `1e-30`, `1.5E+3`: scientific notation, as a whole answer, when it cannot be `2e - 3`
 # (a multiple of Euler's number minus something): a decimal point or a two-digit exponent.
 _SCIENTIFIC = re.compile(r"(?P<man>[-+]?\d+(?:\.\d*)?|[-+]?\.\d+)[eE](?P<exp>[-+]?\d+)")
+# What only Python writes: `j`, a sign after a sign (`3.0 + -1.0i`), a parenthesised number.
+_PYTHON_COMPLEX = re.compile(r"j|[-+]\s*[-+]|^\(")
 _MIXED = re.compile(r"(?P<neg>-?)\s*(?P<whole>\d+)\s+(?P<num>\d+)\s*/\s*(?P<den>\d+)")
 _WORD_START = r"(?<![\\A-Za-z])"
 _CALL = re.compile(_WORD_START + r"(?P<name>sqrt|exp|abs|sin|cos|tan|cot|sec|csc|arcsin|arccos|"
@@ -45,7 +48,7 @@ _PLAIN_HINT = re.compile(r"\*|(?<![\\A-Za-z])(?:pi|sqrt|exp|abs|sin|cos|tan|cot|
 
 def plain_to_latex(text: str) -> str:
     """`2*pi*r` -> `2 \\cdot \\pi r`, `exp(2)` -> `e^{2}`, `sqrt(2)/2` -> `\\sqrt{2}/2`,
-    `(3+2j)` -> `3+2 i`, `2 1/4` -> `2\\frac{1}{4}`; anything else unchanged."""
+    `(3+2j)` -> `3+2i`, `2 1/4` -> `2\\frac{1}{4}`; anything else unchanged."""
     if not _PLAIN_HINT.search(text):
         return text
     stripped = text.strip()
@@ -61,14 +64,14 @@ def plain_to_latex(text: str) -> str:
 
 def _whole_answer_forms(text: str) -> str | None:
     """A complex number or a mixed number that is the whole answer, as LaTeX."""
-    m = _COMPLEX.fullmatch(text)
+    m = _COMPLEX.fullmatch(text) if _PYTHON_COMPLEX.search(text) else None
     if m and re.search(r"\d", text):
         if m.group("re") is not None:
             negative = (m.group("sign") == "-") != (m.group("imsign") == "-")
             real = m.group("re").replace(" ", "")
-            return f"{real} {'-' if negative else '+'} {m.group('im') or '1'} i"
+            return f"{real}{'-' if negative else '+'}{m.group('im') or '1'}i"
         only = m.group("only").replace(" ", "")
-        return f"{only if only not in ('', '+', '-') else only + '1'} i"
+        return f"{only if only not in ('', '+', '-') else only + '1'}i"
     m = _SCIENTIFIC.fullmatch(text)
     if m and ("." in m.group("man") or len(m.group("exp").lstrip("+-")) >= 2):
         return f"{m.group('man')}\\times 10^{{{m.group('exp')}}}"

@@ -20,7 +20,12 @@ from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 from sympy import Basic, FiniteSet, Interval, Tuple, nan, zoo
 
 from graders.math import exact_mode, parse_caches
-from graders.math.comparison import SymbolicConfig, positive_match, verify_fast
+from graders.math.comparison import (
+    SymbolicConfig,
+    positive_match,
+    unify_imaginary_unit,
+    verify_fast,
+)
 from graders.math.exact_values import TooLarge, decimal_match
 from graders.math.rewrite import choice_letter, harden
 from graders.math.spans import matching_brace
@@ -123,6 +128,7 @@ def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, 
             return (ACCEPT if plain else REJECT), {**evidence, "method": "number"}
     gold, gold_read, gold_path = _parse_hardened(key)
     pred, pred_read, pred_path = _parse_hardened(answer)
+    gold, pred = unify_imaginary_unit(gold), unify_imaginary_unit(pred)
     evidence.update(
         method="math-verify", key_parsed=gold_read, answer_parsed=pred_read,
         key_path=gold_path, answer_path=pred_path,

@@ -31,6 +31,9 @@ PLAIN_ACCEPT = [
     ("2-3j", "2-3i"),
     ("(3+2j)", "3+2i"),
     ("(1-1j)", "1-i"),
+    ("-1j", "-i"),
+    ("6 - 5i", "6-5i"),
+    ("-5i + 6", "6 - 5i"),
     # mixed numbers as the whole answer
     ("2 1/4", "\\frac{9}{4}"),
     ("-2 1/4", "-\\frac{9}{4}"),
@@ -46,6 +49,8 @@ PLAIN_REJECT = [
     ("x**3", "x^2"),
     ("2+3j", "2-3i"),
     ("3.0 + -1.0i", "3+i"),
+    ("6 + 5i", "6-5i"),
+    ("5i", "5"),
     ("2e-3", "0.002"),  # two-e-minus-three is not read as scientific notation
     # a mixed number is not read where it is not the whole answer, and never as (2+1)/4
     ("2 1/4", "\\frac{3}{4}"),
@@ -80,7 +85,8 @@ def test_plain_notation_near_misses_rejected(answer: str, key: str) -> None:
         ("exp(2)", "e^{2}"),
         ("sqrt(exp(2))", "\\sqrt{e^{2}}"),
         ("x**2+1", "x^{2}+1"),
-        ("2-3j", "2 - 3 i"),
+        ("2-3j", "2-3i"),
+        ("6 - 5i", "6 - 5i"),
         ("2 1/4", "2\\frac{1}{4}"),
         ("1e-30", "1\\times 10^{-30}"),
         # left alone: LaTeX, words containing the names, lists and products of mixed numbers
