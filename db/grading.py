@@ -161,8 +161,8 @@ def save_selfcheck(
 def failed_selfchecks(db: Database) -> list[dict[str, Any]]:
     """Problems whose reference failed its own tests or whose stub passed, latest check each."""
     rows = db.execute(
-        """SELECT problems.benchmark, problems.task_id, c.reference_passes, c.stub_fails,
-                  c.details
+        """SELECT problems.id, problems.benchmark, problems.task_id, c.reference_passes,
+                  c.stub_fails, c.details
            FROM problem_checks c JOIN problems ON problems.id = c.problem_id
            WHERE c.checked_at = (SELECT max(checked_at) FROM problem_checks d
                                  WHERE d.problem_id = c.problem_id)
@@ -170,9 +170,9 @@ def failed_selfchecks(db: Database) -> list[dict[str, Any]]:
            ORDER BY problems.benchmark, problems.task_id"""
     ).fetchall()
     return [
-        {"benchmark": b, "task_id": t, "reference_passes": bool(r), "stub_fails": bool(s),
-         "details": json.loads(d)}
-        for b, t, r, s, d in rows
+        {"problem_id": i, "benchmark": b, "task_id": t, "reference_passes": bool(r),
+         "stub_fails": bool(s), "details": json.loads(d)}
+        for i, b, t, r, s, d in rows
     ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ from adjudicate.errors import InputError
 from db.errors import StoreError
 
 USER_ERRORS = (InputError, StoreError)
+DEBUG_VARIABLE = "ADJUDICATE_DEBUG"  # set it to see the traceback of an unexpected error
 
 stderr = Console(stderr=True)
 
@@ -49,6 +51,19 @@ class AdjudicateGroup(click.Group):
         except KeyboardInterrupt:
             stderr.print("Interrupted: everything committed so far is kept; rerun to continue.")
             sys.exit(130)
+        except (click.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+            raise
+        except Exception as exc:
+            if os.environ.get(DEBUG_VARIABLE):
+                raise
+            # A bug of ours: one clear line, never a traceback; the data is safe because every
+            # write is a committed transaction.
+            stderr.print(
+                f"Error: unexpected {type(exc).__name__}: {str(exc)[:300]}\n"
+                "Everything committed so far is kept. This is a bug in adjudicate: rerun with "
+                f"{DEBUG_VARIABLE}=1 to see the traceback, and report it.",
+                markup=False, highlight=False)
+            sys.exit(2)
 
 
 @contextmanager

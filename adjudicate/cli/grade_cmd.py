@@ -82,9 +82,9 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                    f"{code.queued:,} queued (pass base, fail plus).")
     else:
         click.echo("Code: nothing new to grade.")
-    for task_id, why in code.unusable:
-        click.echo(f"Warning: {task_id}: cannot be graded ({why}); its replies stay ungraded. "
+    for problem, why in code.unusable:
+        click.echo(f"Warning: {problem}: cannot be graded ({why}); its replies stay ungraded. "
                    "Re-import the problem with its tests.", err=True)
-    for task_id, what, issues in code.selfcheck_failures:
-        click.echo(f"Warning: {task_id}: {what}, so its verdicts are not to be trusted "
+    for problem, what, issues in code.selfcheck_failures:
+        click.echo(f"Warning: {problem}: {what}, so its verdicts are not to be trusted "
                    f"({'; '.join(issues)[:200]}). The report lists it.", err=True)

@@ -33,10 +33,10 @@ from graders.code import (
     grade_code_many,
     selfcheck_many,
 )
-from graders.code.evidence import GRADER_BASE, GRADER_PLUS
+from graders.code.evidence import GRADER_BASE, GRADER_PLUS, build_verdicts
 from graders.code.evidence import VERSION as CODE_GRADER_VERSION
 from graders.code.expected import VERSION as EXPECTED_VERSION
-from graders.verdict import ACCEPT
+from graders.verdict import ACCEPT, Extraction, Verdict
 
 COMMIT_EVERY = 200
 CODE_GRADERS = {GRADER_BASE: CODE_GRADER_VERSION, GRADER_PLUS: CODE_GRADER_VERSION}
@@ -53,8 +53,9 @@ class CodeSummary:
     graded: int = 0
     queued: int = 0
     problems: int = 0
+    # (problem as "benchmark task_id", what failed, the self-check's issues)
     selfcheck_failures: list[tuple[str, str, list[str]]] = field(default_factory=list)
-    unusable: list[tuple[str, str]] = field(default_factory=list)  # (task id, why): not graded
+    unusable: list[tuple[str, str]] = field(default_factory=list)  # (problem, why): not graded
 
 
 def code_problem(row: dict[str, Any]) -> CodeProblem:
@@ -63,11 +64,20 @@ def code_problem(row: dict[str, Any]) -> CodeProblem:
                                    row["entry_point"] or "", row["tests"])
 
 
+def problem_name(row: dict[str, Any]) -> str:
+    """How messages name a problem: task ids repeat across benchmarks, so both are given."""
+    return f"{row['benchmark']} {row['task_id']}"
+
+
 def grade_code_replies(
     db: Database, *, jobs: int = 2, run: str | None = None,
     on_stage: Stage | None = None, on_progress: Advance | None = None,
 ) -> CodeSummary:
-    """Grade every code reply missing a current base/plus verdict; resumable batch by batch."""
+    """Grade every code reply missing a current base/plus verdict; resumable batch by batch.
+
+    Problems are keyed by their row id throughout (never by task id, which two benchmarks may
+    share). A reply or problem the grader fails on gets `error` verdicts; the rest go on.
+    """
     todo = replies_to_grade(db, "code", CODE_GRADERS, run)
     summary = CodeSummary()
     if not todo:
@@ -77,8 +87,8 @@ def grade_code_replies(
         row = get_problem(db, pid)
         try:
             problems[pid] = code_problem(row)
-        except (ValueError, KeyError, TypeError) as exc:
-            summary.unusable.append((row["task_id"], str(exc)))
+        except Exception as exc:  # a problem we cannot build is reported, not a crash
+            summary.unusable.append((problem_name(row), f"{type(exc).__name__}: {exc}"))
     todo = [r for r in todo if r.problem_id in problems]
     summary.problems = len(problems)
     if not todo:
@@ -88,14 +98,21 @@ def grade_code_replies(
     if on_stage:
         on_stage("Grading code replies", len(todo))
     jobs_list = []
-    extractions = {}
+    extractions: dict[int, tuple[ReplyToGrade, Extraction]] = {}
+    unextracted: list[tuple[ReplyToGrade, Any, dict]] = []
     for reply in todo:
         problem = problems[reply.problem_id]
         kind = "completion" if reply.form == "completion" else "auto"
-        extraction = extract_program(reply.text, problem.entry_point, kind)
+        try:
+            extraction = extract_program(reply.text, problem.entry_point, kind)
+            program = assemble_program(extraction, problem.statement)
+        except Exception as exc:  # this reply's error verdict, never the run's crash
+            unextracted.append((reply, None, _error_verdicts(
+                problem, f"program extraction failed: {type(exc).__name__}: {exc}")))
+            continue
         extractions[reply.reply_id] = (reply, extraction)
-        jobs_list.append(CodeJob(reply.reply_id, assemble_program(extraction, problem.statement),
-                                 problem, expected[reply.problem_id]))
+        jobs_list.append(CodeJob(reply.reply_id, program, problem, expected[reply.problem_id]))
+    _store(db, unextracted, summary)
     batch: list[tuple[ReplyToGrade, Any, dict]] = []
     for result in grade_code_many(jobs_list, jobs=jobs,
                                   on_progress=(lambda done, total: on_progress(1))
@@ -109,6 +126,11 @@ def grade_code_replies(
     return summary
 
 
+def _error_verdicts(problem: CodeProblem, reason: str) -> dict[str, Verdict]:
+    """base and plus `error` verdicts for a reply the grader could not run."""
+    return build_verdicts(None, 0, 0, len(problem.base), len(problem.tests), 0.0, error=reason)
+
+
 def _expected_outputs(
     db: Database, problems: dict[int, CodeProblem], jobs: int, on_stage: Stage | None,
     on_progress: Advance | None,
@@ -116,15 +138,13 @@ def _expected_outputs(
     """Expected outputs from the database cache, computing (and caching) the missing ones."""
     cached = cached_reference_outputs(db, problems, str(EXPECTED_VERSION))
     expected = {pid: ExpectedOutputs.from_json(payload) for pid, payload in cached.items()}
-    missing = {problems[pid].task_id: pid for pid in problems if pid not in expected}
+    missing = {pid: problems[pid] for pid in problems if pid not in expected}
     if missing:
         if on_stage:
             on_stage("Running reference solutions", len(missing))
-        for problem, outputs in expected_many([problems[pid] for pid in missing.values()],
-                                              jobs=jobs,
-                                              on_progress=(lambda d, t: on_progress(1))
-                                              if on_progress else None):
-            pid = missing[problem.task_id]
+        for pid, outputs in expected_many(missing, jobs=jobs,
+                                          on_progress=(lambda d, t: on_progress(1))
+                                          if on_progress else None):
             save_reference_outputs(db, pid, str(EXPECTED_VERSION), outputs.to_json())
             expected[pid] = outputs
     return expected
@@ -136,25 +156,22 @@ def _selfcheck(
 ) -> None:
     """Check each problem's reference passes and a stub fails, once per checker version."""
     done = selfchecked_problems(db, SELFCHECK_VERSION)
-    todo = {problems[pid].task_id: pid for pid in problems if pid not in done}
+    todo = {pid: (problems[pid], expected[pid]) for pid in problems if pid not in done}
     if todo:
         if on_stage:
             on_stage("Self-checking references and stubs", len(todo))
-        pairs = [(problems[pid], expected[pid]) for pid in todo.values()]
-        for result in selfcheck_many(pairs, jobs=jobs,
-                                     on_progress=(lambda d, t: on_progress(1))
-                                     if on_progress else None):
-            pid = todo[result.task_id]
+        for pid, result in selfcheck_many(todo, jobs=jobs,
+                                          on_progress=(lambda d, t: on_progress(1))
+                                          if on_progress else None):
             reference_passes = all(v.outcome == ACCEPT for v in result.reference.values())
             stub_fails = all(v.outcome != ACCEPT for v in result.stub.values())
             save_selfcheck(db, pid, SELFCHECK_VERSION, reference_passes, stub_fails,
                            {"issues": result.issues,
                             "summary": "; ".join(result.issues)[:300]})
-    ours = {problems[pid].task_id for pid in problems}
     for failure in failed_selfchecks(db):
-        if failure["task_id"] in ours:
+        if failure["problem_id"] in problems:
             summary.selfcheck_failures.append(
-                (failure["task_id"],
+                (problem_name(failure),
                  "its reference fails its own tests" if not failure["reference_passes"]
                  else "a `return None` stub passes its tests",
                  failure["details"].get("issues", [])))

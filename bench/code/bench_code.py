@@ -60,7 +60,7 @@ def run_ours(samples: list[dict], jobs: int, config: CodeGradeConfig,
              ) -> tuple[dict, float, float]:
     problems = {p.task_id: p for p in load_evalplus(DATA / "HumanEvalPlus.jsonl.gz")}
     started = time.perf_counter()
-    expected = dict((p.task_id, e) for p, e in expected_many(problems.values(), jobs=jobs))
+    expected = dict(expected_many(problems, jobs=jobs))
     reference_s = time.perf_counter() - started
     started = time.perf_counter()
     items = [CodeJob((s["task_id"], s["sample_index"]),

@@ -31,10 +31,13 @@ def main() -> None:
     else:
         sys.exit(f"no data at {DATA}")
     started = time.perf_counter()
-    pairs = list(expected_many(problems, jobs=args.jobs))
+    by_task = {problem.task_id: problem for problem in problems}
+    pairs = {key: (by_task[key], outputs)
+             for key, outputs in expected_many(by_task, jobs=args.jobs)}
     expected_s = time.perf_counter() - started
     started = time.perf_counter()
-    results = sorted(selfcheck_many(pairs, jobs=args.jobs), key=lambda r: r.task_id)
+    results = sorted((result for _key, result in selfcheck_many(pairs, jobs=args.jobs)),
+                     key=lambda r: r.task_id)
     check_s = time.perf_counter() - started
     references = sum(r.reference["base"].outcome == r.reference["plus"].outcome == "accept"
                      for r in results)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, TypeVar
+from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 
 from graders.code.evidence import build_verdicts
 from graders.code.expected import ExpectedOutputs, compute_expected
@@ -23,6 +23,7 @@ from graders.verdict import Verdict
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+Key = TypeVar("Key")
 Progress = Callable[[int, int], None]
 
 
@@ -73,6 +74,14 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
                             break
                     except SandboxError as error:
                         result = failed(item, str(error))
+                    except Exception as error:
+                        # A grader bug on one item becomes that item's `error` verdict; its
+                        # sandbox may be in any state, so the next item gets a fresh one.
+                        result = failed(item, f"grader error: {type(error).__name__}: {error}")
+                        if sandbox is not None:
+                            sandbox.close()
+                            sandbox = None
+                        break
                 done.put(("result", result))
         except BaseException as error:  # noqa: B036 - report, never hang the consumer
             done.put(("crash", error))
@@ -125,37 +134,47 @@ def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Progre
     return _parallel(ordered, jobs, config, work, failed, on_progress)
 
 
-def expected_many(problems: Iterable[CodeProblem], jobs: int = 2,
+def expected_many(problems: Mapping[Key, CodeProblem], jobs: int = 2,
                   on_progress: Progress | None = None, config: CodeGradeConfig | None = None,
-                  ) -> Iterator[tuple[CodeProblem, ExpectedOutputs]]:
-    """Run each problem's reference once (in parallel) to get its expected outputs."""
+                  ) -> Iterator[tuple[Key, ExpectedOutputs]]:
+    """Run each problem's reference once (in parallel); yields (the caller's key, outputs).
+
+    Keys are the caller's (e.g. problem row ids): task ids alone are not unique across
+    benchmarks (HumanEval/0 is in HumanEval and in HumanEval+, with different tests).
+    """
     config = config or CodeGradeConfig()
 
-    def work(sandbox: Sandbox, problem: CodeProblem) -> tuple[CodeProblem, ExpectedOutputs]:
-        return problem, compute_expected(problem, sandbox)
+    def work(sandbox: Sandbox, item: tuple[Key, CodeProblem]) -> tuple[Key, ExpectedOutputs]:
+        return item[0], compute_expected(item[1], sandbox)
 
-    def failed(problem: CodeProblem, error: str) -> tuple[CodeProblem, ExpectedOutputs]:
+    def failed(item: tuple[Key, CodeProblem], error: str) -> tuple[Key, ExpectedOutputs]:
+        problem = item[1]
         count = len(problem.tests)
-        return problem, ExpectedOutputs(problem.task_id, [None] * count, [0.0] * count,
+        return item[0], ExpectedOutputs(problem.task_id, [None] * count, [0.0] * count,
                                         {index: error for index in range(count)})
 
-    heaviest_first = sorted(problems, key=lambda problem: -len(problem.suite.payload))
+    heaviest_first = sorted(problems.items(), key=lambda item: -len(item[1].suite.payload))
     return _parallel(heaviest_first, jobs, config, work, failed, on_progress)
 
 
-def selfcheck_many(pairs: Iterable[tuple[CodeProblem, ExpectedOutputs]], jobs: int = 2,
+CheckPair = tuple[CodeProblem, ExpectedOutputs]  # a problem and its reference's outputs
+
+
+def selfcheck_many(pairs: Mapping[Key, CheckPair], jobs: int = 2,
                    on_progress: Progress | None = None,
-                   config: CodeGradeConfig | None = None) -> Iterator[SelfCheckResult]:
-    """Self-check many problems in parallel (reference passes, stub fails)."""
+                   config: CodeGradeConfig | None = None,
+                   ) -> Iterator[tuple[Key, SelfCheckResult]]:
+    """Self-check many problems in parallel (reference passes, stub fails), keyed like the input."""
     config = config or CodeGradeConfig()
 
-    def work(sandbox: Sandbox, pair: tuple[CodeProblem, ExpectedOutputs]) -> SelfCheckResult:
-        return selfcheck_problem(pair[0], pair[1], sandbox, config)
+    def work(sandbox: Sandbox, item: tuple[Key, CheckPair]) -> tuple[Key, SelfCheckResult]:
+        problem, expected = item[1]
+        return item[0], selfcheck_problem(problem, expected, sandbox, config)
 
-    def failed(pair: tuple[CodeProblem, ExpectedOutputs], error: str) -> SelfCheckResult:
-        problem = pair[0]
+    def failed(item: tuple[Key, CheckPair], error: str) -> tuple[Key, SelfCheckResult]:
+        problem = item[1][0]
         count = len(problem.tests)
         verdicts = build_verdicts(None, 0, 0, len(problem.base), count, 0.0, error=error)
-        return SelfCheckResult(problem.task_id, verdicts, verdicts)
+        return item[0], SelfCheckResult(problem.task_id, verdicts, verdicts)
 
-    return _parallel(list(pairs), jobs, config, work, failed, on_progress)
+    return _parallel(list(pairs.items()), jobs, config, work, failed, on_progress)

@@ -12,7 +12,8 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.math.extract import extract_final_answer
+from graders.math.extract import EXTRACTOR, extract_final_answer
+from graders.math.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.pool import IsolatedPool
 from graders.math.symbolic import SymbolicConfig, warm_up
 from graders.registry import MATH_GRADERS, GraderSpec
@@ -61,7 +62,24 @@ def dispute_reason(verdicts: dict[str, Verdict] | Sequence[Verdict]) -> str | No
 def run_check(payload: tuple[str, str | None, str, float]) -> Verdict:
     """Worker side: one isolated grader on one (text, key) pair, with its soft time limit."""
     name, text, key, timeout_s = payload
-    return MATH_GRADERS[name].grade(text, key, SymbolicConfig(timeout_s=timeout_s))
+    spec = MATH_GRADERS[name]
+    try:
+        return spec.grade(text, key, SymbolicConfig(timeout_s=timeout_s))
+    except Exception as exc:  # a grader bug is this pair's `error` verdict, not a dead worker
+        return _grader_error(spec, exc)
+
+
+def _grader_error(spec: GraderSpec, exc: Exception) -> Verdict:
+    return Verdict(spec.name, spec.version, ERROR,
+                   {"reason": f"grader error: {type(exc).__name__}: {exc}"[:500]})
+
+
+def _extract(reply: str) -> Extraction:
+    """The reply's extraction; an extractor bug gives rule `error` (no answer), not a crash."""
+    try:
+        return extract_final_answer(reply)
+    except Exception:
+        return Extraction(EXTRACTOR, EXTRACTOR_VERSION, "error", None)
 
 
 def _failed(outcome: str, reason: str) -> Callable[[tuple], Verdict]:
@@ -111,7 +129,7 @@ def grade_math_many(
         for first in range(0, len(items), _BATCH):
             batch = order[first : first + _BATCH]
             for index in batch:
-                extractions[index] = extract_final_answer(items[index].reply)
+                extractions[index] = _extract(items[index].reply)
                 pending[index].update(_cheap_verdicts(specs, items[index], extractions[index]))
             done = [i for i in batch if len(pending[i]) == len(specs)]
             if pool:
@@ -129,11 +147,16 @@ def grade_math_many(
 
 
 def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extraction) -> dict:
-    return {
-        spec.name: spec.grade(extraction.answer if spec.reads == "answer" else item.reply, item.key)
-        for spec in specs
-        if not spec.isolated
-    }
+    verdicts = {}
+    for spec in specs:
+        if spec.isolated:
+            continue
+        try:
+            verdicts[spec.name] = spec.grade(
+                extraction.answer if spec.reads == "answer" else item.reply, item.key)
+        except Exception as exc:
+            verdicts[spec.name] = _grader_error(spec, exc)
+    return verdicts
 
 
 @dataclass

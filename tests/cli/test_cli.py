@@ -67,3 +67,26 @@ def test_commands_on_a_missing_database_say_what_to_do(tmp_path):
     assert result.exit_code == 1
     assert "adjudicate import" in result.output
     assert not (tmp_path / "none.db").exists()
+
+
+def test_an_unexpected_error_is_one_line_and_keeps_what_was_committed(small_db, db_path,
+                                                                       monkeypatch):
+    """A bug deep in grading reaches the user as one line naming what to do, never a traceback."""
+    from adjudicate.grading import code_pipeline
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("something no one expected")
+
+    monkeypatch.setattr(code_pipeline, "grade_code_replies", broken)
+    monkeypatch.delenv("ADJUDICATE_DEBUG", raising=False)
+    result = CliRunner().invoke(main, ["grade", "--db", str(db_path), "--jobs", "1"])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+    assert "unexpected RuntimeError: something no one expected" in result.output
+    assert "ADJUDICATE_DEBUG=1" in result.output
+    # the math replies graded before the failure are committed
+    assert small_db.execute("SELECT count(DISTINCT reply_id) FROM verdicts").fetchone()[0] == 4
+
+    monkeypatch.setenv("ADJUDICATE_DEBUG", "1")
+    debug = CliRunner().invoke(main, ["grade", "--db", str(db_path), "--jobs", "1"])
+    assert isinstance(debug.exception, RuntimeError)

@@ -60,8 +60,10 @@ def test_every_human_eval_problem_splits():
 
 
 def test_human_eval_references_pass_and_stubs_fail_on_split_cases():
-    problems = load_human_eval()
-    results = list(selfcheck_many(list(expected_many(problems, jobs=2)), jobs=2))
+    problems = {problem.task_id: problem for problem in load_human_eval()}
+    expected = dict(expected_many(problems, jobs=2))
+    pairs = {key: (problems[key], outputs) for key, outputs in expected.items()}
+    results = [result for _key, result in selfcheck_many(pairs, jobs=2)]
     assert len(results) == 164
     assert [r.task_id for r in results if not r.ok] == []
 

@@ -20,6 +20,14 @@ from graders.code import (
 )
 from graders.verdict import ACCEPT, REJECT
 
+
+def selfcheck_all(problems):
+    """Expected outputs, then the self-check, of every problem (keyed by task id here)."""
+    expected = dict(expected_many(problems, jobs=2))
+    pairs = {key: (problems[key], outputs) for key, outputs in expected.items()}
+    return [result for _key, result in selfcheck_many(pairs, jobs=2)]
+
+
 HUMANEVAL_SLICE = ["HumanEval/0", "HumanEval/2", "HumanEval/4", "HumanEval/32", "HumanEval/38",
                    "HumanEval/53", "HumanEval/83", "HumanEval/114", "HumanEval/130",
                    "HumanEval/163"]
@@ -47,8 +55,7 @@ def test_humaneval_plus_loads_whole(humaneval_plus):
 
 
 def test_humaneval_plus_slice_selfcheck(humaneval_plus):
-    problems = [humaneval_plus[t] for t in HUMANEVAL_SLICE]
-    results = list(selfcheck_many(list(expected_many(problems, jobs=2)), jobs=2))
+    results = selfcheck_all({t: humaneval_plus[t] for t in HUMANEVAL_SLICE})
     assert sorted(r.task_id for r in results) == sorted(HUMANEVAL_SLICE)
     assert {r.task_id: r.issues for r in results if not r.ok} == {}
 
@@ -88,6 +95,5 @@ def test_mbpp_inputs_are_restored(mbpp_plus):
 
 
 def test_mbpp_plus_slice_selfcheck(mbpp_plus):
-    problems = [mbpp_plus[t] for t in MBPP_SLICE]
-    results = list(selfcheck_many(list(expected_many(problems, jobs=2)), jobs=2))
+    results = selfcheck_all({t: mbpp_plus[t] for t in MBPP_SLICE})
     assert {r.task_id: r.issues for r in results if not r.ok} == {}

@@ -47,7 +47,7 @@ def processes_of(uid: int) -> list[int]:
     return found
 
 
-def live_members(directory: Path, wait_s: float = 10.0) -> list[int]:
+def live_members(directory: Path, wait_s: float = 60.0) -> list[int]:
     """The cgroup's processes that are still alive. Zombies count in pids.current until init
     reaps them (slow on a loaded machine) but run nothing, so they are waited for, then ignored."""
     deadline = time.monotonic() + wait_s

@@ -87,6 +87,8 @@ CASES = [
     ("", "none", None),
 ]
 
+CPU_BUDGET_S = 15.0  # per hostile reply; a backtracking regex blows far past it
+
 
 @pytest.mark.parametrize(("reply", "rule", "answer"), CASES)
 def test_rule_and_answer(reply: str, rule: str, answer: str | None) -> None:
@@ -201,8 +203,10 @@ def test_non_text_reply_is_none() -> None:
          "indeed-sentences"],
 )
 def test_hostile_reply_is_fast(reply: str) -> None:
-    started = time.perf_counter()
+    # CPU seconds of this process, not wall time: other jobs on the machine do not count, and
+    # the bound is ~10x today's slowest case, so only a super-linear regression trips it.
+    started = time.process_time()
     extraction = extract_final_answer(reply)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < CPU_BUDGET_S
     if extraction.answer is not None:
         assert reply[extraction.start : extraction.end] == extraction.answer

@@ -16,6 +16,8 @@ from graders.math.extract import extract_final_answer
 from graders.math.programs import fenced_blocks, final_output, mask_programs
 from graders.math.stated_numbers import as_fraction
 
+CPU_BUDGET_S = 15.0  # per hostile reply; a backtracking regex blows far past it
+
 
 def tool_reply(output: str, prose: str, program: str = "print(answer())") -> str:
     """A ToRA-style reply: a python block, the block it printed, then the prose."""
@@ -180,9 +182,11 @@ def test_as_fraction(text: str, value: object) -> None:
     ids=["open-fences", "fence-pairs", "labels", "conditions", "conjuncts", "long-prose"],
 )
 def test_hostile_tool_reply_is_fast(reply: str) -> None:
-    started = time.perf_counter()
+    # CPU seconds of this process, not wall time: other jobs on the machine do not count, and
+    # the bound is ~10x today's slowest case, so only a super-linear regression trips it.
+    started = time.process_time()
     extraction = extract_final_answer(reply)
-    assert time.perf_counter() - started < 5
+    assert time.process_time() - started < CPU_BUDGET_S
     if extraction.answer is not None:
         assert reply[extraction.start : extraction.end] == extraction.answer
 
