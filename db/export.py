@@ -117,12 +117,13 @@ def _related(
     ):
         related.adjudications[reply_id] = {
             "label": label, "reviewer": reviewer, "note": note, "decided_at": decided}
-    for reply_id, reason, group, suggested in db.execute(
-        f"SELECT reply_id, reason, group_key, suggested_label FROM queue WHERE reply_id IN ({marks})",
-        ids,
+    for reply_id, reason, group, suggested, key_issue in db.execute(
+        "SELECT reply_id, reason, group_key, suggested_label, key_issue FROM queue "
+        f"WHERE reply_id IN ({marks})", ids,
     ):
         related.queue[reply_id] = {
-            "reason": reason, "group_key": group, "suggested_label": suggested}
+            "reason": reason, "group_key": group, "suggested_label": suggested,
+            "key_issue": key_issue}
     return related
 
 

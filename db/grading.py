@@ -45,6 +45,7 @@ class QueueEntry:
     reason: str
     group_key: str
     suggested_label: str | None = None
+    key_issue: str | None = None  # why the key looks wrong (math), when it does
 
 
 def replies_to_grade(
@@ -123,9 +124,9 @@ def set_queue(db: Database, reply_ids: Iterable[int], entries: Iterable[QueueEnt
     with write_transaction(db):
         db.conn.executemany("DELETE FROM queue WHERE reply_id = ?", [[r] for r in reply_ids])
         db.conn.executemany(
-            """INSERT INTO queue (reply_id, kind, reason, group_key, suggested_label, queued_at)
-               VALUES (?, ?, ?, ?, ?, ?)""",
-            [[e.reply_id, e.kind, e.reason, e.group_key, e.suggested_label, stamp]
+            """INSERT INTO queue (reply_id, kind, reason, group_key, suggested_label, key_issue,
+                   queued_at) VALUES (?, ?, ?, ?, ?, ?, ?)""",
+            [[e.reply_id, e.kind, e.reason, e.group_key, e.suggested_label, e.key_issue, stamp]
              for e in entries],
         )
 

@@ -84,6 +84,7 @@ def m001_core(db: Database) -> None:
             reply_id INTEGER PRIMARY KEY REFERENCES replies(id),
             kind TEXT NOT NULL CHECK (kind IN ('math', 'code')),
             reason TEXT NOT NULL,                       -- disagree | all_reject | plus_only_fail
+                                                        -- (| suspect_key, m002)
             group_key TEXT NOT NULL,                    -- same (extracted answer, key) -> same group
             suggested_label TEXT,
             queued_at TEXT NOT NULL
@@ -155,6 +156,13 @@ def m001_core(db: Database) -> None:
         """
     ):
         db.execute(statement)
+
+
+@MIGRATIONS()
+def m002_queue_key_issue(db: Database) -> None:
+    """Why a queued reply's key looks wrong (`graders.math.suspect_keys`); NULL: it looks fine.
+    Replies against such a key are queued (reason `suspect_key`) even when graders agree."""
+    db.execute("ALTER TABLE queue ADD COLUMN key_issue TEXT")
 
 
 def _statements(script: str) -> list[str]:

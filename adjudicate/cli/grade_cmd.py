@@ -63,9 +63,12 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
             on_progress=lambda n: progress.advance(task, n),
         )
     if summary.graded:
+        suspect = (f", {summary.suspect_key:,} against a suspect key"
+                   if summary.suspect_key else "")
         click.echo(
             f"Math: graded {summary.graded:,} replies; {summary.queued:,} queued for review "
-            f"({summary.disagree:,} where graders disagree, {summary.all_reject:,} all reject)."
+            f"({summary.disagree:,} where graders disagree, {summary.all_reject:,} all reject"
+            f"{suspect})."
         )
     else:
         click.echo("Math: nothing new to grade.")

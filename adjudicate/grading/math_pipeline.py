@@ -10,6 +10,7 @@ from sqlite_utils import Database
 
 from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
 from db.records import digest
+from graders.math.suspect_keys import SUSPECT_KEY, key_issue
 from graders.registry import MATH_GRADERS
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ class MathSummary:
     queued: int = 0
     disagree: int = 0
     all_reject: int = 0
+    suspect_key: int = 0
 
 
 def group_key(answer: str | None, key: str | None) -> str:
@@ -67,13 +69,17 @@ def _store(db: Database, batch: list[MathGrading], summary: MathSummary) -> None
     ])
     entries = []
     for grading in batch:
-        reason = grading.dispute
+        # A suspect key queues every reply against it, whatever the graders say.
+        issue = key_issue(grading.item.key, grading.verdicts)
+        reason = SUSPECT_KEY if issue else grading.dispute
         if reason is None:
             continue
         entries.append(QueueEntry(grading.item.id, "math", reason,
-                                  group_key(grading.extraction.answer, grading.item.key)))
+                                  group_key(grading.extraction.answer, grading.item.key),
+                                  key_issue=issue))
         summary.disagree += reason == "disagree"
         summary.all_reject += reason == "all_reject"
+        summary.suspect_key += reason == SUSPECT_KEY
     set_queue(db, [g.item.id for g in batch], entries)
     summary.graded += len(batch)
     summary.queued += len(entries)

@@ -47,6 +47,7 @@ class ReplyRecord:
     labels: dict[str, str] = field(default_factory=dict)
     adjudicated: str | None = None
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    key_issue: str | None = None  # why the key looks wrong (a suspect key), when it does
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -27,6 +27,7 @@ def records_from_db(db: Database, run: str | None = None) -> list[ReplyRecord]:
                         if state["status"] == "labeled" and state["label"]},
                 adjudicated=(row["adjudication"] or {}).get("label"),
                 evidence={g: v["evidence"] for g, v in row["verdicts"].items()},
+                key_issue=(row["queue"] or {}).get("key_issue"),
             )
         )
     return records

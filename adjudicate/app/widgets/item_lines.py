@@ -20,6 +20,7 @@ REASONS = {
     "disagree": "graders disagree",
     "all_reject": "every grader rejects",
     "plus_only_fail": "passes base tests, fails plus",
+    "suspect_key": "suspect key: check the key first",
 }
 
 
