@@ -120,7 +120,7 @@ def _verify_pair(gold: Basic, pred: Basic, options: tuple) -> bool:
     rounding, precision, strict, set_relation, exact = options
     if not exact:
         return _verify(gold, pred, rounding, precision, strict, set_relation)
-    with exact_numbers():
+    with exact_numbers(rounding):
         return _verify(gold, pred, rounding, precision, strict, set_relation)
 
 

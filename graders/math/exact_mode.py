@@ -24,20 +24,22 @@ from sympy import Basic, Expr, Float, Integer, MatrixBase
 
 from graders.math.exact_values import is_finite_number, numbers_equal
 
-_ACTIVE: ContextVar[bool] = ContextVar("exact_numbers", default=False)
+# The decimal places (and figures) decimals are compared to, while exact numbers are on.
+_PLACES: ContextVar[int | None] = ContextVar("exact_numbers_places", default=None)
 _ORIGINAL_NUMERIC = mv_grader.sympy_numeric_eq
 _ORIGINAL_SYMBOLIC = mv_grader.sympy_symbolic_eq
 
 
 @contextmanager
-def exact_numbers() -> Iterator[None]:
-    """Math-Verify compares numbers exactly inside this block (installs the hooks once)."""
+def exact_numbers(places: int) -> Iterator[None]:
+    """Math-Verify compares numbers exactly inside this block, decimals to `places` places
+    and figures (installs the hooks once)."""
     install()
-    token = _ACTIVE.set(True)
+    token = _PLACES.set(places)
     try:
         yield
     finally:
-        _ACTIVE.reset(token)
+        _PLACES.reset(token)
 
 
 def install() -> None:
@@ -49,11 +51,12 @@ def install() -> None:
 
 def numeric_eq(a: Basic, b: Basic, float_rounding: int, numeric_precision: int) -> bool:
     """Math-Verify's `sympy_numeric_eq`, or the exact decision while exact_numbers() is on."""
-    if not _ACTIVE.get() or isinstance(a, MatrixBase) or isinstance(b, MatrixBase):
+    places = _PLACES.get()
+    if places is None or isinstance(a, MatrixBase) or isinstance(b, MatrixBase):
         return _ORIGINAL_NUMERIC(a, b, float_rounding, numeric_precision)
     if _percent_of_integers(a, b):  # Math-Verify's `9\% == 9`: its rule, kept
         return _ORIGINAL_NUMERIC(a, b, float_rounding, numeric_precision)
-    decided = _exact_decision(a, b, float_rounding)
+    decided = _exact_decision(a, b, places)
     if decided is not None:
         return decided
     if isinstance(a, Expr) and isinstance(b, Expr) and (a.has(Float) or b.has(Float)):
@@ -63,8 +66,9 @@ def numeric_eq(a: Basic, b: Basic, float_rounding: int, numeric_precision: int) 
 
 def symbolic_eq(a: Basic, b: Basic) -> bool:
     """Math-Verify's `sympy_symbolic_eq`, except that numbers already decided stay decided."""
-    if _ACTIVE.get() and not (isinstance(a, MatrixBase) or isinstance(b, MatrixBase)):
-        decided = _exact_decision(a, b, 6)
+    places = _PLACES.get()
+    if places is not None and not (isinstance(a, MatrixBase) or isinstance(b, MatrixBase)):
+        decided = _exact_decision(a, b, places)
         if decided is not None:
             return decided
     return _ORIGINAL_SYMBOLIC(a, b)

@@ -11,7 +11,7 @@ import pytest
 from math_verify import LatexExtractionConfig, parse, verify
 
 from graders.math.exact_values import decimal_match
-from graders.math.symbolic import grade_symbolic
+from graders.math.symbolic import SymbolicConfig, grade_symbolic
 
 # Exact values spelled two ways: equal, however small or large.
 EXACT_EQUAL = [
@@ -191,3 +191,13 @@ def test_exact_numbers_stay_inside_symbolic() -> None:
     gold = parse("$\\frac{1}{10^{30}}$", config, parsing_timeout=None)
     pred = parse("$\\frac{2}{10^{30}}$", config, parsing_timeout=None)
     assert verify(gold, pred, timeout_seconds=None) is True  # Math-Verify 0.9.0's own verdict
+
+
+@pytest.mark.parametrize(("answer", "key"), [("0.3333333", "\\frac{1}{3}"),
+                                             ("(0.3333333, 1)", "(\\frac{1}{3}, 1)"),
+                                             ("x = 0.3333333", "x = \\frac{1}{3}")])
+def test_the_configured_places_hold_inside_structures(answer: str, key: str) -> None:
+    """Seven written places agree with 1/3 to 6 places, not to 8: the config decides, also
+    for a tuple's element or an equation's side."""
+    assert grade_symbolic(answer, key, SymbolicConfig(float_rounding=6)).outcome == "accept"
+    assert grade_symbolic(answer, key, SymbolicConfig(float_rounding=8)).outcome == "reject"
