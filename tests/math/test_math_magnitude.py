@@ -60,6 +60,10 @@ EXACT_DIFFERENT = [
     ("x = 1.0\\cdot 10^{-30}", "x = 2.0\\cdot 10^{-30}"),
     ("10^{-30}x", "2\\cdot 10^{-30}x"),
     ("x+10^{-30}", "x"),
+    ("10^{-30} < x", "2\\cdot 10^{-30} < x"),
+    ("(10^{-30}, \\infty)", "(2\\cdot 10^{-30}, \\infty)"),
+    ("\\begin{pmatrix}10^{-30}\\\\1\\end{pmatrix}", "\\begin{pmatrix}2\\cdot 10^{-30}\\\\1\\end{pmatrix}"),
+    ("33.33\\%", "\\frac{1}{3}"),
 ]
 
 # Decimals: a tolerance, but scaled: equal to 6 decimal places and to 6 significant figures.
@@ -76,6 +80,9 @@ DECIMAL_EQUAL = [
     ("1.5e3", "1500"),
     ("2.5E-7", "2.5\\times 10^{-7}"),
     ("16.0", "16"),
+    ("-0.333333", "-\\frac{1}{3}"),
+    ("33.3333333\\%", "\\frac{1}{3}"),
+    ("\\begin{pmatrix}0.333333\\\\1\\end{pmatrix}", "\\begin{pmatrix}\\frac{1}{3}\\\\1\\end{pmatrix}"),
     ("0.5x", "\\frac{x}{2}"),
 ]
 
