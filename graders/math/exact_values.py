@@ -28,7 +28,6 @@ from sympy import (
     Basic,
     Expr,
     Float,
-    Integer,
     Mul,
     NumberSymbol,
     Pow,
@@ -132,7 +131,8 @@ def _round_figures(x: Fraction, figures: int) -> Fraction:
 
 def _floor_log10(x: Fraction) -> int:
     """floor(log10(x)) for x > 0, exactly."""
-    guess = len(str(x.numerator)) - len(str(x.denominator))
+    # From bit lengths, not decimal strings (Python refuses str() of a 4,300-digit integer).
+    guess = math.floor((x.numerator.bit_length() - x.denominator.bit_length()) * math.log10(2))
     while Fraction(10) ** guess > x:
         guess -= 1
     while Fraction(10) ** (guess + 1) <= x:
@@ -286,9 +286,3 @@ def _mpf_fraction(part: tuple | None) -> Fraction:
     sign, mantissa, exponent, bits = part
     value = Fraction(mantissa) * (Fraction(2) ** exponent)
     return -value if sign else value
-
-
-def integer_or_none(value: Basic) -> Integer | None:
-    """The value as a SymPy Integer when it is a small exact integer (for callers' fast paths)."""
-    exact = rational_value(value)
-    return Integer(exact.numerator) if exact is not None and exact.denominator == 1 else None

@@ -79,6 +79,8 @@ DECIMAL_EQUAL = [
     ("1e-30", "10^{-30}"),
     ("1.5e3", "1500"),
     ("2.5E-7", "2.5\\times 10^{-7}"),
+    ("1.5\\times 10^{5000}", "15\\cdot 10^{4999}"),  # past Python's 4,300-digit str() limit
+    ("1.5\\times 10^{-5000}", "15\\cdot 10^{-5001}"),
     ("16.0", "16"),
     ("-0.333333", "-\\frac{1}{3}"),
     ("33.3333333\\%", "\\frac{1}{3}"),
@@ -98,6 +100,8 @@ DECIMAL_DIFFERENT = [
     ("1234570.0", "1234567"),
     ("0.012346", "\\frac{1}{81}"),  # 6 places, but only 5 figures
     ("0.5000001x", "\\frac{x}{2}"),
+    ("1.5\\times 10^{5000}", "15\\cdot 10^{4999}+1"),
+    ("1.5\\times 10^{-5000}", "16\\cdot 10^{-5001}"),
 ]
 
 # Past the size budget: never built, never accepted; a timeout unless they differ visibly.
