@@ -22,7 +22,7 @@ from contextvars import ContextVar
 import math_verify.grader as mv_grader
 from sympy import Basic, Expr, Float, Integer, MatrixBase
 
-from graders.math.exact_values import is_finite_number, numbers_equal
+from graders.math.exact_values import TooLarge, is_finite_number, numbers_equal, size_bits
 
 # The decimal places (and figures) decimals are compared to, while exact numbers are on.
 _PLACES: ContextVar[int | None] = ContextVar("exact_numbers_places", default=None)
@@ -60,6 +60,7 @@ def numeric_eq(a: Basic, b: Basic, float_rounding: int, numeric_precision: int) 
     if decided is not None:
         return decided
     if isinstance(a, Expr) and isinstance(b, Expr) and (a.has(Float) or b.has(Float)):
+        _within_budget(a, b)
         return _ORIGINAL_NUMERIC(a, b, float_rounding, numeric_precision)
     return False  # exact expressions with symbols: `simplify` decides, exactly
 
@@ -71,7 +72,19 @@ def symbolic_eq(a: Basic, b: Basic) -> bool:
         decided = _exact_decision(a, b, places)
         if decided is not None:
             return decided
+        _within_budget(a, b)  # `simplify` would build 2^(2^40) in C code no signal stops
     return _ORIGINAL_SYMBOLIC(a, b)
+
+
+def _within_budget(*values: Basic) -> None:
+    """Raise TooLarge when evaluating a value would build a number past the size budget."""
+    for value in values:
+        try:
+            size_bits(value)
+        except TooLarge:
+            raise
+        except Exception:  # an expression SymPy cannot size is left to `simplify`
+            pass
 
 
 def _exact_decision(a: Basic, b: Basic, places: int) -> bool | None:

@@ -203,8 +203,11 @@ def size_bits(expr: Basic) -> float:
 
 
 def _magnitude(expr: Basic) -> float:
-    """|expr| as a float (after its own size check), for exponents and factorial arguments."""
+    """|expr| as a float (after its own size check), for exponents and factorial arguments;
+    1 for an expression with symbols (its size is the symbols', unknown and not built)."""
     size_bits(expr)
+    if not expr.is_number:
+        return 1.0
     exact = rational_value(expr)
     if exact is not None:
         return _check_bits(abs(exact))
