@@ -9,6 +9,7 @@ from textual.screen import Screen
 
 from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.session import ReviewSession
+from adjudicate.safe_text import visible
 from db.connection import open_db
 from db.queue import QueueFilter
 
@@ -24,7 +25,7 @@ class ReviewApp(App[None]):
         super().__init__()
         self.db = open_db(db_path, create=False)
         self.session = ReviewSession(self.db, reviewer, flt or QueueFilter())
-        self.sub_title = f"{reviewer} · {Path(db_path).name}"
+        self.sub_title = visible(f"{reviewer} · {Path(db_path).name}")
 
     def get_default_screen(self) -> Screen:
         return ReviewScreen(self.session)

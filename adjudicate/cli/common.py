@@ -22,6 +22,7 @@ from rich.progress import (
 )
 
 from adjudicate.errors import InputError
+from adjudicate.safe_text import visible
 from db.errors import StoreError
 
 USER_ERRORS = (InputError, StoreError)
@@ -43,15 +44,28 @@ class AdjudicateGroup(click.Group):
         """Commands in workflow order (import, grade, review, report), not alphabetically."""
         return list(self.commands)
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Refuse an argument that is not valid UTF-8 (the OS hands it over as lone surrogates,
+        which no database or terminal accepts) before any command sees it."""
+        for number, arg in enumerate(args, start=1):
+            if any("\ud800" <= ch <= "\udfff" for ch in arg):
+                raise click.UsageError(f"argument {number} ({visible(arg)!r}) is not valid UTF-8; "
+                                       "rename the file or retype the value")
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except USER_ERRORS as exc:
-            raise click.ClickException(str(exc)) from None
+            raise click.ClickException(visible(str(exc))) from None
+        except click.ClickException as exc:
+            # it may quote a file name or a value; click declares the attribute Final
+            exc.message = visible(exc.message)  # type: ignore[misc]
+            raise
         except KeyboardInterrupt:
             stderr.print("Interrupted: everything committed so far is kept; rerun to continue.")
             sys.exit(130)
-        except (click.ClickException, click.exceptions.Abort, click.exceptions.Exit):
+        except (click.exceptions.Abort, click.exceptions.Exit):
             raise
         except Exception as exc:
             if os.environ.get(DEBUG_VARIABLE):
@@ -59,7 +73,7 @@ class AdjudicateGroup(click.Group):
             # A bug of ours: one clear line, never a traceback; the data is safe because every
             # write is a committed transaction.
             stderr.print(
-                f"Error: unexpected {type(exc).__name__}: {str(exc)[:300]}\n"
+                f"Error: unexpected {type(exc).__name__}: {visible(str(exc)[:300])}\n"
                 "Everything committed so far is kept. This is a bug in adjudicate: rerun with "
                 f"{DEBUG_VARIABLE}=1 to see the traceback, and report it.",
                 markup=False, highlight=False)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
+
+from adjudicate.errors import InputError
+from adjudicate.importers.strict_json import parse_line
+from adjudicate.safe_text import json_text, visible_data
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -25,9 +28,9 @@ def _read_pairs(path: Path) -> list[tuple[str, str]]:
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise click.ClickException(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+            record = parse_line(line, str(path), number)
+        except InputError as exc:
+            raise click.ClickException(str(exc)) from None
         if not isinstance(record, dict):
             raise click.ClickException(f"{path}:{number}: expected a JSON object") from None
         for field in ("reply", "gold"):
@@ -48,6 +51,8 @@ def _render(console: Console, reply: str, gold: str, result: dict[str, Any]) -> 
     from rich.table import Table
     from rich.text import Text
 
+    # control characters become visible stand-ins, one for one, so the span still fits
+    reply, gold, result = visible_data((reply, gold, result))
     extraction = result["extraction"]
     shown = Text(reply)
     if extraction["start"] is not None:
@@ -120,6 +125,6 @@ def explain(
     results = explain_many(pairs, jobs=jobs or (1 if len(pairs) == 1 else None), timeout_s=timeout)
     for (one_reply, one_gold), result in zip(pairs, results, strict=True):
         if as_json:
-            click.echo(json.dumps(result, ensure_ascii=False))
+            click.echo(json_text(result))
         else:
             _render(console, one_reply, one_gold, result)

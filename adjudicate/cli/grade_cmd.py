@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import click
 
 from adjudicate.cli.common import count_progress, db_option
+from adjudicate.safe_text import visible
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -86,8 +87,8 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     else:
         click.echo("Code: nothing new to grade.")
     for problem, why in code.unusable:
-        click.echo(f"Warning: {problem}: cannot be graded ({why}); its replies stay ungraded. "
-                   "Re-import the problem with its tests.", err=True)
+        click.echo(visible(f"Warning: {problem}: cannot be graded ({why}); its replies stay "
+                           "ungraded. Re-import the problem with its tests."), err=True)
     for problem, what, issues in code.selfcheck_failures:
-        click.echo(f"Warning: {problem}: {what}, so its verdicts are not to be trusted "
-                   f"({'; '.join(issues)[:200]}). The report lists it.", err=True)
+        click.echo(visible(f"Warning: {problem}: {what}, so its verdicts are not to be trusted "
+                           f"({'; '.join(issues)[:200]}). The report lists it."), err=True)

@@ -6,11 +6,14 @@ import json
 from pathlib import Path
 
 import click
+from rich.markup import escape
 
 from adjudicate.cli.common import byte_progress, db_option
 from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
 from adjudicate.importers.problem_formats import PROBLEM_FORMATS
 from adjudicate.importers.reply_formats import REPLY_FORMATS, ReplyFields
+from adjudicate.importers.strict_json import LONE_SURROGATE
+from adjudicate.safe_text import visible
 from db.connection import open_db
 
 
@@ -21,8 +24,14 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
             settings = json.loads(blob)
         except json.JSONDecodeError as exc:
             raise click.BadParameter(f"not JSON ({exc.msg})", param_hint="--settings") from None
+        except (ValueError, RecursionError):  # an over-long integer, or nesting past the stack
+            raise click.BadParameter("not JSON this tool can read (an integer too long, or "
+                                     "nesting too deep)", param_hint="--settings") from None
         if not isinstance(settings, dict):
             raise click.BadParameter("expected a JSON object", param_hint="--settings")
+        if LONE_SURROGATE.search(json.dumps(settings, ensure_ascii=False)):
+            raise click.BadParameter("holds a lone surrogate (half of a UTF-16 pair: not text)",
+                                     param_hint="--settings")
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
@@ -53,7 +62,8 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
 @click.option("--gold-field", help="Field holding the key, when it comes with the reply.")
 @click.option("--sample-field", help="Field holding the sample index (default: sample_index if "
               "present, else the order of appearance).")
-@click.option("--sample-offset", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--sample-offset", type=click.IntRange(min=0, max=2**31), default=0,
+              show_default=True,
               help="Add this to every sample index (to append a second file to a run).")
 def import_(
     file: str, db_path: Path, run: str | None, model: str | None, setting_pairs: tuple[str, ...],
@@ -90,7 +100,8 @@ def import_(
     path = resolve_path(file)
     size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None
     db = open_db(db_path)
-    with byte_progress(f"Reading {path.name}", size) as progress:
+    # the bar's description is rich markup: the file name shown inert, its `[` escaped
+    with byte_progress(f"Reading {escape(visible(path.name))}", size) as progress:
         task = progress.task_ids[0]
         summary = import_file(db, file, options, on_bytes=lambda n: progress.advance(task, n))
     parts = []
@@ -101,8 +112,8 @@ def import_(
         parts.append(f"{summary.replies_added:,} replies added to run "
                      f"{', '.join(repr(r) for r in summary.runs)} "
                      f"({summary.replies_unchanged:,} already there)")
-    click.echo(f"Imported {file} as {summary.fmt}: " + "; ".join(parts) + ".")
+    click.echo(visible(f"Imported {file} as {summary.fmt}: " + "; ".join(parts) + "."))
     for note in summary.notes:
-        click.echo(f"Note: {note}.")
+        click.echo(visible(f"Note: {note}."))
     if summary.replies_added:
         click.echo(f"Next: adjudicate grade --db {db_path}")

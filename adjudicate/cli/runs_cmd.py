@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
@@ -10,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from adjudicate.cli.common import db_option
+from adjudicate.safe_text import json_text, visible, visible_data
 from db.connection import open_db
 from db.runs import list_runs
 
@@ -27,13 +27,14 @@ def runs(db_path: Path, as_json: bool) -> None:
     rows = list_runs(open_db(db_path, create=False))
     if as_json:
         for row in rows:
-            click.echo(json.dumps(row, sort_keys=True))
+            click.echo(json_text(row, sort_keys=True))
         return
     if not rows:
         click.echo(f"{db_path}: no runs yet; import replies with `adjudicate import FILE --run NAME`")
         return
+    rows = visible_data(rows)  # run names and models are the user's text, shown as is
     show_model = any(row["model"] for row in rows)
-    table = Table(title=f"Runs in {db_path}")
+    table = Table(title=f"Runs in {visible(str(db_path))}")
     for column in ("run", "model", "benchmarks"):
         if column != "model" or show_model:
             table.add_column(column, overflow="fold")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections.abc import Callable, Iterable
 from importlib import resources
 from pathlib import Path
@@ -147,16 +145,16 @@ _PARSERS: dict[str, Callable[[dict[str, Any], int, str, str | None], ProblemReco
 
 
 def looks_like_problem_file(path: Path) -> bool:
-    """Peek at the first record: is this a problem file rather than replies?"""
+    """Peek at the first record: is this a problem file rather than replies? (A file that
+    cannot be read is not; reading it as replies then names what is wrong with it.)"""
+    records = read_jsonl(path)
     try:
-        opener = gzip.open if path.suffix == ".gz" else open
-        with opener(path, "rt", encoding="utf-8") as handle:
-            for line in handle:
-                if line.strip():
-                    return detect_problem_format(json.loads(line)) is not None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, AttributeError, EOFError):
+        _, first = next(records)
+    except (InputError, StopIteration):
         return False
-    return False
+    finally:
+        records.close()
+    return detect_problem_format(first) is not None
 
 
 def task_ids(records: Iterable[ProblemRecord]) -> set[tuple[str, str]]:

@@ -16,6 +16,7 @@ REPLY_FORMATS = ("samples", "lm-eval", "generic", "export")
 ID_FIELDS = ("task_id", "unique_id", "id", "idx", "problem_id", "doc_id")
 REPLY_FIELDS = ("reply", "response", "output", "solution", "completion", "text", "generation")
 INDEX = "@index"  # a pseudo field: the record's 0-based position in the file
+MAX_SAMPLE_INDEX = 2**62  # SQLite integers stop at 2**63 - 1; --sample-offset adds up to 2**31
 
 
 @dataclass(frozen=True)
@@ -115,8 +116,10 @@ def _as_id(value: Any, field: str, where: _Where) -> str:
 
 
 def _as_index(value: Any, field: str, where: _Where) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise where.error(f"expected a non-negative integer, found {value!r}", field)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SAMPLE_INDEX:
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else f"{shown[:20]}… ({len(shown):,} characters)"
+        raise where.error(f"expected a non-negative integer up to 2**62, found {shown}", field)
     return value
 
 

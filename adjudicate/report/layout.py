@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from adjudicate.safe_text import visible_data
+
 from .blocks import Block, Heading, Paragraph
 from .diagnostic_sections import diagnostic_blocks
 from .model import Report
@@ -10,7 +12,8 @@ from .sections import benchmark_blocks
 
 
 def report_blocks(report: Report) -> list[Block]:
-    """Every section of the report, in reading order."""
+    """Every section of the report, in reading order, its stored text (run names, answers,
+    keys, inputs) with control characters shown as visible stand-ins (adjudicate.safe_text)."""
     blocks: list[Block] = [Heading("adjudicate report", 1)]
     partial_notes = [n for n in report.notes if n.startswith(PARTIAL)]
     if partial_notes:
@@ -29,4 +32,4 @@ def report_blocks(report: Report) -> list[Block]:
     if shown:
         blocks.append(Heading("Notes", 2))
         blocks += [Paragraph(note) for note in shown]
-    return blocks
+    return visible_data(blocks, keep="\n")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+from adjudicate.csv_safe import spreadsheet_row
+
 from .model import Report
 
 COLUMNS = (
@@ -25,14 +27,15 @@ def _cell(value: object) -> str:
 
 
 def render_csv(report: Report) -> str:
-    """CSV text with a header row; rates are fractions in 0..1, empty where there is none."""
+    """CSV text with a header row; rates are fractions in 0..1, empty where there is none.
+    Text cells are neutralised for spreadsheets (adjudicate.csv_safe)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(COLUMNS)
     for run in report.runs:
         for g in run.graders:
             s, a = g.score, g.agreement
-            writer.writerow([
+            writer.writerow(spreadsheet_row([
                 run.benchmark, run.run, run.kind, g.grader, g.description,
                 _num(s.value), _num(s.low), _num(s.high), s.method, _cell(s.successes),
                 s.n_problems, s.n_replies,
@@ -40,5 +43,5 @@ def render_csv(report: Report) -> str:
                 _num(a.rate.high) if a else "", a.rate.n_replies if a else "",
                 a.false_accepts if a else "", a.false_rejects if a else "",
                 run.queue.labeled, run.queue.total, str(run.queue.partial).lower(),
-            ])
+            ]))
     return buffer.getvalue()

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import asdict
 from typing import Any
+
+from adjudicate.safe_text import json_text
 
 from .model import Report
 
@@ -28,5 +29,5 @@ def report_to_dict(report: Report) -> dict[str, Any]:
 
 
 def render_json(report: Report) -> str:
-    """The report as indented JSON text."""
-    return json.dumps(report_to_dict(report), indent=2, ensure_ascii=False) + "\n"
+    """The report as indented JSON text (controls and lone surrogates as \\u escapes)."""
+    return json_text(report_to_dict(report), indent=2) + "\n"

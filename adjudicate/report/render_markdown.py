@@ -2,17 +2,29 @@
 
 from __future__ import annotations
 
+import re
+
 from .blocks import Chart, Heading, Paragraph, Table
 from .layout import report_blocks
 from .model import Report
 
-MARKUP = "\\`*_<>[]|~"  # characters Markdown could read as markup (or as a table's edge)
+MARKUP = "\\`*_<>[]|~&"  # characters Markdown could read as markup (or as a table's edge)
+# What would turn a paragraph into a heading, a list item or a thematic break.
+BLOCK_START = re.compile(r"#|[-+=]|\d+[.)]")
 
 
 def _cell(value: str) -> str:
-    """Escape markup so answers, keys and inputs show exactly as stored."""
+    """Escape markup so answers, keys and inputs show exactly as stored, on one line (the
+    text is already free of control characters: see layout.report_blocks)."""
     escaped = "".join("\\" + ch if ch in MARKUP else ch for ch in value)
     return escaped.replace("\n", " ")
+
+
+def _paragraph(value: str) -> str:
+    """A cell that must also not start a block (a run name such as `1. x` or `# x` would)."""
+    text = _cell(value).lstrip()  # four leading spaces would make it a code block
+    start = BLOCK_START.match(text)
+    return text if start is None else text[:start.end() - 1] + "\\" + text[start.end() - 1:]
 
 
 def _table(block: Table) -> list[str]:
@@ -27,7 +39,7 @@ def _table(block: Table) -> list[str]:
             cells[0] = f"**{cells[0]}**"
         lines.append("| " + " | ".join(cells) + " |")
     for note in block.notes:
-        lines += ["", _cell(note)]
+        lines += ["", _paragraph(note)]
     return lines
 
 
@@ -36,9 +48,10 @@ def render_markdown(report: Report) -> str:
     lines: list[str] = []
     for block in report_blocks(report):
         if isinstance(block, Heading):
-            lines.append("#" * block.level + " " + _cell(block.text))
+            # a trailing `#` would read as the heading's closing sequence
+            lines.append("#" * block.level + " " + _cell(block.text).replace("#", "\\#"))
         elif isinstance(block, Paragraph):
-            text = _cell(block.text)
+            text = _paragraph(block.text)
             lines.append(f"> **{text}**" if block.warning else text)
         elif isinstance(block, Table):
             lines += _table(block)

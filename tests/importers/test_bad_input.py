@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
+import json
+import os
 import re
 import subprocess
 import sys
@@ -146,3 +149,133 @@ def test_no_traceback_from_the_real_command(seeded, tmp_path):
     assert "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"Error: {path}:2: not valid JSON (")
+
+
+# -- hostile files: what json accepts but nothing after it could handle --------------------------
+def raw_line(reply_json: str, extra: str = "") -> str:
+    """A reply line written by hand, so escapes such as \\ud800 reach the file as written."""
+    return '{"id": "t/algebra/2.json", "reply": ' + reply_json + extra + "}"
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        # lone surrogates: a high half, a low half, a pair in the wrong order, in a key
+        (raw_line('"bad \\ud800 half"'), r":2: field 'reply': a lone surrogate \\ud800 at column"),
+        (raw_line('"x"', ', "meta": {"k": ["ok", "\\udc00"]}'), r":2: field 'meta.k\[1\]': a lone "
+         r"surrogate \\udc00"),
+        (raw_line('"\\ude00\\ud83d"'), r":2: field 'reply': a lone surrogate \\ude00"),
+        (raw_line('"x"', ', "doc": {"k\\udbff": 1}'), r":2: field 'doc.k\ufffd': a lone surrogate"),
+        # nesting past Python's recursion limit, and past ours (which json itself would parse)
+        (raw_line("[" * 100_000 + "]" * 100_000), r":2: field 'reply': nested more than 200 levels "
+         r"deep at column 236"),
+        (raw_line('"x"', ', "meta": ' + "[" * 500 + "]" * 500), r":2: field 'meta': nested more "),
+        # integers longer than Python converts: 5,000 digits, and a 10 MB number
+        (raw_line('"x"', ', "n": ' + "9" * 5000), r":2: field 'n': an integer of 5,000 digits at "
+         r"column 47, more than the 4,300 digits"),
+        (raw_line('"x"', ', "n": -' + "1" * 10_000_000), r":2: field 'n': an integer of "
+         r"10,000,000 digits"),
+        ('{"id": ' + "7" * 4400 + ', "reply": "x"}', r":2: field 'id': an integer of 4,400 digits"),
+        # a 10 MB float parses (to inf), so it is refused where a number makes no sense
+        ('{"id": ' + "9" * 10_000_000 + '.5, "reply": "x"}', r":2: field 'id': expected a string "
+         r"or integer id, found float"),
+        # an integer SQLite cannot hold
+        (raw_line('"x"', ', "sample_index": ' + str(2**64)), r":2: field 'sample_index': expected a "
+         r"non-negative integer up to 2\*\*62, found 18446744073709551616"),
+    ],
+    ids=["high-surrogate", "low-surrogate-nested", "reversed-pair", "surrogate-in-key",
+         "nesting-100k", "nesting-500", "int-5000-digits", "int-10MB", "int-id", "float-10MB",
+         "int-beyond-sqlite"],
+)
+def test_hostile_lines_are_named_errors_and_change_nothing(seeded, tmp_path, line, expected):
+    before = snapshot(seeded)
+    path = write_jsonl(tmp_path / "hostile.jsonl", [GOOD, line])
+    message = run_import(seeded, path, "--run", "new-run")
+    assert message.startswith(f"Error: {path}:2: ") and re.search(expected, message), message
+    assert len(message) < 400  # names the problem, does not echo the 10 MB
+    unchanged(seeded, before)
+
+
+def test_a_valid_surrogate_pair_is_the_character_it_encodes(seeded, tmp_path):
+    path = write_jsonl(tmp_path / "emoji.jsonl", [raw_line('"\\ud83d\\ude42 x = 9"')])
+    result = CliRunner().invoke(main, ["import", str(path), "--db", str(seeded), "--run", "e"])
+    assert result.exit_code == 0, result.output
+    texts = [r[0] for r in open_db(seeded).execute("SELECT text FROM replies")]
+    assert "🙂 x = 9" in texts
+
+
+def gzip_members(path, member: bytes, count: int, head: bytes = b""):
+    """A gzip file of `count` copies of one compressed member: it expands to count x len(member)
+    while staying small (a 1 MiB run of one byte compresses to about 1 KiB)."""
+    packed = gzip.compress(member, mtime=0)
+    with open(path, "wb") as handle:
+        handle.write(gzip.compress(head, mtime=0))
+        for _ in range(count):
+            handle.write(packed)
+    return path
+
+
+# The command run with its own peak RSS printed at exit: VmHWM belongs to the process image, so
+# unlike ru_maxrss it does not count the (large) test process that forked it.
+PEAK_RSS = (
+    "import atexit, sys\n"
+    "atexit.register(lambda: sys.stdout.write(next(\n"
+    "    l for l in open('/proc/self/status') if l.startswith('VmHWM:'))))\n"
+    "from adjudicate.cli import main\n"
+    "main(sys.argv[1:], prog_name='adjudicate')\n"
+)
+
+
+def import_in_a_process(db_path, path):
+    """Run `adjudicate import` as its own process: (exit code, stderr, peak RSS in MiB)."""
+    if not os.path.exists("/proc/self/status"):
+        pytest.skip("needs /proc to read the peak RSS")
+    result = subprocess.run(
+        [sys.executable, "-c", PEAK_RSS, "import", str(path), "--db", str(db_path), "--run", "bomb"],
+        capture_output=True, text=True, check=False)
+    peak_kib = int(result.stdout.split("VmHWM:")[1].split()[0])
+    return result.returncode, result.stderr, peak_kib / 1024
+
+
+def test_a_one_line_gzip_bomb_stops_early_in_bounded_memory(seeded, tmp_path):
+    before = snapshot(seeded)
+    # 1 GiB of digits on one line that never ends, in a file of about 1 MB
+    path = gzip_members(tmp_path / "bomb.jsonl.gz", b"9" * (1 << 20), 1024,
+                        head=b'{"id": "t/algebra/2.json", "reply": "')
+    assert path.stat().st_size < 2 << 20
+    code, stderr, peak_mib = import_in_a_process(seeded, path)
+    assert code == 1 and "Traceback" not in stderr
+    assert f"{path}:1: expands more than 100 times" in stderr and "gzip bomb" in stderr
+    assert peak_mib < 256, peak_mib  # reading the line whole would take over 1,000 MiB
+    unchanged(seeded, before)
+
+
+def test_a_gzip_bomb_of_valid_records_stops_early(seeded, tmp_path):
+    before = snapshot(seeded)
+    line = json.dumps({"id": "t/algebra/2.json", "reply": "x" * 4000}).encode() + b"\n"
+    path = gzip_members(tmp_path / "bomb.jsonl.gz", line * 256, 2000)  # 2 GB of records
+    message = run_import(seeded, path, "--run", "bomb")
+    assert re.search(rf"{re.escape(str(path))}:\d+: expands more than 100 times", message)
+    unchanged(seeded, before)
+
+
+def test_a_small_file_may_compress_as_well_as_it_likes(seeded, tmp_path):
+    line = json.dumps({"id": "t/algebra/2.json", "reply": "x = 9"}).encode() + b"\n"
+    path = tmp_path / "same.jsonl.gz"
+    path.write_bytes(gzip.compress(line * 20_000))  # 1,000 times smaller, but only 0.9 MB
+    result = CliRunner().invoke(main, ["import", str(path), "--db", str(seeded), "--run", "same"])
+    assert result.exit_code == 0, result.output
+    assert "20,000 replies added" in result.output
+
+
+@pytest.mark.parametrize(
+    ("damage", "expected"),
+    [(lambda b: b[:-20], "cannot read"), (lambda b: b[:30] + b"\xff" * 40 + b[70:], "cannot read")],
+    ids=["truncated", "corrupt"],
+)
+def test_a_damaged_gzip_file_is_a_named_error(seeded, tmp_path, damage, expected):
+    before = snapshot(seeded)
+    path = tmp_path / "damaged.jsonl.gz"
+    path.write_bytes(damage(gzip.compress(json.dumps(GOOD).encode() * 200 + b"\n")))
+    assert expected in run_import(seeded, path, "--run", "r")
+    unchanged(seeded, before)

@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select, Static
 
+from adjudicate.safe_text import visible
 from db.queue import STATUS_HELP, FilterChoices, QueueFilter, format_grader_pattern, parse_grader_pattern
 
 
@@ -86,7 +87,7 @@ class FilterDialog(ModalScreen[QueueFilter | None]):
                 status=status if isinstance(status, str) else None,
             )
         except ValueError as exc:
-            self.query_one("#filter-error", Static).update(Content(str(exc)))
+            self.query_one("#filter-error", Static).update(Content(visible(str(exc))))
             return
         self.dismiss(flt)
 

@@ -15,6 +15,7 @@ from adjudicate.app.session import ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
+from adjudicate.safe_text import visible, visible_data
 from db.labels import LABELS_BY_KIND
 from db.review_item import load_item
 from db.review_progress import Conflict, conflicts
@@ -60,7 +61,7 @@ class ConflictsScreen(Screen[None]):
         table.focus()
 
     def reload(self, keep_row: int = 0) -> None:
-        self.conflicts = conflicts(self.session.db)
+        self.conflicts = visible_data(conflicts(self.session.db))
         table = self.query_one(DataTable)
         table.clear()
         for c in self.conflicts:
@@ -88,9 +89,10 @@ class ConflictsScreen(Screen[None]):
         self.query_one("#conflicts-header", Static).update(Content.from_markup(
             "[b]Conflicts[/b] · $n replies labeled differently · $open not adjudicated · "
             "a label key records the decision as [b]$me[/b]",
-            n=str(len(self.conflicts)), open=str(undecided), me=self.session.reviewer))
+            n=str(len(self.conflicts)), open=str(undecided), me=visible(self.session.reviewer)))
         switcher = self.query_one(ContentSwitcher)
-        item = load_item(self.session.db, c.reply_id, self.session.reviewer) if c else None
+        item = visible_data(load_item(self.session.db, c.reply_id, self.session.reviewer)
+                            if c else None)
         if c is None or item is None:
             switcher.current = "conflict-none"
         else:

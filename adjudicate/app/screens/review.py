@@ -21,6 +21,7 @@ from adjudicate.app.widgets.code_view import CodeItemView, program_of
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView, main_extraction
+from adjudicate.safe_text import visible, visible_data
 from db.connection import open_db
 from db.labels import LABELS_BY_KIND
 from db.queue import QueueFilter, filter_choices
@@ -80,9 +81,10 @@ class ReviewScreen(Screen[None]):
 
     # -- showing ---------------------------------------------------------------------------
     def show_current(self) -> None:
-        """Show the item under the cursor (read fresh from the database)."""
+        """Show the item under the cursor (read fresh from the database; its text, dialogs
+        included, with control characters as visible stand-ins)."""
         session = self.session
-        self.item = item = session.current_item()
+        self.item = item = visible_data(session.current_item())
         self.query_one(ItemHeader).show(session.position, len(session.rows), item,
                                         session.filter.describe())
         switcher = self.query_one(ContentSwitcher)
@@ -187,7 +189,7 @@ class ReviewScreen(Screen[None]):
         last = undone[0]
         what = f"{last.action} {LABEL_WORDS.get(last.label or '', last.label or '')}".strip()
         extra = f" on {len(undone)} replies" if len(undone) > 1 else ""
-        self.notify(f"Undid {what}{extra}.")
+        self.notify(visible(f"Undid {what}{extra}."), markup=False)
         self.show_current()
         self._recount_soon()
 
@@ -226,14 +228,16 @@ class ReviewScreen(Screen[None]):
             self.query_one(f"#{self.item.kind}", ItemView).scroll_main(direction)
 
     def action_filter(self) -> None:
-        self.app.push_screen(FilterDialog(self.session.filter, filter_choices(self.session.db)),
+        self.app.push_screen(FilterDialog(visible_data(self.session.filter),
+                                          visible_data(filter_choices(self.session.db))),
                              self._apply_filter)
 
     def _apply_filter(self, flt: QueueFilter | None) -> None:
         if flt is None:
             return
         self.session.load(flt)
-        self.notify(f"{len(self.session.rows):,} queued replies match: {flt.describe()}.")
+        self.notify(visible(f"{len(self.session.rows):,} queued replies match: {flt.describe()}."),
+                    markup=False)
         self.show_current()
 
     def action_conflicts(self) -> None:

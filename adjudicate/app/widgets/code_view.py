@@ -12,6 +12,7 @@ from adjudicate.app.formatting import block, compact, counts, exception_text, fi
 from adjudicate.app.keys import LABEL_KEYS
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.verdict_table import OUTCOMES
+from adjudicate.safe_text import visible_data
 from db.review_item import QueueItem
 
 KEY_FOR = {k.label: k.key for k in LABEL_KEYS}
@@ -113,6 +114,7 @@ class CodeItemView(ItemView):
             yield Static(id="code-source")
 
     def show(self, item: QueueItem) -> None:
+        item = visible_data(item)  # control characters in the program or evidence shown, inert
         if item.statement != self._prompt:
             self._prompt = item.statement
             title = item.entry_point or item.task_id

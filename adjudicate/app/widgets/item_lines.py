@@ -7,6 +7,7 @@ from textual.widgets import Static
 
 from adjudicate.app.formatting import duration
 from adjudicate.app.keys import LABEL_WORDS
+from adjudicate.safe_text import visible, visible_data
 from db.review_item import QueueItem
 from db.review_progress import Progress
 
@@ -30,6 +31,7 @@ class ItemHeader(Static):
     DEFAULT_CSS = "ItemHeader { height: 2; text-wrap: nowrap; text-overflow: ellipsis; }"
 
     def show(self, position: int, total: int, item: QueueItem | None, view: str) -> None:
+        item, view = visible_data(item), visible(view)
         if item is None:
             self.update(Content.from_markup("[b]Nothing to review[/b]\nview: $view", view=view),
                         layout=False)
@@ -54,7 +56,7 @@ class ProgressLine(Static):
     """Labeled / total, per reviewer, this reviewer's pace and the time left at that pace."""
 
     def show(self, progress: Progress, reviewer: str) -> None:
-        p = progress
+        p, reviewer = visible_data(progress), visible(reviewer)
         others = "  ".join(f"{r.reviewer} {r.labeled:,}" for r in p.reviewers) or "nobody yet"
         rate = f"{p.rate_per_min:.1f}/min" if p.rate_per_min else "—/min"
         self.update(Content.from_markup(

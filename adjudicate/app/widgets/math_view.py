@@ -12,6 +12,7 @@ from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.lines import Lines
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.app.widgets.verdict_table import VerdictTable
+from adjudicate.safe_text import visible_data
 from db.review_item import ExtractionView, QueueItem
 
 
@@ -54,6 +55,7 @@ class MathItemView(ItemView):
         yield reply
 
     def show(self, item: QueueItem) -> None:
+        item = visible_data(item)  # one for one, so the extraction span still fits the reply
         if (item.statement, item.key, item.key_issue) != self._problem:  # problem by problem
             self._problem = (item.statement, item.key, item.key_issue)
             self.query_one("#math-statement", Static).update(

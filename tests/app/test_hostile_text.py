@@ -1,0 +1,126 @@
+"""The review app over replies, keys, notes and names full of terminal escapes: what it draws
+holds none of them (only Textual's own colours and cursor moves), on every screen and dialog."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from adjudicate.app import make_app
+from adjudicate.app.dialogs.confirm import ConfirmDialog
+from adjudicate.app.dialogs.filter import FilterDialog
+from adjudicate.app.dialogs.note import NoteDialog
+from adjudicate.app.screens.conflicts import ConflictsScreen
+from adjudicate.app.widgets.reply_view import ReplyView
+from adjudicate.safe_text import visible
+from db.connection import open_db
+from db.labels import labels_for
+from tests.app.conftest import queue_order
+from tests.hostile_db import PAYLOAD, REVIEWER, build_hostile_db, unsafe_characters
+
+SIZE = (120, 40)
+# What Textual itself writes between the cells: colours (SGR) and cursor positions.
+TEXTUAL_OWN = re.compile(r"\x1b\[[0-9;]*m|\x1b\[\d+;\d+H")
+
+
+@pytest.fixture
+def hostile_db(tmp_path):
+    return build_hostile_db(tmp_path / "hostile.db", tmp_path)
+
+
+async def go_to(pilot, db_path, wanted) -> None:
+    """Move to the first queued item for which `wanted(item)` holds (from the start)."""
+    size = len(queue_order(db_path))
+    for _ in range(size):
+        await pilot.press("left")
+    for _ in range(size):
+        if wanted(pilot.app.screen.item):
+            return
+        await pilot.press("right")
+    raise AssertionError("no such item in the queue")
+
+
+async def go_to_noted_reply(pilot, db_path) -> None:
+    """The first math reply: the one REVIEWER labeled and wrote a note on."""
+    noted = next(reply_id for reply_id, kind, _ in queue_order(db_path) if kind == "math")
+    await go_to(pilot, db_path, lambda item: item.reply_id == noted)
+
+
+def drawn(app) -> str:
+    """Exactly what the app would write to the terminal for its current screen (Textual's
+    compositor output; the headless test driver itself writes nothing)."""
+    return app.screen._compositor.render_full_update().render_segments(app.console)
+
+
+def assert_drawn_safely(app, shown: str = "␛") -> None:
+    cells = TEXTUAL_OWN.sub("", drawn(app))
+    assert unsafe_characters(cells) == set(), type(app.screen).__name__
+    assert shown in cells  # the hostile text is on screen, neutralised
+
+
+async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
+    app = make_app(hostile_db, REVIEWER)  # the reviewer's own name is hostile too
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen.item.kind == "math"
+        assert_drawn_safely(app, "so the answer is \\boxed{9␛]0;pwned␇")
+        assert "safe␍EVIL" in TEXTUAL_OWN.sub("", drawn(app))  # the CR trick shown, not done
+
+        await go_to_noted_reply(pilot, hostile_db)
+        await pilot.press("n")  # the note dialog, holding the hostile note
+        assert isinstance(app.screen, NoteDialog)
+        assert_drawn_safely(app, "note␛]0;pwned")
+        await pilot.press("escape")
+
+        await pilot.press("C")  # a group label asks first, quoting the answer and the key
+        assert isinstance(app.screen, ConfirmDialog)
+        assert_drawn_safely(app, "Label all")
+        await pilot.press("n")
+
+        await pilot.press("slash")  # the filter dialog suggests the hostile run names
+        assert isinstance(app.screen, FilterDialog)
+        assert_drawn_safely(app)
+        await pilot.press("escape")
+
+        await go_to(pilot, hostile_db, lambda item: item.kind == "code")
+        assert_drawn_safely(app, "return '␛]0;pwned␇")  # program, input, exception, stdout
+
+        await pilot.press("a")  # two reviewers disagree on the first math reply
+        assert isinstance(app.screen, ConflictsScreen)
+        assert_drawn_safely(app, "run␛]0;pwned␇")  # the table, and the item below it
+        await pilot.press("escape")
+
+        await pilot.press("question_mark")
+        assert_drawn_safely(app, "")
+
+
+async def test_the_highlighted_span_is_the_extracted_answer(hostile_db):
+    # BEL, backspace and CR come before the answer: had any been dropped rather than replaced,
+    # the highlight would start that many characters late
+    app = make_app(hostile_db, "carol")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        reply = app.screen.query_one(ReplyView)
+        content = reply.render()
+        style = reply.get_visual_style("reply-view--span")
+        highlighted = "".join(content.plain[s.start:s.end] for s in content.spans
+                              if s.style == style)
+        assert highlighted == visible(f"9{PAYLOAD}")
+
+
+async def test_a_note_saved_over_a_hostile_one_is_inert(hostile_db):
+    # the dialog opens with the note as shown (stand-ins), so saving it stores no escapes
+    app = make_app(hostile_db, REVIEWER)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await go_to_noted_reply(pilot, hostile_db)
+        reply_id = app.screen.item.reply_id
+        assert app.screen.item.my_note == visible(f"note{PAYLOAD}")
+        await pilot.press("n", "enter")
+    db = open_db(hostile_db, create=False)
+    try:
+        notes = {state.reviewer: state.note for state in labels_for(db, reply_id)}
+    finally:
+        db.close()
+    assert notes[REVIEWER] == visible(f"note{PAYLOAD}")
