@@ -25,13 +25,20 @@ if TYPE_CHECKING:
 @click.option("--run", help="Only this run.")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.1), default=5.0,
               show_default=True, help="Seconds per symbolic check before it counts as a timeout.")
-def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
+@click.option("--unsafe-no-isolation", is_flag=True,
+              help="Where the kernel refuses the sandbox's namespaces, run code samples anyway "
+                   "with only rlimits, a uid and a guard (they can then read your files).")
+def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float,
+          unsafe_no_isolation: bool) -> None:
     """Grade every reply not yet graded by the current grader versions, and queue the disputes.
 
     Code samples have their program extracted and run in a sandbox against the base and the
     extended tests, recording the first failing input; a sample that passes base and fails plus
     is queued. Each problem is self-checked first (its reference must pass its own tests, a
-    stub must fail them) and problems that fail are flagged.
+    stub must fail them) and problems that fail are flagged. Each sample runs in its own user,
+    pid, IPC, mount and network namespaces on a read-only root holding only Python's standard
+    library (and numpy); where the kernel refuses those namespaces no sample runs, unless
+    --unsafe-no-isolation is given.
 
     Math replies get an extraction (the rule that fired and its span) and verdicts from every
     registered grader (exact, normalized, symbolic, mathverify-full); a reply goes to the
@@ -46,15 +53,17 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float) -> None:
     from db.connection import open_db
 
     db = open_db(db_path, create=False)
-    grade_everything(db, jobs=jobs, run=run, timeout_s=timeout_s)
+    grade_everything(db, jobs=jobs, run=run, timeout_s=timeout_s,
+                     unsafe_no_isolation=unsafe_no_isolation)
     click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
 
 
 def grade_everything(db: Database, *, jobs: int, run: str | None = None,
-                     timeout_s: float = 5.0) -> None:
+                     timeout_s: float = 5.0, unsafe_no_isolation: bool = False) -> None:
     """Grade math then code replies with progress bars, and say what happened."""
     from adjudicate.grading.code_pipeline import grade_code_replies
     from adjudicate.grading.math_pipeline import grade_math_replies
+    from graders.code.sandbox import IsolationUnavailable
 
     with count_progress("Grading math replies", None) as progress:
         task = progress.task_ids[0]
@@ -79,8 +88,12 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         def stage(description: str, total: int) -> None:
             progress.reset(task, total=total, description=description)
 
-        code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage,
-                                  on_progress=lambda n: progress.advance(task, n))
+        try:
+            code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage,
+                                      on_progress=lambda n: progress.advance(task, n),
+                                      unsafe_no_isolation=unsafe_no_isolation)
+        except IsolationUnavailable as refused:
+            raise click.ClickException(f"code samples were not graded: {refused}") from None
     if code.graded:
         click.echo(f"Code: graded {code.graded:,} samples of {code.problems:,} problems; "
                    f"{code.queued:,} queued (pass base, fail plus).")

@@ -24,9 +24,11 @@ from db.grading import (
 from db.problems import get_problem
 from db.records import digest
 from graders.code import (
+    CodeGradeConfig,
     CodeJob,
     CodeProblem,
     ExpectedOutputs,
+    SandboxConfig,
     assemble_program,
     expected_many,
     extract_program,
@@ -72,12 +74,16 @@ def problem_name(row: dict[str, Any]) -> str:
 def grade_code_replies(
     db: Database, *, jobs: int = 2, run: str | None = None,
     on_stage: Stage | None = None, on_progress: Advance | None = None,
+    unsafe_no_isolation: bool = False,
 ) -> CodeSummary:
     """Grade every code reply missing a current base/plus verdict; resumable batch by batch.
 
     Problems are keyed by their row id throughout (never by task id, which two benchmarks may
     share). A reply or problem the grader fails on gets `error` verdicts; the rest go on.
+    Where the kernel refuses the sandbox's namespaces, `IsolationUnavailable` is raised before
+    anything is stored, unless `unsafe_no_isolation` allows running samples without them.
     """
+    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation))
     todo = replies_to_grade(db, "code", CODE_GRADERS, run)
     summary = CodeSummary()
     if not todo:
@@ -93,8 +99,8 @@ def grade_code_replies(
     summary.problems = len(problems)
     if not todo:
         return summary
-    expected = _expected_outputs(db, problems, jobs, on_stage, on_progress)
-    _selfcheck(db, problems, expected, jobs, summary, on_stage, on_progress)
+    expected = _expected_outputs(db, problems, jobs, on_stage, on_progress, config)
+    _selfcheck(db, problems, expected, jobs, summary, on_stage, on_progress, config)
     if on_stage:
         on_stage("Grading code replies", len(todo))
     jobs_list = []
@@ -114,7 +120,7 @@ def grade_code_replies(
         jobs_list.append(CodeJob(reply.reply_id, program, problem, expected[reply.problem_id]))
     _store(db, unextracted, summary)
     batch: list[tuple[ReplyToGrade, Any, dict]] = []
-    for result in grade_code_many(jobs_list, jobs=jobs,
+    for result in grade_code_many(jobs_list, jobs=jobs, config=config,
                                   on_progress=(lambda done, total: on_progress(1))
                                   if on_progress else None):
         reply, extraction = extractions[result.key]
@@ -133,7 +139,7 @@ def _error_verdicts(problem: CodeProblem, reason: str) -> dict[str, Verdict]:
 
 def _expected_outputs(
     db: Database, problems: dict[int, CodeProblem], jobs: int, on_stage: Stage | None,
-    on_progress: Advance | None,
+    on_progress: Advance | None, config: CodeGradeConfig,
 ) -> dict[int, ExpectedOutputs]:
     """Expected outputs from the database cache, computing (and caching) the missing ones."""
     cached = cached_reference_outputs(db, problems, str(EXPECTED_VERSION))
@@ -142,10 +148,11 @@ def _expected_outputs(
     if missing:
         if on_stage:
             on_stage("Running reference solutions", len(missing))
-        for pid, outputs in expected_many(missing, jobs=jobs,
+        for pid, outputs in expected_many(missing, jobs=jobs, config=config,
                                           on_progress=(lambda d, t: on_progress(1))
                                           if on_progress else None):
-            save_reference_outputs(db, pid, str(EXPECTED_VERSION), outputs.to_json())
+            if not outputs.missing:  # a sandbox failure is retried next run, not cached
+                save_reference_outputs(db, pid, str(EXPECTED_VERSION), outputs.to_json())
             expected[pid] = outputs
     return expected
 
@@ -153,6 +160,7 @@ def _expected_outputs(
 def _selfcheck(
     db: Database, problems: dict[int, CodeProblem], expected: dict[int, ExpectedOutputs],
     jobs: int, summary: CodeSummary, on_stage: Stage | None, on_progress: Advance | None,
+    config: CodeGradeConfig,
 ) -> None:
     """Check each problem's reference passes and a stub fails, once per checker version."""
     done = selfchecked_problems(db, SELFCHECK_VERSION)
@@ -160,7 +168,7 @@ def _selfcheck(
     if todo:
         if on_stage:
             on_stage("Self-checking references and stubs", len(todo))
-        for pid, result in selfcheck_many(todo, jobs=jobs,
+        for pid, result in selfcheck_many(todo, jobs=jobs, config=config,
                                           on_progress=(lambda d, t: on_progress(1))
                                           if on_progress else None):
             reference_passes = all(v.outcome == ACCEPT for v in result.reference.values())

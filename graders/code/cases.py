@@ -1,4 +1,4 @@
-"""One test of a code problem: call the entry point with arguments, or run a check statement."""
+"""One test of a code problem: the arguments to call the entry point with, and how to judge it."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ NO_VALUE: Any = type("NoValue", (), {"__repr__": lambda self: "NO_VALUE"})()
 
 class TestCase(NamedTuple):
     """A test input. `expected` is set only when the test itself states it (HumanEval asserts);
-    otherwise the expected output comes from running the reference solution."""
+    otherwise the expected output comes from running the reference solution. `oracle` names
+    a property judged instead of equality (see compare.ORACLES), e.g. a root of a polynomial."""
 
-    args: list[Any] | None
-    code: str | None = None
+    args: list[Any]
     expected: Any = NO_VALUE
     atol: float | None = None
     coerce: str | None = None
     text: str | None = None
+    oracle: str | None = None

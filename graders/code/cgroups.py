@@ -9,6 +9,7 @@ sandbox relies on its rlimits and its own uid.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,12 +27,20 @@ class SlotCgroups:
     def procs_files(self) -> list[str]:
         return [str(directory / "cgroup.procs") for directory in self.directories]
 
-    def remove(self) -> None:
+    def remove(self, wait_s: float = 5.0) -> None:
+        """rmdir each directory, waiting briefly for dying members (zombies) to be reaped."""
+        deadline = time.monotonic() + wait_s
         for directory in self.directories:
-            try:
-                directory.rmdir()
-            except OSError:
-                pass
+            while True:
+                try:
+                    directory.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.01)
         self.directories = []
 
 
@@ -43,6 +52,20 @@ def _own_paths() -> dict[str, str]:
         for controller in controllers.split(",") if controllers else [""]:
             paths[controller] = path
     return paths
+
+
+def slot_parents() -> list[Path]:
+    """The directories slot cgroups of this process are made in (for reaping leftovers)."""
+    try:
+        own = _own_paths()
+    except OSError:
+        return []
+    if (ROOT / "pids").is_dir():
+        candidates = [ROOT / name / own[name].lstrip("/") for name in ("pids", "memory")
+                      if name in own]
+    else:
+        candidates = [ROOT / own[""].lstrip("/")] if "" in own else []
+    return [path for path in candidates if path.is_dir()]
 
 
 def create_slot(name: str, memory_mb: int, processes: int) -> SlotCgroups:

@@ -2,8 +2,9 @@
 
 The store's `grade` and `selfcheck` commands call these. Items are grouped by problem so each
 fork server keeps that problem's inputs loaded, heaviest problems first; results come back in
-completion order, keyed by the caller's own key. A fork server that dies is restarted and its
-item retried once.
+completion order, keyed by the caller's own key, each only once its sample's processes are gone.
+A fork server that dies is restarted and its item retried once. Where the kernel refuses the
+sandbox's isolation, `IsolationUnavailable` stops everything: no item gets a verdict.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from graders.code.evidence import build_verdicts
 from graders.code.expected import ExpectedOutputs, compute_expected
 from graders.code.grade import CodeGradeConfig, grade_sample
 from graders.code.problem import CodeProblem
-from graders.code.sandbox import Sandbox, SandboxError
+from graders.code.sandbox import IsolationUnavailable, Sandbox, SandboxError
 from graders.code.selfcheck import SelfCheckResult, selfcheck_problem
 from graders.verdict import Verdict
 
@@ -55,39 +56,65 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
 
     def worker(slot: int) -> None:
         sandbox: Sandbox | None = None
+        # results wait here until their jobs' processes are gone (a verdict is stored only
+        # once nothing of its sample is left), while the sandbox already runs the next item
+        held: list[tuple[int, Result]] = []
+
+        def release(settle: bool = False) -> None:
+            through = 1 << 62
+            if sandbox is not None:
+                try:
+                    sandbox.settle() if settle else sandbox.collect()
+                    through = sandbox.torn_down_through
+                except SandboxError:
+                    retire()
+            for number, result in [pair for pair in held if pair[0] <= through]:
+                held.remove((number, result))
+                done.put(("result", result))
+
+        def retire() -> None:
+            """Close the sandbox (its jobs die with it); everything held is then safe to go."""
+            nonlocal sandbox
+            if sandbox is not None:
+                sandbox.close()
+                sandbox = None
+            while held:
+                done.put(("result", held.pop(0)[1]))
+
         try:
             while not stop.is_set():
                 try:
                     item = todo.get_nowait()
                 except queue.Empty:
-                    return
-                result = None
+                    break
+                result: Result | None = None
                 for _attempt in range(2):
                     try:
                         if sandbox is None or not sandbox.alive:
-                            if sandbox is not None:
-                                sandbox.close()
+                            retire()
                             sandbox = Sandbox(config.sandbox, slot)
                             sandbox.start()
                         result = work(sandbox, item)
                         if sandbox.alive:
                             break
+                    except IsolationUnavailable:
+                        raise  # nothing may run: the whole grade stops with the reason
                     except SandboxError as error:
                         result = failed(item, str(error))
                     except Exception as error:
                         # A grader bug on one item becomes that item's `error` verdict; its
                         # sandbox may be in any state, so the next item gets a fresh one.
                         result = failed(item, f"grader error: {type(error).__name__}: {error}")
-                        if sandbox is not None:
-                            sandbox.close()
-                            sandbox = None
+                        retire()
                         break
-                done.put(("result", result))
+                assert result is not None  # every attempt sets it or raises
+                held.append((sandbox.jobs_started if sandbox is not None else 0, result))
+                release()
+            release(settle=True)
         except BaseException as error:  # noqa: B036 - report, never hang the consumer
             done.put(("crash", error))
         finally:
-            if sandbox is not None:
-                sandbox.close()
+            retire()
             done.put(("exit", None))
 
     threads = [threading.Thread(target=worker, args=(slot,), daemon=True)
@@ -101,6 +128,8 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
             if kind == "exit":
                 running -= 1
             elif kind == "crash":
+                if isinstance(payload, IsolationUnavailable):
+                    raise payload
                 raise RuntimeError("a grading worker crashed") from payload
             else:
                 finished += 1

@@ -15,7 +15,9 @@ from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
 
 GRADER_BASE = "base"
 GRADER_PLUS = "plus"
-VERSION = "2"  # 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
+# 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
+# 3: HumanEval check() code judged as data on the host; a broken result channel is an error
+VERSION = "3"
 TIMEOUT_KINDS = {"timeout", "load_timeout"}
 
 

@@ -10,12 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.code.plain_data import Digest, decode, encode
+from graders.code.inside.tagged import Digest, decode, encode
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox, SandboxConfig, Segment
 
-VERSION = 2  # 2: seconds are CPU time; Counter/OrderedDict/defaultdict stored as dicts
+# 2: seconds are CPU time; Counter/OrderedDict/defaultdict stored as dicts
+# 3: HumanEval check() statements that are code became host-judged data cases
+VERSION = 3
 REFERENCE_TIME_LIMIT_S = 30.0
+NOT_RUN = "reference did not run"  # the sandbox failed, not the reference: nothing is known
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,13 @@ class ExpectedOutputs:
             raise ValueError(f"expected outputs version {data.get('version')}, need {VERSION}")
         return cls(data["task_id"], [decode(value) for value in data["outputs"]],
                    list(data["seconds"]), {int(k): v for k, v in data["errors"].items()})
+
+    @property
+    def missing(self) -> dict[int, str]:
+        """Inputs the reference never ran on (a sandbox failure): no expected output exists,
+        so they can be neither passed nor skipped, and these outputs must not be cached."""
+        return {index: error for index, error in self.errors.items()
+                if error.startswith(NOT_RUN)}
 
     def time_limits(self, limits: TimeLimits) -> list[float]:
         return [max(limits.floor_s, limits.factor * seconds) for seconds in self.seconds]
@@ -87,13 +97,22 @@ def compute_expected(problem: CodeProblem, sandbox: Sandbox | None = None,
             errors[index] = f"output too large: {message['big']}"
         return False
 
-    limits = [REFERENCE_TIME_LIMIT_S] * count
-    budget = [Segment(0, count, REFERENCE_TIME_LIMIT_S * 4 + count * 0.05)]
-    result = sandbox.run(problem.reference_program, problem.entry_point, problem.suite, 0, count,
-                         limits, budget, record)
-    failure = result.setup_error or result.protocol_error or (result.load and str(result.load))
-    if failure or result.watchdog or not result.ended:
-        reason = failure or result.watchdog or f"exit {result.exit_code} signal {result.signal}"
-        for index in range(result.next_index, count):
-            errors.setdefault(index, f"reference did not run: {reason}")
+    start = 0
+    while start < count:
+        limits = [REFERENCE_TIME_LIMIT_S] * (count - start)
+        budget = [Segment(start, count, REFERENCE_TIME_LIMIT_S * 4 + (count - start) * 0.05)]
+        result = sandbox.run(problem.reference_program, problem.entry_point, problem.suite,
+                             start, count, limits, budget, record)
+        if result.ended:
+            break
+        failure = result.setup_error or result.protocol_error or (
+            result.load and f"the reference does not load: {result.load}")
+        if failure or not result.loaded:  # nothing more can be learnt: no expected outputs
+            for index in range(result.next_index, count):
+                errors.setdefault(index, f"{NOT_RUN}: {failure or 'it never loaded'}")
+            break
+        # the reference itself died or was killed on this input: note it, go on after it
+        reason = result.watchdog or f"exit {result.exit_code} signal {result.signal}"
+        errors.setdefault(result.next_index, f"the reference failed here: {reason}")
+        start = result.next_index + 1
     return ExpectedOutputs(problem.task_id, outputs, seconds, errors)

@@ -17,7 +17,7 @@ from graders.code.compare import coerce, judge
 from graders.code.evidence import Failure, build_verdicts, call_text, clip
 from graders.code.expected import ExpectedOutputs, TimeLimits, segments
 from graders.code.extract import assemble_program, extract_program
-from graders.code.plain_data import Digest
+from graders.code.inside.tagged import Digest
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import RunResult, Sandbox, SandboxConfig, SandboxError, Segment
 from graders.verdict import Verdict
@@ -67,8 +67,6 @@ class _Judge:
         return True
 
     def check(self, index: int, message: dict[str, Any]) -> _Judgement:
-        if "ok" in message:
-            return "pass"
         if "to" in message:
             return Failure("timeout", index, self.context(index, message))
         if "x" in message:
@@ -92,17 +90,24 @@ class _Judge:
                 "cpu_s": round(float(message.get("t", 0.0)), 6),
                 "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o")}
 
+    def oracle(self, index: int) -> str:
+        """The case's own property, else equality with a stated value, else the problem's."""
+        case = self.tests[index]
+        if case.oracle:
+            return case.oracle
+        return self.problem.oracle if case.expected is NO_VALUE else "equal"
+
     def compare(self, index: int, actual: Any, expected: Any,
                 message: dict[str, Any]) -> _Judgement:
-        case, oracle = self.tests[index], self.problem.oracle
+        case, oracle = self.tests[index], self.oracle(index)
         if isinstance(actual, Digest) or isinstance(expected, Digest):
-            if actual == expected and oracle != "poly_root":
+            if actual == expected and oracle == "equal":
                 return "pass"
             return "recheck"
-        if case.expected is not NO_VALUE:
-            oracle = "equal"  # the test states its own expected value
         detail = None
         try:
+            if case.coerce and case.expected is NO_VALUE:  # the reference's output, converted
+                expected = coerce(case.coerce, expected)
             shown = coerce(case.coerce, actual) if case.coerce else actual
             atol = case.atol if case.atol is not None else self.problem.atol
             if judge(oracle, shown, expected, case.args or [], atol, self.strict_numbers):
@@ -129,6 +134,10 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
     if expected.task_id != problem.task_id or len(expected.outputs) != count:
         return build_verdicts(None, 0, 0, base_count, count, 0.0,
                               error=f"expected outputs do not belong to {problem.task_id}")
+    if expected.missing:  # never a pass by default: there is nothing to compare with
+        index, why = next(iter(expected.missing.items()))
+        return build_verdicts(None, 0, 0, base_count, count, 0.0,
+                              error=f"no expected output for input {index}: {why}")
     limits = expected.time_limits(config.time_limits)
     budgets = segments(problem, limits, config.time_limits)
     state = _Judge(problem, expected, limits, config.strict_numbers)
@@ -150,8 +159,11 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
     except SandboxError as failure:
         error = str(failure)
     elapsed_ms = (time.monotonic() - began) * 1000
-    return build_verdicts(state.failure, state.passed, state.skipped, base_count, count,
-                          elapsed_ms, error)
+    verdicts = build_verdicts(state.failure, state.passed, state.skipped, base_count, count,
+                              elapsed_ms, error)
+    where = sandbox.evidence
+    return {name: Verdict(v.grader, v.version, v.outcome, {**v.evidence, "sandbox": where},
+                          v.elapsed_ms) for name, v in verdicts.items()}
 
 
 def _from(budgets: list[Segment], start: int) -> list[Segment]:
@@ -159,9 +171,13 @@ def _from(budgets: list[Segment], start: int) -> list[Segment]:
 
 
 def _settle(state: _Judge, result: RunResult) -> str | None:
-    """Turn how the run ended into a failure (if none was judged yet); an error text if any."""
+    """Turn how the run ended into a failure (if none was judged yet); an error text if any.
+
+    A malformed result line is the sample's doing (the harness writes none): an error."""
     if result.setup_error:
         return f"sandbox setup failed: {result.setup_error}"
+    if result.protocol_error:
+        return f"the sample broke the result channel: {result.protocol_error}"
     if state.failure is not None:
         return None
     index = result.next_index
@@ -169,9 +185,6 @@ def _settle(state: _Judge, result: RunResult) -> str | None:
         kind = "load_timeout" if result.load.get("load") == "timeout" else "load_error"
         state.failure = Failure(kind, None, {"exception": result.load.get("x"),
                                              "stdout": result.load.get("o")})
-    elif result.protocol_error:
-        state.failure = Failure("corrupted_result_channel", index,
-                                {"detail": result.protocol_error})
     elif result.watchdog:
         kind = "load_timeout" if result.watchdog == "load time limit" else "timeout"
         state.failure = Failure(kind, None if kind == "load_timeout" else index,

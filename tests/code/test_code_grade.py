@@ -158,3 +158,31 @@ def test_check_cases_are_strict(sandbox, body, outcome):
     verdicts = grade_sample('def inc(x):\n    """x + 1"""\n' + body, HUMAN_EVAL_STYLE, expected,
                             sandbox, FAST)
     assert verdicts["base"].outcome == outcome
+
+
+def test_inputs_the_reference_never_ran_on_are_no_free_pass(toy, sandbox):
+    # a sandbox failure while computing expected outputs must not turn into "skipped" passes
+    from graders.code import ExpectedOutputs
+    from graders.code.expected import NOT_RUN
+
+    broken = ExpectedOutputs(toy.task_id, [None] * 3, [0.0] * 3,
+                             {index: f"{NOT_RUN}: exit 125" for index in range(3)})
+    assert broken.missing and not ExpectedOutputs(toy.task_id, [3, 7, 30], [0.0] * 3).missing
+    verdicts = grade_sample('def add(a, b):\n    return "wrong"\n', toy, broken, sandbox, FAST)
+    assert verdicts["base"].outcome == verdicts["plus"].outcome == ERROR
+    assert "no expected output for input 0" in verdicts["plus"].evidence["error"]
+
+
+def test_a_reference_that_dies_on_one_input_still_gives_the_others(sandbox):
+    # the reference kills itself on input 1: that input is its own failure (skipped), the
+    # inputs after it still get expected outputs
+    problem = CodeProblem.from_fields(
+        "toy/dies", "def f(x):\n    pass\n",
+        "    if x == 1:\n        import ctypes\n        ctypes.CDLL(None)._exit(3)\n    return x\n",
+        "f", {"base_input": [[0], [1], [2]], "plus_input": [[3]], "atol": 0})
+    expected = compute_expected(problem, sandbox)
+    assert expected.outputs[0] == 0 and expected.outputs[2:] == [2, 3]
+    assert list(expected.errors) == [1] and not expected.missing
+    verdicts = grade_sample("def f(x):\n    return x\n", problem, expected, sandbox, FAST)
+    assert verdicts["plus"].outcome == ACCEPT
+    assert verdicts["plus"].evidence["skipped_reference_errors"] == 1

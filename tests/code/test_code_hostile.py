@@ -2,7 +2,8 @@
 
 Every test grades a sample that attacks the host through the real sandbox (no stubs), then
 checks the attack's target (file, listener, process table, parent process, disk) and that the
-same sandbox still grades an honest program correctly.
+same sandbox still grades an honest program correctly. `test_code_as_user.py` runs this module
+again under an unprivileged uid when the suite runs as root.
 """
 
 from __future__ import annotations
@@ -11,94 +12,24 @@ import os
 import shutil
 import socket
 import threading
-import time
 import uuid
 from pathlib import Path
 
 import pytest
 
-from graders.code import (
-    CodeGradeConfig,
-    Sandbox,
-    SandboxConfig,
-    TimeLimits,
-    compute_expected,
-    grade_sample,
-)
-from graders.verdict import ACCEPT, REJECT, TIMEOUT
-
-FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))  # 0.5 s floor: timeouts come quickly
-
-STATEMENT = 'def add(a, b):\n    """Add two numbers."""\n'
-
-
-def processes_of(uid: int) -> list[int]:
-    """Live pids on the host whose real uid is `uid` (dead zombies awaiting init excluded)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                status = (entry / "status").read_text()
-            except OSError:
-                continue
-            fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
-            if int(fields["Uid"].split()[0]) == uid and fields["State"].split()[0] != "Z":
-                found.append(int(entry.name))
-    return found
-
-
-def live_members(directory: Path, wait_s: float = 60.0) -> list[int]:
-    """The cgroup's processes that are still alive. Zombies count in pids.current until init
-    reaps them (slow on a loaded machine) but run nothing, so they are waited for, then ignored."""
-    deadline = time.monotonic() + wait_s
-    while True:
-        if (directory / "pids.current").read_text().strip() == "0":
-            return []
-        members = []
-        for name in ("cgroup.procs", "tasks"):
-            if (directory / name).exists():
-                members += [int(pid) for pid in (directory / name).read_text().split()]
-        live = []
-        for pid in set(members):
-            try:
-                status = Path(f"/proc/{pid}/status").read_text()
-            except OSError:
-                continue
-            state = next((line.split()[1] for line in status.splitlines()
-                          if line.startswith("State:")), "Z")
-            if state != "Z":
-                live.append(pid)
-        if not live or time.monotonic() > deadline:
-            return sorted(live)
-        time.sleep(0.1)
-
-
-def assert_host_untouched(sandbox, toy, toy_expected) -> None:
-    """No process left under the sample uid; the fork server lives and still grades correctly."""
-    sandbox.settle()
-    if sandbox.uid is not None:
-        assert processes_of(sandbox.uid) == []
-    for directory in sandbox.cgroup_directories:
-        if (directory / "pids.current").exists():
-            assert live_members(directory) == []
-    assert sandbox.alive
-    honest = grade_sample(STATEMENT + "    return a + b\n", toy, toy_expected, sandbox, FAST)
-    assert honest["plus"].outcome == ACCEPT
-
-
-def grade(body: str, sandbox, toy, toy_expected) -> dict:
-    return grade_sample(STATEMENT + body, toy, toy_expected, sandbox, FAST)
+from graders.code import Sandbox, SandboxConfig, compute_expected, grade_sample
+from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
+from tests.code.hostile import FAST, STATEMENT, assert_host_untouched, grade
 
 
 @pytest.fixture
-def victim():
-    """A file outside any sandbox temp dir (not under /tmp, so no tmpfs hides it)."""
-    directory = Path(__file__).resolve().parent / f".victim-{uuid.uuid4().hex[:8]}"
+def victim(tmp_path):
+    """A file of the user who grades (the sandbox must neither see nor change it)."""
+    directory = tmp_path / f"victim-{uuid.uuid4().hex[:8]}"
     directory.mkdir()
     target = directory / "precious.txt"
     target.write_text("keep me")
-    yield target
-    shutil.rmtree(directory)
+    return target
 
 
 def test_deleting_files_outside_the_temp_dir(sandbox, toy, toy_expected, victim, tmp_path):
@@ -292,17 +223,18 @@ def test_always_equal_objects(sandbox, toy, toy_expected, body):
 
 
 def test_forged_results_on_the_channel(sandbox, toy, toy_expected):
+    # the old protocol's pass flag, written straight to every fd: a broken channel, an error
     body = """    import os
     for fd in range(3, 20):
         try:
-            os.write(fd, b'{"i": 0, "v": 3}\\n{"i": 1, "v": 7}\\n{"i": 2, "v": 30}\\n{"end": 1}\\n')
+            os.write(fd, b'{"i": 0, "ok": 1}\\n{"i": 1, "ok": 1}\\n{"i": 2, "ok": 1}\\n{"end": 1}\\n')
         except OSError:
             pass
     return None
 """
     verdicts = grade(body, sandbox, toy, toy_expected)
-    assert verdicts["base"].outcome == REJECT
-    assert verdicts["base"].evidence["first_failure"]["kind"] == "corrupted_result_channel"
+    assert verdicts["base"].outcome == verdicts["plus"].outcome == ERROR
+    assert "malformed result line" in verdicts["base"].evidence["error"]
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
@@ -314,18 +246,22 @@ def bare_sandbox():
 
 
 def test_without_namespaces_the_sandbox_says_so_once(bare_sandbox, caplog):
-    assert not bare_sandbox.capabilities["pidns"] and not bare_sandbox.capabilities["netns"]
+    assert not bare_sandbox.isolated
+    assert bare_sandbox.evidence == {"isolated": False, "packages": ["any installed"]}
     with caplog.at_level("WARNING"):
         with Sandbox(SandboxConfig(use_namespaces=False), slot=10):
             pass
-    assert not [r for r in caplog.records if "namespaces disabled" in r.getMessage()]
+    assert not [r for r in caplog.records if "WITHOUT isolation" in r.getMessage()]
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="the fallback's fork-bomb cap is the sample uid")
 @pytest.mark.parametrize("body", [
     "    import ctypes\n    libc = ctypes.CDLL(None)\n    while True:\n        libc.fork()\n",
     "    import ctypes\n    libc = ctypes.CDLL(None)\n    if libc.fork() == 0:\n"
     "        libc.setsid()\n        while True:\n            libc.fork()\n    return 0\n",
+    # a double fork: the grandchild outlives its parent and sleeps on, in a session of its own
+    "    import ctypes, time\n    libc = ctypes.CDLL(None)\n    if libc.fork() == 0:\n"
+    "        libc.setsid()\n        if libc.fork() == 0:\n            time.sleep(600)\n"
+    "        libc._exit(0)\n    return 0\n",
 ])
 def test_without_namespaces_fork_bombs_are_still_reaped(bare_sandbox, toy, body):
     expected = compute_expected(toy, bare_sandbox)

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from graders.code.compare import plain_equal
-from graders.code.plain_data import Opaque, TooLarge, decode, encode, is_plain, loads
+from graders.code.inside.tagged import Opaque, TooLarge, decode, encode, loads
 
 
 @pytest.mark.parametrize("value", [
@@ -46,7 +46,6 @@ class _Int(int):
     _Equal(), _Int(3), iter([1]), (x for x in []), print, [1, _Equal()], {"k": _Int(1)},
 ])
 def test_non_plain_values_become_opaque(value):
-    assert not is_plain(value)
     decoded = loads(json.dumps(encode(value)))
     flat = decoded if not isinstance(decoded, (list, dict)) else list(
         decoded.values() if isinstance(decoded, dict) else decoded)[-1]

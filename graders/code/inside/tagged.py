@@ -1,7 +1,8 @@
 """Tagged JSON for Python values: tuples, sets, inf/nan, complex, bytes survive a round trip.
 
-Stdlib only: the sandbox child loads this file by path. `encode` never calls code that a
-sample could have defined (no `__eq__`, `__repr__`, `__iter__` of user classes): it checks
+Stdlib only: the fork server loads this file by path (it decodes test inputs, the harness
+encodes outputs), and the host imports it to decode what comes back. `encode` never calls
+code that a sample could have defined (no `__eq__`, `__repr__`, `__iter__` of user classes): it checks
 exact builtin types and tags anything else as opaque, so an object that claims to equal
 everything arrives at the comparison as `Opaque`, not as a value.
 """
@@ -201,25 +202,6 @@ def _from_object(data: dict[str, Any]) -> Any:
             return Opaque("digest of another marshal version")
         return Digest(payload[0], payload[1])
     raise ValueError(f"unknown tag {tag!r}")
-
-
-def is_plain(value: Any) -> bool:
-    """True when `value` is made only of plain data (no opaque object anywhere inside)."""
-    try:
-        return not _has_opaque(encode(value))
-    except TooLarge:
-        return False
-
-
-def _has_opaque(data: Any) -> bool:
-    kind = type(data)
-    if kind is list:
-        return any(_has_opaque(item) for item in data)
-    if kind is dict:
-        if data.get(TAG) == "opaque":
-            return True
-        return any(_has_opaque(item) for item in data.values())
-    return False
 
 
 _TAGGED = json.JSONDecoder(object_hook=_from_object)

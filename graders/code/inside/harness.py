@@ -2,7 +2,9 @@
 
 Stdlib only; loaded by path inside the fork server. The harness never judges: it reports each
 output (as tagged plain data), exception or timeout on the result pipe, one line per input,
-and the grader compares in the host. Expected outputs never enter the sandbox.
+and the grader compares in the host. Expected outputs never enter the sandbox. The harness
+runs in the sample's own interpreter, so the host trusts none of it: a sample that rewrites
+it can only make it claim other outputs, which is what returning them would do.
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ import os
 import signal
 import sys
 import time
-from types import CodeType
 from typing import Any, Callable
 
 
@@ -60,19 +61,22 @@ def describe(error: BaseException) -> dict[str, Any]:
         message = str(error)[:500]
     except BaseException:  # noqa: B036 - a hostile __str__ may raise anything
         message = "<unprintable message>"
+    if type(message) is not str:
+        message = "<unprintable message>"
     line = None
     frame = error.__traceback__
     while frame is not None:
         if frame.tb_frame.f_code.co_filename == "<sample>":
             line = frame.tb_lineno
         frame = frame.tb_next
-    return {"type": type(error).__name__, "message": message, "line": line}
+    name = type.__getattribute__(type(error), "__name__")
+    return {"type": name[:200] if type(name) is str else "<unnamed>", "message": message,
+            "line": line}
 
 
-def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[Any], Any],
-        is_plain: Callable[[Any], bool], apply_guard: Callable[[], None]) -> None:
-    """Load the program, then run tests[start:stop], writing one JSON line per input."""
-    nonce = job["nonce"]
+def run(job: dict[str, Any], program: str, tests: list[Any], out_fd: int,
+        encode: Callable[[Any], Any], apply_guard: Callable[[], None]) -> None:
+    """Load the program, then call it on tests[start:stop], writing one JSON line per input."""
     write, dumps, perf, cpu = os.write, json.dumps, time.perf_counter, time.process_time
     # limits count CPU time (a loaded machine does not make a sample time out); the host's
     # wall-clock watchdog catches samples that sleep or block instead
@@ -88,7 +92,7 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
             del message["v"]
             message["big"] = f"output is {len(text)} bytes, over the {max_bytes} byte cap"
             text = dumps(message, separators=(",", ":"), allow_nan=False)
-        data = (nonce + text + "\n").encode()
+        data = (text + "\n").encode()
         while data:
             data = data[write(out_fd, data):]
 
@@ -103,7 +107,7 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
     started = perf()
     try:
         setitimer(real, job["load_time_limit"])
-        exec(compile(job["program"], "<sample>", "exec"), namespace)
+        exec(compile(program, "<sample>", "exec"), namespace)
         setitimer(real, 0)
         function = namespace.get(job["entry_point"])
         if not callable(function):
@@ -117,24 +121,13 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
         return
     send({"ready": 1, "t": perf() - started, "o": capture.take()})
 
-    def plain(value: Any) -> Any:
-        if not is_plain(value):
-            raise TypeError(f"candidate returned a {type(value).__name__}, not plain data")
-        return value
-
-    namespace["candidate"] = function
-    namespace["__adj_plain__"] = plain
-
-    def call(test: Any, limit: float) -> dict[str, Any]:
+    def call(test: list[Any], limit: float) -> dict[str, Any]:
         message: dict[str, Any] = {}
         value: Any = None
         begin, begin_cpu = perf(), cpu()
         try:
             setitimer(real, limit)
-            if type(test) is CodeType:
-                exec(test, namespace)
-            else:
-                value = function(*test)
+            value = function(*test)
             setitimer(real, 0)
         except SampleTimeout:
             message["to"] = 1
@@ -146,8 +139,6 @@ def run(job: dict[str, Any], tests: list[Any], out_fd: int, encode: Callable[[An
         if not message.keys() & {"to", "x"}:
             if elapsed > limit:
                 message["to"] = 1
-            elif type(test) is CodeType:
-                message["ok"] = 1
             else:
                 try:
                     blob = dump(value)

@@ -1,0 +1,112 @@
+"""One job's result pipe, read by the host: capped lines, strict parsing, deadlines, order.
+
+Everything on the pipe is the sample's claim. Lines are capped in size before they are joined
+(a sample that writes gigabytes costs the host one capped line), parsed strictly by
+`results.py`, and must come in order; the host's own deadlines (`watch.py`) decide timeouts
+the sample cannot report away.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import time
+from typing import Any, Callable
+
+from graders.code.results import MalformedLine, parse_line
+from graders.code.sandbox_records import RunResult
+from graders.code.watch import Watch
+
+
+class ResultChannel:
+    """Reads one job's results until the caller has seen enough or the job ends."""
+
+    def __init__(self, pipe: int, watch: Watch, max_line: int, max_captured: int) -> None:
+        self.pipe, self.watch = pipe, watch
+        self.max_line, self.max_captured = max_line, max_captured
+
+    def follow(self, on_result: Callable[[dict[str, Any]], bool],
+               wait_done: Callable[[], dict[str, Any]],
+               kill: Callable[[str], None]) -> RunResult:
+        """Read results until the job is decided; only a crash waits for the exit status."""
+        pipe, watch, max_line = self.pipe, self.watch, self.max_line
+        result = RunResult(next_index=watch.start)
+        began = time.monotonic()
+        pending: list[bytes] = []
+        pending_size = 0
+        while True:
+            ready, _, _ = select.select([pipe], [], [], max(0.0, watch.deadline - time.monotonic()))
+            if not ready:
+                result.watchdog = watch.reason
+                kill("watchdog")
+                break
+            chunk = os.read(pipe, 1 << 20)
+            if not chunk:
+                status = wait_done()
+                result.exit_code, result.signal = status.get("exit"), status.get("signal")
+                if status.get("helper_failed"):
+                    result.setup_error = (f"the sandbox could not start the sample's process: "
+                                          f"{str(status['helper_failed'])[:500]}")
+                break
+            verdict = None
+            if b"\n" not in chunk:
+                pending.append(chunk)
+                pending_size += len(chunk)
+                if pending_size > max_line:
+                    result.protocol_error = f"a result line over {max_line} bytes"
+                    verdict = "bad"
+            else:
+                lines = b"".join([*pending, chunk]).split(b"\n")
+                last = lines.pop()
+                pending, pending_size = [last], len(last)
+                for line in lines:
+                    if len(line) > max_line:
+                        result.protocol_error = f"a result line over {max_line} bytes"
+                        verdict = "bad"
+                    else:
+                        verdict = self.handle(line, result, on_result)
+                    if verdict:
+                        break
+            if verdict:
+                result.stopped = verdict == "stop"
+                kill("ended" if verdict == "end" else "stopped")
+                break
+        result.elapsed_s = time.monotonic() - began
+        return result
+
+    def handle(self, line: bytes, result: RunResult,
+               on_result: Callable[[dict[str, Any]], bool]) -> str | None:
+        """One result line; returns "stop" (caller has seen enough), "end" or "bad"."""
+        watch = self.watch
+        try:
+            message = parse_line(line, self.max_captured)
+        except MalformedLine as error:
+            result.protocol_error = f"malformed result line: {error}"
+            return "bad"
+        if "setup" in message:
+            result.setup_error = message["setup"]
+            return "bad"
+        if "load" in message:
+            result.load = message
+            return "bad"
+        if "ready" in message:
+            if result.loaded:
+                result.protocol_error = "a second ready message"
+                return "bad"
+            result.loaded = True
+            watch.loaded()
+            return None
+        if "end" in message:
+            result.ended = result.loaded and result.next_index == watch.stop
+            return "end"
+        if result.next_index >= watch.stop:
+            result.protocol_error = f"a result for input {message['i']} after the last input"
+            return "bad"
+        if message["i"] != result.next_index or not watch.is_loaded:
+            result.protocol_error = (f"result for input {message['i']} where input "
+                                     f"{result.next_index} was next")
+            return "bad"
+        result.next_index += 1
+        watch.advance(result.next_index)
+        return "stop" if on_result(message) else None
+

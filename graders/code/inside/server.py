@@ -1,0 +1,290 @@
+"""The sandbox's fork server: one per worker, it forks a fresh confined process for each job.
+
+Started by `graders/code/sandbox.py` as `python -I /dev/fd/N CONTROL_FD` (so its command line,
+which a sample's /proc shows, names no host path) and configured by the first message on the
+control socket. Stdlib only, like every file in this folder. At start it enters its own mount
+and network namespaces (and a user namespace when not root), builds the minimal read-only root
+(root.py) and pivots into it, so from then on neither it nor anything it forks can see the
+host's files. It then checks once that a job's own namespaces work and says in its hello
+whether they do. For each job it forks a helper (job.py) that confines the sample's process.
+A job's program arrives as a file descriptor the sample reads itself: the server never holds
+a program's text, so no later sample forked from it can find a reference solution in its
+memory.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import select
+import shutil
+import signal
+import socket
+import sys
+import time
+from types import SimpleNamespace
+from typing import Any
+
+MAX_MESSAGE = 4 << 20
+PRELOADED = ("math", "re", "collections", "itertools", "functools", "typing", "string", "heapq",
+             "bisect", "random", "statistics", "fractions", "decimal", "hashlib", "copy",
+             "operator", "datetime", "numbers", "array", "cmath", "unicodedata", "subprocess")
+
+
+KIT: Any = SimpleNamespace()  # the sibling modules, loaded by path from the host's folder
+SIBLINGS = ("tagged", "guard", "confine", "root", "harness", "reap", "job")
+
+
+def load_kit(folder: str) -> None:
+    """Load this folder's other files (before the pivot hides the folder)."""
+    for name in SIBLINGS:
+        spec = importlib.util.spec_from_file_location(f"_adjudicate_{name}",
+                                                      os.path.join(folder, f"{name}.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        setattr(KIT, name, module)
+
+
+class RunningJob:
+    """A job whose helper is alive: pidfds to watch and kill it, and its wall-clock deadline."""
+
+    def __init__(self, spec: dict[str, Any], helper: int, sample: int | None,
+                 workdir: str | None) -> None:
+        self.number, self.helper, self.sample, self.workdir = spec["job"], helper, sample, workdir
+        self.helper_fd = os.pidfd_open(helper)
+        self.sample_fd = _pidfd(sample)
+        self.deadline = time.monotonic() + spec["wall_s"]
+        self.killed: str | None = None
+        self.error: str | None = None
+
+    def fileno(self) -> int:
+        return self.helper_fd
+
+    def kill(self, reason: str) -> None:
+        """SIGKILL the sample (the pid namespace's 1, so everything in it dies too)."""
+        if self.killed is not None and self.deadline <= time.monotonic():
+            os.kill(self.helper, signal.SIGKILL)  # killed 5 s ago and still not gone
+        self.killed = self.killed or reason
+        _kill(self.sample_fd, self.sample)
+        self.deadline = min(self.deadline, time.monotonic() + 5.0)
+
+    def close(self) -> None:
+        os.close(self.helper_fd)
+        if self.sample_fd is not None:
+            os.close(self.sample_fd)
+
+
+class ForkServer:
+    """Reads jobs from the control socket, runs each in a fresh process, reports how it ended."""
+
+    def __init__(self, control: socket.socket, state: dict[str, Any]) -> None:
+        self.control, self.state = control, state
+        self.tests: dict[str, list[Any]] = {}
+        self.running: dict[int, RunningJob] = {}  # by the fd its end is reported on
+
+    def send(self, message: dict[str, Any]) -> None:
+        try:
+            self.control.send(json.dumps(message).encode())
+        except OSError:
+            pass  # the host has gone; the next receive() sees it and the server exits
+
+    def receive(self) -> tuple[dict[str, Any] | None, list[int]]:
+        try:
+            data, fds, _flags, _address = socket.recv_fds(self.control, MAX_MESSAGE, 4)
+        except ConnectionResetError:
+            return None, []
+        return (json.loads(data) if data else None), fds
+
+    def serve(self) -> None:
+        """Event loop: start jobs as they come, reap them as they end, honour kill requests.
+
+        A job's teardown (its namespaces' destruction) overlaps with the next job, except
+        without isolation, where jobs run one at a time so that killing the slot uid's strays
+        cannot touch a newer job.
+        """
+        self.send({"hello": {k: v for k, v in self.state.items() if not k.startswith("cgroup")}})
+        pending: list[tuple[dict[str, Any], list[int]]] = []
+        control = self.control.fileno()
+        while True:
+            while pending and (self.state["isolated"] or not self.running):
+                self.start_job(*pending.pop(0))
+            now = time.monotonic()
+            deadlines = [job.deadline for job in self.running.values()]
+            timeout = max(0.0, min(deadlines) - now) if deadlines else None
+            ready, _, _ = select.select([control, *self.running], [], [], timeout)
+            for fd in ready:
+                if fd in self.running:
+                    self.finish_job(self.running.pop(fd))
+            if control in ready:
+                message, fds = self.receive()
+                if message is None or message.get("op") == "exit":
+                    for job in self.running.values():
+                        job.kill("host gone")
+                    for job in self.running.values():
+                        self.finish_job(job, report=False)
+                    return
+                if message.get("op") == "run" and len(fds) == 3:
+                    pending.append((message, fds))
+                elif message.get("op") == "kill":
+                    for job in self.running.values():
+                        if job.number == message.get("job"):
+                            job.kill(message.get("reason", "stopped"))
+                else:
+                    for fd in fds:
+                        os.close(fd)
+            for job in self.running.values():
+                if job.deadline <= time.monotonic():
+                    job.kill("wall clock")
+
+    def load_tests(self, key: str, fd: int) -> list[Any]:
+        """The suite's inputs, read from the host's file descriptor once per suite."""
+        if key not in self.tests:
+            if len(self.tests) >= 2:
+                self.tests.pop(next(iter(self.tests)))
+            chunks, offset = [], 0
+            while chunk := os.pread(fd, 1 << 20, offset):
+                chunks.append(chunk)
+                offset += len(chunk)
+            raw = json.loads(b"".join(chunks))
+            self.tests[key] = [KIT.tagged.decode(item) for item in raw]
+        return self.tests[key]
+
+    def start_job(self, job: dict[str, Any], fds: list[int]) -> None:
+        """Fork the helper (which forks the sample) and register the job."""
+        result_fd, program_fd, suite_fd = fds
+        try:
+            tests = self.load_tests(job["tests_key"], suite_fd)
+        finally:
+            os.close(suite_fd)
+        workdir = None
+        if not self.state["isolated"]:
+            workdir = KIT.job.work_directory(os.getpid(), self.state["uid"])
+        deadline = time.monotonic() + 5.0
+        while True:
+            report_read, report_write = os.pipe()
+            helper = os.fork()
+            if helper == 0:
+                self.control.close()
+                os.close(report_read)
+                KIT.job.helper(KIT, self.state, job, tests, [result_fd, program_fd],
+                               report_write, workdir)
+            os.close(report_write)
+            text = _read_all(report_read)
+            if not text.startswith(KIT.job.RETRY) or time.monotonic() > deadline:
+                break
+            # a dying job still fills the slot's pids or memory: a new helper, a new namespace
+            os.waitpid(helper, 0)
+            time.sleep(0.005)
+        os.close(result_fd)
+        os.close(program_fd)
+        sample = int(text) if text.strip().isdigit() else None
+        running = RunningJob(job, helper, sample, workdir)
+        running.error = None if sample else (text or "the helper died")
+        self.running[running.helper_fd] = running
+
+    def finish_job(self, job: RunningJob, report: bool = True) -> None:
+        _, status, usage = os.wait4(job.helper, 0)
+        job.close()
+        if job.workdir:
+            shutil.rmtree(job.workdir, ignore_errors=True)
+        code = os.waitstatus_to_exitcode(status)
+        if report:
+            self.send({"done": job.number, "exit": code if code < 128 else None,
+                       "signal": code - 128 if code >= 128 else None, "killed": job.killed,
+                       "helper_failed": job.error,
+                       "cpu_s": usage.ru_utime + usage.ru_stime})
+
+
+def probe(state: dict[str, Any]) -> str | None:
+    """Run one empty job's confinement (namespaces, /proc, tmpfs); None if it all works."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(read_end)
+        error = "the probe's sample did not report"
+        try:
+            KIT.confine.enter_job_namespaces(state["uid"])
+            sample = os.fork()
+            if sample == 0:
+                try:
+                    KIT.confine.mount_job_filesystems(1)
+                    KIT.confine.become_unprivileged(None)
+                    visible = sorted(entry for entry in os.listdir("/proc") if entry.isdigit())
+                    error = "" if visible == ["1"] else f"/proc shows pids {visible[:5]}"
+                except BaseException as failure:  # noqa: B036
+                    error = f"{failure}"
+                os.write(write_end, error.encode())
+                os._exit(0)
+            os.waitpid(sample, 0)
+        except BaseException as failure:  # noqa: B036
+            os.write(write_end, f"{failure}".encode())
+        os._exit(0)
+    os.close(write_end)
+    text = _read_all(read_end)
+    os.waitpid(pid, 0)
+    return text or None
+
+
+def isolate(state: dict[str, Any], mount_point: str, packages: list[str]) -> str | None:
+    """Own namespaces, the minimal root pivoted into, a working job probe; else why not."""
+    error = KIT.confine.enter_server_namespaces()
+    if error:
+        return error
+    plan = KIT.root.plan(packages)
+    try:
+        KIT.root.build_and_enter(KIT.confine, mount_point, plan)
+    except OSError as failure:
+        return f"cannot build the sandbox's root: {failure}"
+    state["sys_path"] = plan.sys_path
+    state["exposed"] = plan.directories + plan.files
+    state["packages"] = [os.path.basename(path) for path in plan.packages]
+    return probe(state)
+
+
+def _read_all(fd: int) -> str:
+    chunks = []
+    while chunk := os.read(fd, 65536):
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks).decode(errors="replace")
+
+
+def _pidfd(pid: int | None) -> int | None:
+    try:
+        return os.pidfd_open(pid) if pid else None
+    except OSError:
+        return None
+
+
+def _kill(pidfd: int | None, pid: int | None) -> None:
+    try:
+        if pidfd is not None:
+            signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+        elif pid is not None:
+            os.kill(pid, signal.SIGKILL)
+    except OSError:
+        pass
+
+
+def main() -> None:
+    control = socket.socket(fileno=int(sys.argv[1]))
+    config = json.loads(control.recv(MAX_MESSAGE) or b"{}")
+    load_kit(config["folder"])
+    for name in PRELOADED:
+        __import__(name)
+    state: dict[str, Any] = {
+        "root": os.geteuid() == 0, "uid": config.get("uid"), "server_pid": os.getpid(),
+        "isolated": False, "refused": None, "packages": [], "exposed": [],
+        "cgroup_paths": config["cgroups"],
+        "cgroup_fds": [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in config["cgroups"]]}
+    if config["isolate"]:
+        state["refused"] = isolate(state, config["mount_point"], config["packages"])
+        state["isolated"] = state["refused"] is None
+    ForkServer(control, state).serve()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,196 @@
+"""Parse one result line from the sandbox strictly: everything on that pipe is the sample's claim.
+
+The harness writes ASCII JSON, one object per line, in a fixed schema. The sample can write
+anything there instead, so each line is checked: its size, valid UTF-8, JSON, the schema of its
+kind (types of every field, exactly one outcome per input), and every string is capped and has
+lone surrogates replaced (they would break the database and the terminal later). Anything else
+raises `MalformedLine` with the reason, which becomes that sample's `error` verdict.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from typing import Any
+
+from graders.code.inside.tagged import TAG, Digest, Opaque, decode
+
+MAX_TEXT = 2000  # setup errors, output-too-large notes
+MAX_TYPE = 200  # exception type names
+MAX_MESSAGE = 1000  # exception messages
+MAX_DEPTH = 2 * 100 + 2  # the encoder's cap (tags add a level each)
+OUTCOMES = ("v", "d", "x", "to", "big")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_HEX64 = re.compile("[0-9a-f]{64}")
+
+
+class MalformedLine(ValueError):
+    """A result line that breaks the protocol; the message says how."""
+
+
+def parse_line(line: bytes, max_captured: int) -> dict[str, Any]:
+    """The checked message of one line (without its newline)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise MalformedLine(f"not valid UTF-8 at byte {error.start}") from None
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise MalformedLine(f"not JSON: {type(error).__name__}: {str(error)[:200]}") from None
+    if type(message) is not dict:
+        raise MalformedLine(f"a JSON {type(message).__name__}, not an object")
+    checked = _check(message, max_captured + 200)
+    if _SURROGATE_ESCAPE.search(line):
+        checked = {key: clean(value) for key, value in checked.items()}
+    return checked
+
+
+def _check(message: dict[str, Any], max_captured: int) -> dict[str, Any]:
+    keys = set(message)
+    if keys == {"end"} and message["end"] == 1:
+        return message
+    if keys == {"setup"}:
+        return {"setup": _text(message, "setup", MAX_TEXT)}
+    if "ready" in message:
+        _only(keys, {"ready", "t", "o"}, {"ready", "t"})
+        return {"ready": 1, "t": _seconds(message, "t"), "o": _output(message, max_captured)}
+    if "load" in message:
+        if message["load"] == "error":
+            _only(keys, {"load", "x", "o"}, {"load", "x"})
+            return {"load": "error", "x": _exception(message["x"]),
+                    "o": _output(message, max_captured)}
+        if message["load"] == "timeout":
+            _only(keys, {"load", "t", "o"}, {"load"})
+            return {"load": "timeout", "t": _seconds(message, "t", 0.0),
+                    "o": _output(message, max_captured)}
+        raise MalformedLine("unknown load outcome")
+    if "i" in message:
+        return _result(message, keys, max_captured)
+    raise MalformedLine(f"unknown message with keys {sorted(keys)[:8]}"[:300])
+
+
+def _result(message: dict[str, Any], keys: set[str], max_captured: int) -> dict[str, Any]:
+    outcomes = keys & set(OUTCOMES)
+    if len(outcomes) != 1:
+        raise MalformedLine(f"a result needs exactly one of {OUTCOMES}, got {sorted(outcomes)}")
+    _only(keys, {"i", "t", "w", "o", *outcomes}, {"i", "t", "w", *outcomes})
+    index = message["i"]
+    if type(index) is not int or index < 0:
+        raise MalformedLine("a result's index is not a non-negative integer")
+    checked: dict[str, Any] = {"i": index, "t": _seconds(message, "t"),
+                               "w": _seconds(message, "w"), "o": _output(message, max_captured)}
+    outcome = outcomes.pop()
+    if outcome == "v":
+        checked["v"] = _value(message["v"])
+    elif outcome == "d":
+        digest = message["d"]
+        if (type(digest) is not list or len(digest) != 2 or type(digest[0]) is not str
+                or not _HEX64.fullmatch(digest[0]) or type(digest[1]) is not int
+                or digest[1] < 0):
+            raise MalformedLine("a digest is not [sha256 hex, size]")
+        checked["d"] = digest
+    elif outcome == "x":
+        checked["x"] = _exception(message["x"])
+    elif outcome == "to":
+        if message["to"] != 1:
+            raise MalformedLine("a timeout flag is not 1")
+        checked["to"] = 1
+    else:
+        checked["big"] = _text(message, "big", MAX_TEXT)
+    return checked
+
+
+def _only(keys: set[str], allowed: set[str], required: set[str]) -> None:
+    if not keys <= allowed or not required <= keys:
+        raise MalformedLine(f"fields {sorted(keys)[:8]} where {sorted(required)} are needed "
+                            f"and only {sorted(allowed)} allowed"[:300])
+
+
+def _text(message: dict[str, Any], key: str, cap: int) -> str:
+    value = message[key]
+    if type(value) is not str:
+        raise MalformedLine(f"{key!r} is not a string")
+    return value[:cap]
+
+
+def _output(message: dict[str, Any], cap: int) -> str | None:
+    if message.get("o") is None:
+        return None
+    return _text(message, "o", cap)
+
+
+def _seconds(message: dict[str, Any], key: str, default: float | None = None) -> float:
+    value: Any = message.get(key, default)
+    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+        raise MalformedLine(f"{key!r} is not a finite non-negative number")
+    return float(value)
+
+
+def _exception(value: Any) -> dict[str, Any]:
+    if type(value) is not dict or set(value) != {"type", "message", "line"}:
+        raise MalformedLine("an exception is not {type, message, line}")
+    line = value["line"]
+    if line is not None and type(line) is not int:
+        raise MalformedLine("an exception's line is not an integer")
+    return {"type": _text(value, "type", MAX_TYPE), "message": _text(value, "message",
+                                                                      MAX_MESSAGE),
+            "line": line}
+
+
+def _depth(data: Any) -> int:
+    """How deeply lists and objects nest in parsed JSON (iteratively: no recursion limit)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if type(item) is list:
+            stack.extend((child, depth + 1) for child in item if type(child) in (list, dict))
+        elif type(item) is dict:
+            stack.extend((child, depth + 1) for child in item.values()
+                         if type(child) in (list, dict))
+        else:
+            continue
+        deepest = max(deepest, depth)
+    return deepest
+
+
+def _value(data: Any) -> Any:
+    """The tagged plain data of an output; any way it fails to decode is malformed."""
+    if type(data) in (list, dict) and _depth(data) > MAX_DEPTH:
+        raise MalformedLine(f"an output nests deeper than {MAX_DEPTH}")
+    try:
+        return decode(data) if _has_tag(data) else data
+    except Exception as error:  # noqa: BLE001 - a forged tag may break decoding in any way
+        raise MalformedLine(f"an output does not decode: {type(error).__name__}") from None
+
+
+def _has_tag(data: Any) -> bool:
+    kind = type(data)
+    if kind is dict:
+        return True
+    if kind is list:
+        return any(type(item) in (list, dict) and _has_tag(item) for item in data)
+    return False
+
+
+def clean(value: Any) -> Any:
+    """`value` with every lone surrogate in its strings replaced by U+FFFD."""
+    kind = type(value)
+    if kind is str:
+        return _SURROGATE.sub("\ufffd", value)
+    if kind is list:
+        return [clean(item) for item in value]
+    if kind in (tuple, set, frozenset):
+        return kind(clean(item) for item in value)
+    if kind is dict:
+        return {clean(key): clean(item) for key, item in value.items()}
+    if kind is Opaque:
+        return Opaque(clean(value.type_name))
+    if kind is Digest:
+        return value
+    return value
+
+
+__all__ = ["TAG", "MalformedLine", "clean", "parse_line"]
