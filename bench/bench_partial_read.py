@@ -1,7 +1,8 @@
 """Coverage of the partial-read estimate on real replies (issue 12).
 
     python bench/bench_partial_read.py [--seeds 20] [--ns 25,100,400] [--resamples 1000]
-                                       [--trials 200] [--workdir DIR]
+                                       [--trials 200] [--readings is_correct,clustered]
+                                       [--workdir DIR]
 
 1. Imports and grades the GSM8K example solutions (1,319 problems x 4 models as 4 runs, 5,276
    replies) with the real functions; then, for every seed and n, labels the first n replies of
@@ -56,10 +57,12 @@ def margin(covered: int, total: int) -> str:
     return f"{p:.1%} ± {1.96 * math.sqrt(p * (1 - p) / total):.1%} ({covered}/{total})"
 
 
-def db_reads(graded: Path, work: Path, seeds: range, ns: list[int], resamples: int) -> None:
+def db_reads(graded: Path, work: Path, seeds: range, ns: list[int], resamples: int,
+             names: list[str]) -> None:
     solutions = load_solutions(DATA)
-    for name, reading in (("is_correct", is_correct(solutions)),
-                          ("clustered", clustered(solutions))):
+    readings = {"is_correct": is_correct(solutions), "clustered": clustered(solutions)}
+    for name in names:
+        reading = readings[name]
         truth = full_read_scores(graded, reading)
         row_hits = full_hits = total = 0
         widths: dict[int, list[float]] = defaultdict(list)
@@ -139,7 +142,8 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=20)
     parser.add_argument("--ns", default="25,100,400")
     parser.add_argument("--resamples", type=int, default=1000)
-    parser.add_argument("--trials", type=int, default=200)
+    parser.add_argument("--trials", type=int, default=200, help="0: no population check")
+    parser.add_argument("--readings", default="is_correct,clustered")
     parser.add_argument("--workdir", type=Path)
     args = parser.parse_args()
     if not DATA.is_dir():
@@ -152,9 +156,13 @@ def main() -> None:
         build_graded_db(DATA, graded)
     print(f"load average {os.getloadavg()[0]:.1f}; graded database ready in "
           f"{time.time() - started:.0f} s ({graded})")
+    names = args.readings.split(",")
+    if not set(names) <= {"is_correct", "clustered"}:
+        sys.exit("--readings: is_correct and/or clustered")
     db_reads(graded, work, range(args.seeds), [int(n) for n in args.ns.split(",")],
-             args.resamples)
-    population(graded, args.trials, 300, 100, args.resamples)
+             args.resamples, names)
+    if args.trials:
+        population(graded, args.trials, 300, 100, args.resamples)
 
 
 if __name__ == "__main__":
