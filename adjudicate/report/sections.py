@@ -134,9 +134,12 @@ def _reading_notes(runs: list[RunReport]) -> list[str]:
             notes.append(f"{over}, bounds: {run.queue.labeled:,} of the {run.queue.total:,} "
                          "queued replies read, not a random sample.")
             continue
-        bounded = " (strata with none read yet bounded)" if sample.mode == PARTLY_BOUNDED else ""
-        notes.append(f"{over}, ≈ estimated from a random sample: {drawn:,} of the "
-                     f"{run.queue.total:,} queued replies, taken in the sample order{bounded}.")
+        taken = f"{drawn:,} of the {run.queue.total:,} queued replies, taken in the sample order"
+        if sample.mode == PARTLY_BOUNDED:
+            notes.append(f"{over}, bounds until every stratum has a reading: a random sample of "
+                         f"{taken}, the strata with none read yet bounded.")
+        else:
+            notes.append(f"{over}, ≈ estimated from a random sample: {taken}.")
     return notes
 
 

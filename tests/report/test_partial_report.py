@@ -199,6 +199,8 @@ def test_a_stratum_not_read_yet_leaves_a_range_until_it_is():
     assert run.sample.mode == "partly bounded"
     text = render(build_report(recs, bootstrap=200, seed=1, sample=slots), "markdown")
     assert "(bounds)" in text and "with nothing read yet" in text
+    assert "bounds until every stratum has a reading: a random sample of 1 of the" in text
+    assert "≈ estimated" not in text
 
 
 def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate():
