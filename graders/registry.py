@@ -12,6 +12,7 @@ the replies: `GRADERS.spec(name)` describes it as such.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
@@ -38,6 +39,11 @@ ANSWER_FORMS = ("pred_normalized", "answer_normalized", "answer_parsed", "pred_p
                 "pred", "prediction", "extracted")
 KEY_FORMS = ("gold_normalized", "key_normalized", "key_parsed", "gold_parsed", "key", "gold",
              "target")
+
+# An imported grader's name: it is stored in pattern ids (`grader=outcome,...`) and shown in
+# every table, so no `=`, `,`, `/` or spaces; `reading` and `reading+edge` are the report's.
+IMPORTED_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+REPORT_COLUMNS = ("reading", "reading+edge")
 
 # 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
 # 3: HumanEval check() code judged as data on the host; a broken result channel is an error
@@ -99,6 +105,16 @@ class GraderRegistry(NamedRegistry[GraderSpec]):
         if name in self:
             return self[name]
         return GraderSpec(name, "imported", "a verdict imported with the replies")
+
+    def imported_name_problem(self, name: str) -> str | None:
+        """Why `name` cannot name an imported verdict (a harness's grading), or None."""
+        if name in self or name in REPORT_COLUMNS:
+            return (f"{name!r} is already a grader or column of this tool; give the imported "
+                    "verdicts another name")
+        if not IMPORTED_NAME.fullmatch(name):
+            return (f"{name!r} is not a grader name: up to 40 letters, digits, '_', '.' or '-', "
+                    "starting with a letter or digit")
+        return None
 
     def of_kind(self, kind: Kind) -> tuple[GraderSpec, ...]:
         return tuple(spec for spec in self if spec.kind == kind)
