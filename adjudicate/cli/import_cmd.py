@@ -10,13 +10,12 @@ from rich.markup import escape
 
 from adjudicate.cli.common import byte_progress, db_option
 from adjudicate.importers.formats import FORMATS
-from adjudicate.importers.generic_verdicts import DEFAULT_NAME
 from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
 from adjudicate.importers.reading import ReplyFields
 from adjudicate.importers.strict_json import LONE_SURROGATE
 from adjudicate.safe_text import visible
 from db.connection import open_db
-from graders.registry import GRADERS
+from graders.registry import GRADERS, HARNESS
 
 
 def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
@@ -47,7 +46,7 @@ def _verdict_fields(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     pairs: list[tuple[str, str]] = []
     for value in values:
         field, sep, name = value.rpartition(":")
-        field, name = (field, name) if sep else (value, DEFAULT_NAME)
+        field, name = (field, name) if sep else (value, HARNESS)
         problem = GRADERS.imported_name_problem(name) if field else "expected FIELD[:NAME]"
         if problem is None and name in {n for _, n in pairs}:
             problem = f"two fields are both named {name!r}"

@@ -10,8 +10,6 @@ from adjudicate.importers.reading import RecordAt
 from adjudicate.importers.verdict_values import EXPECTED, outcome_of, shown
 from db.records import ImportedVerdict
 
-DEFAULT_NAME = "harness"
-
 
 def carried_verdicts(record: dict[str, Any], at: RecordAt, replies: int,
                      listed: bool) -> list[tuple[ImportedVerdict, ...]]:

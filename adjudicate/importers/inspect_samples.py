@@ -12,8 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicate.importers.reading import CarriedRun, Parsed, RecordAt
-from adjudicate.importers.verdict_values import EXPECTED, grader_name, outcome_of, shown
+from adjudicate.importers.verdict_values import EXPECTED, outcome_of, shown
 from db.records import ImportedVerdict, ProblemRecord, ReplyRecord
+from graders.registry import GRADERS
 
 ATTACHMENT = "attachment://"
 
@@ -153,7 +154,7 @@ def _verdicts(sample: dict[str, Any], at: RecordAt) -> tuple[ImportedVerdict, ..
         return ()
     verdicts = []
     for scorer, score in scores.items():
-        name = grader_name(scorer, "inspect")
+        name = GRADERS.imported_name(scorer, "inspect")
         value = score.get("value") if isinstance(score, dict) else None
         if value is None:  # not scored by this scorer
             continue

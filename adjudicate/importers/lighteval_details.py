@@ -18,8 +18,9 @@ from typing import Any
 
 from adjudicate.errors import InputError
 from adjudicate.importers.reading import Parsed, RecordAt
-from adjudicate.importers.verdict_values import EXPECTED, grader_name, outcome_of, shown
+from adjudicate.importers.verdict_values import EXPECTED, outcome_of, shown
 from db.records import ImportedVerdict, Location, ProblemRecord, ReplyRecord
+from graders.registry import GRADERS
 
 BATCH_ROWS = 256  # rows decoded at a time: memory stays bounded by a batch, not the file
 SHAPES = {"current": ("doc", "model_response"), "before 0.11": ("predictions", "gold")}
@@ -159,7 +160,7 @@ def _verdicts(metrics: Any, field: str, predictions: int,
     for metric, value in metrics.items():
         if value is None:  # a struct column: this example has no such metric
             continue
-        name = grader_name(str(metric), "lighteval")
+        name = GRADERS.imported_name(str(metric), "lighteval")
         outcome = outcome_of(value)
         if outcome is None:
             at.file.unusable_graders.setdefault(

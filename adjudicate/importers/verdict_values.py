@@ -11,15 +11,12 @@ correctness value: `outcome_of` says None.
 from __future__ import annotations
 
 import math
-import re
 from typing import Any
 
-from graders.registry import GRADERS
 from graders.verdict import ACCEPT, REJECT
 
 LETTERS = {"C": ACCEPT, "I": REJECT, "N": REJECT, "P": REJECT}
 PARTIAL_LETTERS = ("P",)
-NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_.-]+")
 EXPECTED = 'true/false, 0/1 (or a share in between: partial credit), "C"/"I"/"P"/"N"'
 
 
@@ -41,12 +38,3 @@ def shown(value: Any, limit: int = 40) -> str:
     text = f"'{value}'" if isinstance(value, str) else repr(value)  # TeX keeps one backslash
     return text if len(text) <= limit else f"{text[:limit]}…"
 
-
-def grader_name(name: str, prefix: str) -> str:
-    """The grader name a harness's scorer or metric is stored under: its name with characters
-    grader names cannot hold replaced by '-', prefixed `PREFIX-` where it would be one of this
-    tool's names (Inspect has an `exact` scorer too)."""
-    cleaned = NOT_IN_NAMES.sub("-", name).strip("-.")[:40] or prefix
-    if GRADERS.imported_name_problem(cleaned) is not None:
-        cleaned = f"{prefix}-{cleaned}"[:40]
-    return cleaned
