@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import click
@@ -16,6 +17,8 @@ from adjudicate.importers.strict_json import LONE_SURROGATE
 from adjudicate.safe_text import visible
 from db.connection import open_db
 from graders.registry import GRADERS, HARNESS
+
+HELP_WIDTH = 96  # the format list is shown as written, not rewrapped by click
 
 
 def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
@@ -57,14 +60,19 @@ def _verdict_fields(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
 
 
 def _formats(holds: str) -> str:
-    """'  math500  MATH-500: problem, answer (...)', one line per format that holds `holds`."""
-    return "\n".join(f"  {fmt.name:<9} {fmt.about}" for fmt in FORMATS if fmt.holds == holds)
+    """'  math500   MATH-500: problem, answer (...)', one entry per format that holds `holds`,
+    wrapped under its description (the block is shown as written: `\\b`)."""
+    return "\n".join(textwrap.fill(fmt.about, HELP_WIDTH, initial_indent=f"  {fmt.name:<9} ",
+                                   subsequent_indent=" " * 12, break_on_hyphens=False)
+                     for fmt in FORMATS if fmt.holds == holds)
 
 
-IMPORT_HELP = f"""Import a problem file or a reply file (JSONL, optionally .gz).
+IMPORT_HELP = f"""Import a problem file or a reply file (JSONL, optionally .gz), an Inspect AI
+log (.eval, .json) or lighteval details (.parquet).
 
-The format is recognised from the first record (problem formats first; generic JSONL when
-field names are given, and when nothing else fits), or named with --format:
+The format is recognised first from the file itself (Inspect logs and lighteval details, by
+suffix and first bytes, as listed below), then from the first record (problem formats first;
+generic JSONL when field names are given, and when nothing else fits), or named with --format:
 
 \b
 Problem formats:
@@ -90,7 +98,7 @@ Examples:
   adjudicate import qwen_math500.jsonl --db evals.db --run qwen --benchmark math500 \\
       --question-field question --reply-field response --gold-field gt --verdict-field score
   adjudicate import logs/2025-05-01_gsm8k.eval --db evals.db
-  adjudicate import details_lighteval|math_500|0_2025.parquet --db evals.db --run r1
+  adjudicate import 'details_lighteval|math_500|0_2025-05-01.parquet' --db evals.db --run r1
 """
 
 

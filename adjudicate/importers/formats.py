@@ -68,7 +68,8 @@ FORMATS: NamedRegistry[FileFormat] = NamedRegistry("file format", (
     FileFormat("gsm8k", "problems", "GSM8K: question, answer ending '#### N' (ids: line order)",
                _record_test(problems.is_gsm8k), problems.read_gsm8k),
     FileFormat("generic", "replies", "any JSONL: --id-field, --reply-field, --gold-field, "
-               "--sample-field (or the usual names)",
+               "--sample-field (or the usual names); with --question-field it states its "
+               "problems, with --verdict-field it carries the harness's verdicts",
                lambda record, options: options.fields.named, replies.read_generic),
     FileFormat("export", "replies", "adjudicate export: reply_id, run, task_id, sample_index, "
                "reply", _record_test(replies.is_export), replies.read_export),
@@ -76,11 +77,13 @@ FORMATS: NamedRegistry[FileFormat] = NamedRegistry("file format", (
                "target", _record_test(replies.is_lm_eval), replies.read_lm_eval),
     FileFormat("samples", "replies", "EvalPlus / human-eval samples: task_id with solution or "
                "completion", _record_test(replies.is_samples), replies.read_samples),
-    FileFormat("inspect", "replies", "Inspect AI logs: a .eval file, or a .json file starting "
-               '{"version": N, ... "eval"; problems, epochs and scorers come along',
+    FileFormat("inspect", "replies", "Inspect AI logs: any .eval file, or a .json file that "
+               'starts {"version": N, and names "eval" near the top; problems (sample id), one '
+               "reply per epoch, each scorer a grader, the model and task args a run",
                None, read_inspect_sample, inspect_records, is_inspect_log),
-    FileFormat("lighteval", "replies", "lighteval details: a .parquet file (doc, model_response, "
-               "metric); needs adjudicate[parquet]", None, read_details_row, details_records,
+    FileFormat("lighteval", "replies", "lighteval details: any .parquet file (columns doc, "
+               "model_response, metric; or predictions, gold, metrics); each metric a grader; "
+               "needs adjudicate[parquet]", None, read_details_row, details_records,
                is_parquet),
 ))
 FALLBACK = "generic"
