@@ -80,23 +80,9 @@ def test_a_verdict_field_name_that_cannot_be_a_grader_is_refused(tmp_path, seede
     assert "--verdict-field" in line and expected in line, line
 
 
-@pytest.fixture(scope="module")
-def eval_log(tmp_path_factory):
-    """A small .eval log written by inspect_ai."""
-    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
-    import subprocess
-    import sys
-
-    folder = tmp_path_factory.mktemp("bad_inspect")
-    spec = {"task": "toy", "model": "m", "epochs": 1, "samples": [
-        {"id": n, "input": f"What is {n}+{n}?", "target": str(2 * n),
-         "epochs": [{"completion": f"\\boxed{{{2 * n}}}", "scores": {"match": {"value": "C"}}}]}
-        for n in (1, 2)]}
-    (folder / "spec.json").write_text(json.dumps(spec))
-    out = folder / "toy.eval"
-    subprocess.run([sys.executable, "-m", "tests.importers.inspect_writer",
-                    str(folder / "spec.json"), str(out)], check=True, capture_output=True)
-    return out
+@pytest.fixture
+def eval_log(logs):
+    return logs[".eval"]
 
 
 def test_a_truncated_eval_zip_is_refused(tmp_path, seeded, eval_log):
@@ -110,14 +96,14 @@ def test_a_corrupt_sample_member_names_the_member(tmp_path, seeded, eval_log):
     bad = tmp_path / "bad.eval"
     shutil.copy(eval_log, bad)
     with zipfile.ZipFile(bad) as archive:
-        info = archive.getinfo("samples/2_epoch_1.json")
+        info = archive.getinfo("samples/p3_epoch_1.json")
     data = bytearray(bad.read_bytes())
     start = info.header_offset + 30 + len(info.filename.encode()) + len(info.extra)
     for offset in range(start + 4, start + min(info.compress_size, 40)):
         data[offset] ^= 0xFF  # the member's compressed bytes, past their first few
     bad.write_bytes(bytes(data))
     line = refused(seeded, bad)
-    assert line.startswith(f"Error: {bad}:samples/2_epoch_1.json: corrupt archive member"), line
+    assert line.startswith(f"Error: {bad}:samples/p3_epoch_1.json: corrupt archive member"), line
 
 
 def test_a_sample_without_a_target_names_its_member_and_field(tmp_path, seeded, eval_log):
@@ -125,13 +111,13 @@ def test_a_sample_without_a_target_names_its_member_and_field(tmp_path, seeded, 
     with zipfile.ZipFile(eval_log) as source, zipfile.ZipFile(bad, "w") as target:
         for name in source.namelist():
             data = source.read(name)
-            if name == "samples/2_epoch_1.json":
+            if name == "samples/p3_epoch_1.json":
                 sample = json.loads(data)
                 sample["target"] = ""
                 data = json.dumps(sample).encode()
             target.writestr(name, data)
     line = refused(seeded, bad)
-    assert line.startswith(f"Error: {bad}:samples/2_epoch_1.json: field 'target': expected the "
+    assert line.startswith(f"Error: {bad}:samples/p3_epoch_1.json: field 'target': expected the "
                            "key as non-empty text"), line
 
 

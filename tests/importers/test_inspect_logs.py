@@ -17,50 +17,9 @@ from adjudicate.grading.math_pipeline import grade_math_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.connection import open_db
 from tests.conftest import dump
+from tests.importers.harness_files import BOXED, EPOCH_REPLIES, MODEL
 
 pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
-
-MODEL = "openai/gpt-4o-mini"
-BOXED = "Adding them, the answer is $\\boxed{{{}}}$."
-
-
-def scores(match, graded, exact="C"):
-    return {"match": {"value": match, "answer": "x"}, "model_graded_fact": {"value": graded},
-            "exact": {"value": exact}}
-
-
-SPEC = {
-    "task": "toy_math", "model": MODEL, "epochs": 2, "task_args": {"fewshot": 0},
-    "generate_config": {"temperature": 0.5},
-    "samples": [
-        {"id": "p1", "input": "What is $1+1$?", "target": "2", "metadata": {"level": 1},
-         "epochs": [{"completion": BOXED.format(2), "scores": scores("C", "C")},
-                    {"completion": BOXED.format(3), "scores": scores("I", "P", "I")}]},
-        # a chat input: the statement is the last user message; a list of targets: the first
-        {"id": 7, "input": [["system", "Be brief."], ["user", "What is $2+2$?"]],
-         "target": ["4", "four"],
-         "epochs": [{"completion": BOXED.format(4), "scores": scores(1, 0.5)},
-                    {"completion": None}]},  # this epoch ended in an error: no reply
-        # the match scorer wrongly rejects a right answer: the reply is queued
-        {"id": "p3", "input": "What is $3 \\cdot 4$?", "target": "12",
-         "epochs": [{"completion": BOXED.format("12"), "scores": scores(False, "N")},
-                    {"completion": BOXED.format("12"), "scores": scores(True, "C")}]},
-    ],
-}
-EPOCH_REPLIES = 5  # 3 samples x 2 epochs, less the one that errored
-
-
-@pytest.fixture(scope="module")
-def logs(tmp_path_factory):
-    """The same eval written by inspect_ai as a .eval and as a .json log."""
-    folder = tmp_path_factory.mktemp("inspect")
-    spec = folder / "spec.json"
-    spec.write_text(json.dumps(SPEC))
-    outs = [folder / "toy.eval", folder / "toy.json"]
-    subprocess.run([sys.executable, "-m", "tests.importers.inspect_writer", str(spec),
-                    *map(str, outs)], check=True, capture_output=True)
-    return {path.suffix: path for path in outs}
-
 
 def cli_import(db_path, *args, code=0):
     result = CliRunner().invoke(main, ["import", *map(str, args), "--db", str(db_path)])

@@ -124,7 +124,7 @@ def test_one_reply_per_line_with_its_own_verdict(tmp_path):
 
 
 def test_tora_imports_without_the_gsm8k_problem_file_and_grades(shared_data, tmp_path):
-    lines = (shared_data / "tora_tora-70b-v1.0_gsm8k_outputs.jsonl").read_text().splitlines()[:40]
+    lines = (shared_data / "tora_tora-70b-v1.0_gsm8k_outputs.jsonl").read_text().splitlines()[:20]
     part = tmp_path / "tora.jsonl"
     part.write_text("\n".join(lines) + "\n")
     db = open_db(tmp_path / "t.db")
@@ -133,7 +133,7 @@ def test_tora_imports_without_the_gsm8k_problem_file_and_grades(shared_data, tmp
     summary = import_file(db, str(part), ImportOptions(run="tora", benchmark="gsm8k",
                                                        fields=fields))
     records = [json.loads(line) for line in lines]
-    assert summary.problems_added == 40
+    assert summary.problems_added == 20
     assert summary.replies_added == sum(len(r["code"]) for r in records)
     stored = db.execute("SELECT task_id, statement, answer, reference FROM problems "
                         "WHERE benchmark = 'gsm8k' ORDER BY id").fetchall()
@@ -143,7 +143,7 @@ def test_tora_imports_without_the_gsm8k_problem_file_and_grades(shared_data, tmp
 
 
 def test_tora_reuses_the_gsm8k_problems_when_they_are_there(shared_data, tmp_path):
-    lines = (shared_data / "tora_tora-70b-v1.0_gsm8k_outputs.jsonl").read_text().splitlines()[:40]
+    lines = (shared_data / "tora_tora-70b-v1.0_gsm8k_outputs.jsonl").read_text().splitlines()[:20]
     part = tmp_path / "tora.jsonl"
     part.write_text("\n".join(lines) + "\n")
     db = open_db(tmp_path / "t.db")
@@ -152,7 +152,7 @@ def test_tora_reuses_the_gsm8k_problems_when_they_are_there(shared_data, tmp_pat
                          question_field="question")
     summary = import_file(db, str(part), ImportOptions(run="tora", benchmark="gsm8k",
                                                        fields=fields))
-    assert (summary.problems_added, summary.problems_unchanged) == (0, 40)
+    assert (summary.problems_added, summary.problems_unchanged) == (0, 20)
     assert not summary.notes  # same statements, same keys
 
 
