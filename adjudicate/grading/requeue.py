@@ -28,7 +28,7 @@ def requeue(db: Database, reply_ids: Sequence[int]) -> tuple[int, int]:
         if dispute is not None:
             entries.append(QueueEntry(reply.reply_id, reply.kind, dispute.reason,
                                       dispute.group_key, dispute.suggested_label,
-                                      dispute.pattern.id))
+                                      dispute.pattern.id, dispute.key_issue))
     if graded:
         set_queue(db, [g.reply_id for g in graded], entries)
     return len(graded), len(entries)

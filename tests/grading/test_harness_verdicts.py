@@ -86,3 +86,22 @@ def test_the_report_sets_the_harness_against_the_graders_and_the_reading(tmp_pat
     pairs = {(d["a"], d["b"]) for d in run["differences"]}
     assert ("harness", "symbolic") in pairs or ("harness", "mathverify-full") in pairs
     assert ("reading", "harness") in pairs
+
+
+def test_verdicts_imported_after_grading_keep_a_suspect_key_queued_with_its_issue(tmp_path):
+    problems = [list(p) for p in QWEN_PROBLEMS]
+    problems[0][1] = "4:30p.."  # a mangled key, as real outputs carry: every reply is queued
+    db = open_db(tmp_path / "s.db")
+    path = qwen_file(tmp_path / "suspect.jsonl", problems)
+    summary = import_file(db, str(path), ImportOptions(run="qwen", benchmark="math500",
+                                                       fields=FIELDS))
+    assert any("suspect key" in note for note in summary.notes)
+    grade_math_replies(db, jobs=1)
+    marks = "SELECT r.id, q.reason, q.key_issue FROM queue q JOIN replies r ON r.id = " \
+            "q.reply_id JOIN problems p ON p.id = r.problem_id WHERE p.task_id = '0' ORDER BY r.id"
+    before = db.execute(marks).fetchall()
+    assert len(before) == 8 and {(r[1], r[2]) for r in before} == {("suspect_key", "a stray '..'")}
+    again = import_file(db, str(path), ImportOptions(run="qwen", benchmark="math500",
+                                                     fields=WITH_VERDICTS))
+    assert again.remarked == 24
+    assert db.execute(marks).fetchall() == before
