@@ -157,6 +157,33 @@ def m001_core(db: Database) -> None:
         db.execute(statement)
 
 
+@MIGRATIONS()
+def m002_probe_outputs(db: Database) -> None:
+    """What every base-passing sample returned on each queued failing input, and the tally."""
+    for statement in _statements(
+        """
+        CREATE TABLE probe_outputs (
+            reply_id INTEGER NOT NULL REFERENCES replies(id),
+            input_key TEXT NOT NULL,                    -- names the input exactly (a hash)
+            version TEXT NOT NULL,
+            kind TEXT NOT NULL,                         -- pass | wrong_output | exception | ...
+            output TEXT NOT NULL,                       -- what it returned, shown
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (reply_id, input_key, version)
+        );
+        CREATE TABLE probe_tallies (
+            problem_id INTEGER NOT NULL REFERENCES problems(id),
+            input_key TEXT NOT NULL,
+            version TEXT NOT NULL,
+            tally TEXT NOT NULL,                        -- JSON: reference, groups, quirk hint
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (problem_id, input_key, version)
+        );
+        """
+    ):
+        db.execute(statement)
+
+
 def _statements(script: str) -> list[str]:
     """Split a script into statements; executescript() would commit the migration's transaction."""
     statements, current = [], []

@@ -8,6 +8,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from adjudicate.grading.probe_stage import probe_failing_inputs
 from db.grading import (
     GradedReply,
     QueueEntry,
@@ -38,6 +39,7 @@ from graders.code import (
 from graders.code.evidence import GRADER_BASE, GRADER_PLUS, build_verdicts
 from graders.code.evidence import VERSION as CODE_GRADER_VERSION
 from graders.code.expected import VERSION as EXPECTED_VERSION
+from graders.code.minimal import ShrinkLimits
 from graders.verdict import ACCEPT, Extraction, Verdict
 
 COMMIT_EVERY = 200
@@ -58,6 +60,7 @@ class CodeSummary:
     # (problem as "benchmark task_id", what failed, the self-check's issues)
     selfcheck_failures: list[tuple[str, str, list[str]]] = field(default_factory=list)
     unusable: list[tuple[str, str]] = field(default_factory=list)  # (problem, why): not graded
+    probed: int = 0  # (sample, failing input) pairs run to show what the other samples did
 
 
 def code_problem(row: dict[str, Any]) -> CodeProblem:
@@ -83,7 +86,8 @@ def grade_code_replies(
     Where the kernel refuses the sandbox's namespaces, `IsolationUnavailable` is raised before
     anything is stored, unless `unsafe_no_isolation` allows running samples without them.
     """
-    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation))
+    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation),
+                             shrink=ShrinkLimits())
     todo = replies_to_grade(db, "code", CODE_GRADERS, run)
     summary = CodeSummary()
     if not todo:
@@ -129,6 +133,8 @@ def grade_code_replies(
             _store(db, batch, summary)
             batch = []
     _store(db, batch, summary)
+    summary.probed = probe_failing_inputs(db, problems, expected, jobs, config, on_stage,
+                                          on_progress)
     return summary
 
 
