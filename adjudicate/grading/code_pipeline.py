@@ -39,7 +39,7 @@ from graders.code import (
 from graders.code.evidence import GRADER_BASE, GRADER_PLUS, build_verdicts
 from graders.code.evidence import VERSION as CODE_GRADER_VERSION
 from graders.code.expected import VERSION as EXPECTED_VERSION
-from graders.code.minimal import ShrinkLimits
+from graders.code.minimal import DEFAULT_SHRINK, ShrinkLimits
 from graders.verdict import ACCEPT, Extraction, Verdict
 
 COMMIT_EVERY = 200
@@ -77,7 +77,7 @@ def problem_name(row: dict[str, Any]) -> str:
 def grade_code_replies(
     db: Database, *, jobs: int = 2, run: str | None = None,
     on_stage: Stage | None = None, on_progress: Advance | None = None,
-    unsafe_no_isolation: bool = False,
+    unsafe_no_isolation: bool = False, shrink: ShrinkLimits | None = DEFAULT_SHRINK,
 ) -> CodeSummary:
     """Grade every code reply missing a current base/plus verdict; resumable batch by batch.
 
@@ -85,9 +85,11 @@ def grade_code_replies(
     share). A reply or problem the grader fails on gets `error` verdicts; the rest go on.
     Where the kernel refuses the sandbox's namespaces, `IsolationUnavailable` is raised before
     anything is stored, unless `unsafe_no_isolation` allows running samples without them.
+    Each first failing input is shrunk within `shrink` (None: not shrunk), and the other
+    base-passing samples of a problem are run on its queued failing inputs.
     """
     config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation),
-                             shrink=ShrinkLimits())
+                             shrink=shrink)
     todo = replies_to_grade(db, "code", CODE_GRADERS, run)
     summary = CodeSummary()
     if not todo:

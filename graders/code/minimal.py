@@ -40,6 +40,9 @@ class ShrinkLimits:
     floor_s: float = 1.0  # at least floor_s (EvalPlus's rule for its own inputs)
 
 
+DEFAULT_SHRINK = ShrinkLimits()
+
+
 @dataclass
 class Original:
     """The first failing input as grading saw it."""
