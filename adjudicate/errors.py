@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from db.records import Location
+
 
 class InputError(Exception):
     """Bad input in a file the user gave us; nothing has been written when this is raised."""
@@ -14,6 +16,11 @@ class InputError(Exception):
         self.field = field
         self.message = message
         super().__init__(str(self))
+
+    @classmethod
+    def at(cls, location: Location, message: str, field: str | None = None) -> InputError:
+        """The error for the record read at `location`."""
+        return cls(location.path, message, line=location.line, field=field)
 
     def __str__(self) -> str:
         where = self.path if self.line is None else f"{self.path}:{self.line}"

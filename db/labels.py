@@ -12,10 +12,7 @@ from sqlite_utils import Database
 
 from db.connection import inserted_id, now, write_transaction
 from db.errors import StoreError
-
-MATH_LABELS = ("correct", "incorrect", "bad_key")
-CODE_LABELS = ("bug", "edge_case", "timeout", "reference_quirk")
-LABELS_BY_KIND = {"math": MATH_LABELS, "code": CODE_LABELS}
+from graders.labels import LABELS
 
 
 @dataclass(frozen=True)
@@ -51,7 +48,7 @@ def _kind(db: Database, reply_id: int) -> str:
 
 
 def _check_label(db: Database, reply_id: int, label: str) -> None:
-    allowed = LABELS_BY_KIND[_kind(db, reply_id)]
+    allowed = LABELS.names_for(_kind(db, reply_id))
     if label not in allowed:
         raise StoreError(f"label {label!r} does not apply to reply {reply_id}; use one of {allowed}")
 

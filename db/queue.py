@@ -14,6 +14,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from graders.registry import GRADERS
+
 STATUSES = ("unlabeled", "labeled", "skipped", "mine", "conflicting")
 STATUS_HELP = {
     "unlabeled": "nobody has labeled it yet",
@@ -30,8 +32,6 @@ OUTCOME_WORDS = {
     "error": "error", "errors": "error", "errored": "error",
     "timeout": "timeout", "timeouts": "timeout", "timed-out": "timeout",
 }
-# The order graders are shown in; any other grader follows, alphabetically.
-GRADER_ORDER = ("exact", "normalized", "symbolic", "mathverify-full", "base", "plus")
 
 
 @dataclass(frozen=True)
@@ -206,10 +206,6 @@ def resume_index(rows: Sequence[QueueRow], last_reply_id: int | None) -> int:
     return min(after, key=lambda i: rows[i].natural) if after else todo[0]
 
 
-def grader_rank(name: str) -> tuple[int, str]:
-    return (GRADER_ORDER.index(name) if name in GRADER_ORDER else len(GRADER_ORDER), name)
-
-
 @dataclass(frozen=True)
 class FilterChoices:
     """The values a filter can take in this database, to suggest while typing."""
@@ -230,7 +226,6 @@ def filter_choices(db: Database) -> FilterChoices:
                "JOIN runs ru ON ru.id = r.run_id ORDER BY 1"),
         column("SELECT DISTINCT p.benchmark FROM queue q JOIN replies r ON r.id = q.reply_id "
                "JOIN problems p ON p.id = r.problem_id ORDER BY 1"),
-        tuple(sorted(column("SELECT DISTINCT grader FROM verdicts WHERE current = 1"),
-                     key=grader_rank)),
+        tuple(GRADERS.ordered(column("SELECT DISTINCT grader FROM verdicts WHERE current = 1"))),
         column("SELECT DISTINCT rule FROM extractions WHERE current = 1 ORDER BY 1"),
     )

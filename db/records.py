@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import dataclass, field
 from typing import Any
+
+from graders.digest import digest
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a record was read: a file and its line (or record number, for other formats)."""
+
+    path: str
+    line: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}"
 
 
 @dataclass(frozen=True)
@@ -21,7 +32,7 @@ class ProblemRecord:
     entry_point: str | None = None
     tests: dict[str, Any] = field(default_factory=dict)
     metadata: dict[str, Any] = field(default_factory=dict)
-    source: str = ""  # file:line
+    source: Location = Location("", 0)
 
     def content_hash(self) -> str:
         """A hash of everything that defines the problem (not where it came from)."""
@@ -38,7 +49,7 @@ class ReplyRecord:
     task_id: str
     sample_index: int
     text: str
-    source: str  # file:line
+    source: Location
     key: str | None = None  # a key that came with the reply, overriding the problem's
     form: str = "text"  # "text" | "solution" (a whole program) | "completion" (body after prompt)
     run: str | None = None  # set only by formats that carry their run (adjudicate exports)
@@ -46,9 +57,3 @@ class ReplyRecord:
 
     def content_hash(self) -> str:
         return digest([self.text, self.key, self.form])
-
-
-def digest(value: Any) -> str:
-    """A stable SHA-256 of a JSON-serialisable value."""
-    blob = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()

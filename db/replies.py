@@ -45,7 +45,7 @@ def add_replies(
         existing[identity] = (content_hash, reply.source)
         rows.append(
             [run_id, problem_id, reply.sample_index, reply.text, reply.form, reply.key,
-             content_hash, reply.source, stamp]
+             content_hash, str(reply.source), stamp]
         )
     db.conn.executemany(
         """INSERT INTO replies (run_id, problem_id, sample_index, text, form, key_override,

@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from db.queue import grader_rank
+from graders.registry import GRADERS
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
         (VerdictView(g, v, o, _decode(e), ms) for g, v, o, e, ms in db.execute(
             "SELECT grader, grader_version, verdict, evidence, elapsed_ms FROM verdicts "
             "WHERE reply_id = ? AND current = 1", [reply_id])),
-        key=lambda v: grader_rank(v.grader))
+        key=lambda v: GRADERS.rank(v.grader))
     group_size = 0
     if group_key is not None:
         group_size = db.execute(

@@ -20,7 +20,7 @@ class ReviewerCount:
 
 
 @dataclass(frozen=True)
-class Progress:
+class ReviewProgress:
     """How far the queue is: overall, for this reviewer, per reviewer, and this reviewer's pace."""
 
     total: int
@@ -41,7 +41,7 @@ class Progress:
 
 
 def progress(db: Database, reviewer: str, window_minutes: float = 15.0,
-             at: datetime | None = None) -> Progress:
+             at: datetime | None = None) -> ReviewProgress:
     """Counts over the whole queue, plus this reviewer's pace over the last `window_minutes`."""
     total = db.execute("SELECT COUNT(*) FROM queue").fetchone()[0]
     reviewers = tuple(ReviewerCount(*row) for row in db.execute(
@@ -53,7 +53,8 @@ def progress(db: Database, reviewer: str, window_minutes: float = 15.0,
            EXISTS (SELECT 1 FROM labels l WHERE l.reply_id = q.reply_id AND l.status = 'labeled')
            OR EXISTS (SELECT 1 FROM adjudications d WHERE d.reply_id = q.reply_id)""").fetchone()[0]
     mine = next((r.labeled for r in reviewers if r.reviewer == reviewer), 0)
-    return Progress(total, mine, anyone, reviewers, label_rate(db, reviewer, window_minutes, at))
+    return ReviewProgress(total, mine, anyone, reviewers,
+                          label_rate(db, reviewer, window_minutes, at))
 
 
 def label_rate(db: Database, reviewer: str, window_minutes: float = 15.0,
@@ -71,7 +72,7 @@ def label_rate(db: Database, reviewer: str, window_minutes: float = 15.0,
 
 
 @dataclass(frozen=True)
-class Conflict:
+class LabelConflict:
     """A reply two or more reviewers labeled differently, and its adjudication if any."""
 
     reply_id: int
@@ -85,7 +86,7 @@ class Conflict:
     adjudicated_by: str | None
 
 
-def conflicts(db: Database) -> list[Conflict]:
+def conflicts(db: Database) -> list[LabelConflict]:
     """Every reply with conflicting labels, adjudicated or not, in reply order."""
     labels: dict[int, list[tuple[str, str]]] = {}
     for reply_id, reviewer, label in db.execute(
@@ -106,6 +107,6 @@ def conflicts(db: Database) -> list[Conflict]:
                 JOIN runs ru ON ru.id = r.run_id
                 LEFT JOIN adjudications d ON d.reply_id = r.id
                 WHERE r.id IN ({', '.join('?' * len(chunk))}) ORDER BY r.id""", chunk):
-            out.append(Conflict(reply_id, kind, run, benchmark, task_id, sample_index,
+            out.append(LabelConflict(reply_id, kind, run, benchmark, task_id, sample_index,
                                 tuple(labels[reply_id]), adjudicated, adjudicated_by))
     return out

@@ -1,25 +1,80 @@
-"""Every grader, registered by name in one place: name -> version, input kind and pure function.
+"""Every grader, one record each: its kind, version, order, description, evidence and vote.
 
-A grader is `(text, key) -> Verdict`, where text is the extracted answer (`reads="answer"`) or
-the whole reply (`reads="reply"`). `isolated` graders can hang on pathological input and must
-run in worker processes with a hard timeout (see `graders.math.engine`).
+A record here is the only place a grader's name and facts are written; the grading pipelines,
+the queue rule, `explain`, the review app, the export and the report read them. The order of
+`GRADERS` is the order graders are shown in. A math grader is `(text, key[, config]) ->
+Verdict`, where text is the extracted answer (`reads="answer"`) or the whole reply
+(`reads="reply"`); `isolated` ones can hang on pathological input and run in worker processes
+with a hard timeout (`graders.math.engine`). Code graders are one sandboxed run that yields
+both verdicts (`graders.code`). A verdict under a name not registered here was imported with
+the replies: `GRADERS.spec(name)` describes it as such.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Literal
 
-from graders.math.string_graders import grade_exact, grade_normalized
 from graders.math.versions import (
     EXACT_VERSION,
     FULL_VERSION,
     NORMALIZED_VERSION,
     SYMBOLIC_VERSION,
 )
+from graders.named_registry import NamedRegistry
 from graders.verdict import Verdict
+
+Kind = Literal["math", "code", "imported"]
+# How a verdict counts in the queue rule (`graders.disputes`): a `peer` is one vote among the
+# reply's peers (disputed when they disagree, or none accepts); `base` and `extended` are the
+# two test suites of a code sample (disputed when it passes base and fails extended).
+Vote = Literal["peer", "base", "extended"]
+
+# Evidence fields that may hold the answer / the key as a grader saw them, most specific
+# first: what an unregistered (imported) grader is read with.
+ANSWER_FORMS = ("pred_normalized", "answer_normalized", "answer_parsed", "pred_parsed", "answer",
+                "pred", "prediction", "extracted")
+KEY_FORMS = ("gold_normalized", "key_normalized", "key_parsed", "gold_parsed", "key", "gold",
+             "target")
+
+# 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
+# 3: HumanEval check() code judged as data on the host; a broken result channel is an error
+# 4: the expected output for every first failure; its minimal form (`minimal`) when grading shrinks
+CODE_VERSION = "4"
+
+
+@dataclass(frozen=True)
+class GraderSpec:
+    """A grader: what it is, how it is shown and how its verdict counts."""
+
+    name: str
+    kind: Kind
+    description: str  # one line saying what it measures (the report prints it)
+    version: str | None = None  # None: the verdicts carry their source's version (imported)
+    answer_fields: tuple[str, ...] = ANSWER_FORMS  # evidence: the answer as graded (first found)
+    key_fields: tuple[str, ...] = KEY_FORMS  # evidence: the key as graded (first found)
+    vote: Vote = "peer"
+    reads: Literal["answer", "reply", "program"] = "answer"
+    isolated: bool = False
+    grade: Callable[..., Verdict] | None = None  # None: verdicts come from elsewhere
+
+    def verdict(self, outcome: str, evidence: Mapping[str, Any],
+                elapsed_ms: float = 0.0) -> Verdict:
+        """A verdict under this grader's name and version."""
+        return Verdict(self.name, self.version or "", outcome, evidence, elapsed_ms)
+
+    def graded_forms(self, evidence: Mapping[str, Any]) -> tuple[str | None, str | None]:
+        """The evidence fields holding (answer as graded, key as graded), None where absent."""
+        return graded_forms(evidence, self.answer_fields, self.key_fields)
+
+
+def graded_forms(evidence: Mapping[str, Any], answer_fields: tuple[str, ...] = ANSWER_FORMS,
+                 key_fields: tuple[str, ...] = KEY_FORMS) -> tuple[str | None, str | None]:
+    """The first of `answer_fields` and of `key_fields` present in the evidence (or None)."""
+    return (next((f for f in answer_fields if f in evidence), None),
+            next((f for f in key_fields if f in evidence), None))
 
 
 def _loaded_on_first_use(module: str, name: str) -> Callable[..., Verdict]:
@@ -37,33 +92,51 @@ def _loaded_on_first_use(module: str, name: str) -> Callable[..., Verdict]:
     return grade
 
 
-@dataclass(frozen=True)
-class GraderSpec:
-    """A registered grader: what it reads, its version and the pure function that grades."""
+class GraderRegistry(NamedRegistry[GraderSpec]):
+    """The registered graders, in display order."""
 
-    name: str
-    version: str
-    reads: Literal["answer", "reply"]
-    isolated: bool
-    grade: Callable[..., Verdict]  # (text, key[, config]) -> Verdict
+    def spec(self, name: str) -> GraderSpec:
+        """The registered grader `name`, or what a verdict imported under that name is."""
+        if name in self:
+            return self[name]
+        return GraderSpec(name, "imported", "a verdict imported with the replies")
+
+    def of_kind(self, kind: Kind) -> tuple[GraderSpec, ...]:
+        return tuple(spec for spec in self if spec.kind == kind)
+
+    def voting(self, vote: Vote) -> tuple[GraderSpec, ...]:
+        return tuple(spec for spec in self if spec.vote == vote)
+
+    def first_voting(self, vote: Vote, names: Iterable[str]) -> str | None:
+        """The first registered grader among `names` that votes `vote` (e.g. the extended
+        tests of a code sample), or None."""
+        present = set(names)
+        return next((spec.name for spec in self.voting(vote) if spec.name in present), None)
+
+    def versions(self, kind: Kind) -> dict[str, str]:
+        """{name: version} of the graders of `kind` this program runs (what is current)."""
+        return {spec.name: spec.version for spec in self.of_kind(kind) if spec.version}
 
 
-MATH_GRADERS: dict[str, GraderSpec] = {
-    spec.name: spec
-    for spec in (
-        GraderSpec("exact", EXACT_VERSION, "answer", False, grade_exact),
-        GraderSpec("normalized", NORMALIZED_VERSION, "answer", False, grade_normalized),
-        GraderSpec("symbolic", SYMBOLIC_VERSION, "answer", True,
-                   _loaded_on_first_use("graders.math.symbolic", "grade_symbolic")),
-        GraderSpec("mathverify-full", FULL_VERSION, "reply", True,
-                   _loaded_on_first_use("graders.math.symbolic", "grade_mathverify_full")),
-    )
-}
+_STRING = "graders.math.string_graders"
+_SYMBOLIC = "graders.math.symbolic"
+EXACT = GraderSpec(
+    "exact", "math", "the extracted answer equals the key after trimming", EXACT_VERSION,
+    ("answer",), ("key",), grade=_loaded_on_first_use(_STRING, "grade_exact"))
+NORMALIZED = GraderSpec(
+    "normalized", "math", "equal after the MATH repository's normalization", NORMALIZED_VERSION,
+    ("answer",), ("key",), grade=_loaded_on_first_use(_STRING, "grade_normalized"))
+SYMBOLIC = GraderSpec(
+    "symbolic", "math", "Math-Verify (SymPy) on the extracted answer", SYMBOLIC_VERSION,
+    ("answer",), ("key",), isolated=True,
+    grade=_loaded_on_first_use(_SYMBOLIC, "grade_symbolic"))
+MATHVERIFY_FULL = GraderSpec(
+    "mathverify-full", "math", "Math-Verify with its own extraction on the whole reply",
+    FULL_VERSION, ("answer_parsed",), ("key_parsed",), reads="reply", isolated=True,
+    grade=_loaded_on_first_use(_SYMBOLIC, "grade_mathverify_full"))
+BASE = GraderSpec("base", "code", "the original tests", CODE_VERSION, (), (), vote="base",
+                  reads="program")
+PLUS = GraderSpec("plus", "code", "the original and the extended tests", CODE_VERSION, (), (),
+                  vote="extended", reads="program")
 
-
-def math_grader(name: str) -> GraderSpec:
-    """The registered math grader called `name` (KeyError names the known ones)."""
-    try:
-        return MATH_GRADERS[name]
-    except KeyError:
-        raise KeyError(f"no math grader {name!r}; known: {', '.join(MATH_GRADERS)}") from None
+GRADERS = GraderRegistry("grader", (EXACT, NORMALIZED, SYMBOLIC, MATHVERIFY_FULL, BASE, PLUS))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,12 +27,13 @@ class Extraction:
 
 @dataclass(frozen=True)
 class Verdict:
-    """One grader's decision on one reply; `evidence` is JSON-serialisable."""
+    """One grader's decision on one reply; `evidence` is a JSON object (`graders.evidence`
+    types the ones adjudicate's graders write)."""
 
     grader: str
     version: str
     outcome: str
-    evidence: dict[str, Any] = field(default_factory=dict)
+    evidence: Mapping[str, Any] = field(default_factory=dict)
     elapsed_ms: float = 0.0
 
     def __post_init__(self) -> None:

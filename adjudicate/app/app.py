@@ -8,10 +8,8 @@ from textual.app import App
 from textual.screen import Screen
 
 from adjudicate.app.screens.review import ReviewScreen
-from adjudicate.app.session import ReviewSession
+from adjudicate.app.session import QueueFilter, ReviewSession
 from adjudicate.safe_text import visible
-from db.connection import open_db
-from db.queue import QueueFilter
 
 
 class ReviewApp(App[None]):
@@ -23,15 +21,14 @@ class ReviewApp(App[None]):
 
     def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> None:
         super().__init__()
-        self.db = open_db(db_path, create=False)
-        self.session = ReviewSession(self.db, reviewer, flt or QueueFilter())
+        self.session = ReviewSession.open(db_path, reviewer, flt)
         self.sub_title = visible(f"{reviewer} · {Path(db_path).name}")
 
     def get_default_screen(self) -> Screen:
         return ReviewScreen(self.session)
 
     def on_unmount(self) -> None:
-        self.db.close()
+        self.session.close()
 
 
 def make_app(db_path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> ReviewApp:

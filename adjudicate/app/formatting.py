@@ -6,13 +6,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from db.review_item import VerdictView
+from adjudicate.app.session import VerdictView
+from graders.evidence import FirstFailure
+from graders.evidence import first_failure as recorded_failure
+from graders.registry import ANSWER_FORMS, KEY_FORMS, GraderSpec, graded_forms
 
-# Evidence keys that hold the grader's view of the answer and of the key, most specific first.
-ANSWER_KEYS = ("pred_normalized", "answer_normalized", "answer_parsed", "pred_parsed", "answer",
-               "pred", "prediction", "extracted")
-KEY_KEYS = ("gold_normalized", "key_normalized", "key_parsed", "gold_parsed", "key", "gold",
-            "target")
 HIDDEN_KEYS = ("config",)  # identical on every verdict of a grader version: noise here
 
 
@@ -36,15 +34,17 @@ def block(value: Any, limit: int = 600) -> str:
     return text
 
 
-def split_evidence(evidence: dict[str, Any]) -> tuple[str | None, str | None, list[tuple[str, Any]]]:
-    """(answer as the grader saw it, key as it saw it, every other evidence entry)."""
-    answer_key = next((k for k in ANSWER_KEYS if k in evidence), None)
-    key_key = next((k for k in KEY_KEYS if k in evidence), None)
+def split_evidence(
+    evidence: dict[str, Any], spec: GraderSpec | None = None
+) -> tuple[str | None, str | None, list[tuple[str, Any]]]:
+    """(answer as the grader saw it, key as it saw it, every other evidence entry); `spec`
+    says where its grader keeps the two (default: any evidence field that looks like one)."""
+    answer_key, key_key = spec.graded_forms(evidence) if spec else graded_forms(evidence)
     # a list, not a set: evidence values are any JSON, and lists and objects are unhashable
     shown = [evidence[k] for k in (answer_key, key_key) if k is not None]
     rest = [(k, v) for k, v in evidence.items()  # a raw form equal to the one shown is noise
             if k not in (answer_key, key_key) and k not in HIDDEN_KEYS
-            and not (k in ANSWER_KEYS + KEY_KEYS and v in shown)]
+            and not (k in ANSWER_FORMS + KEY_FORMS and v in shown)]
     return (
         None if answer_key is None else compact(evidence[answer_key], 40),
         None if key_key is None else compact(evidence[key_key], 40),
@@ -52,11 +52,11 @@ def split_evidence(evidence: dict[str, Any]) -> tuple[str | None, str | None, li
     )
 
 
-def first_failure(verdicts: Sequence[VerdictView]) -> tuple[VerdictView, dict[str, Any]] | None:
+def first_failure(verdicts: Sequence[VerdictView]) -> tuple[VerdictView, FirstFailure] | None:
     """The first non-accepting verdict that recorded a failing input, with that input."""
     for verdict in verdicts:
-        failing = verdict.evidence.get("first_failure")
-        if verdict.outcome != "accept" and isinstance(failing, dict):
+        failing = recorded_failure(verdict.evidence)
+        if verdict.outcome != "accept" and failing is not None:
             return verdict, failing
     return None
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from db.review_progress import Progress
+from adjudicate.app.session import ReviewProgress
 
 
 class ProgressRefreshed(Message):
     """A background recount of the queue's progress finished."""
 
-    def __init__(self, progress: Progress) -> None:
+    def __init__(self, progress: ReviewProgress) -> None:
         super().__init__()
         self.progress = progress

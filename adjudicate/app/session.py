@@ -1,15 +1,19 @@
 """One reviewer's session over the queue: the cursor and every action, with no UI in it.
 
-Every action writes through `db.labels`, which commits before returning, so when a method here
-returns, the label is on disk; the screen shows the next item only after that.
+The app's one way to the store: screens, widgets and dialogs call the session (and take the
+records they show from here), never `db/`. Every action writes through `db.labels`, which
+commits before returning, so when a method here returns, the label is on disk; the screen
+shows the next item only after that.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from sqlite_utils import Database
 
+from db.connection import open_db
 from db.labels import (
     Undone,
     adjudicate,
@@ -19,9 +23,35 @@ from db.labels import (
     set_note,
     undo_last_n,
 )
-from db.queue import QueueFilter, QueueRow, last_touched_reply, load_queue, resume_index
-from db.review_item import GroupPreview, QueueItem, group_preview, load_item, my_states
-from db.review_progress import Progress, ReviewerCount, progress
+from db.queue import (
+    STATUS_HELP,
+    FilterChoices,
+    QueueFilter,
+    QueueRow,
+    filter_choices,
+    format_grader_pattern,
+    last_touched_reply,
+    load_queue,
+    parse_grader_pattern,
+    resume_index,
+)
+from db.review_item import (
+    ExtractionView,
+    GroupPreview,
+    QueueItem,
+    VerdictView,
+    group_preview,
+    load_item,
+    my_states,
+)
+from db.review_progress import LabelConflict, ReviewerCount, ReviewProgress, conflicts, progress
+
+# The store's records and filter helpers the rest of the app uses, taken from here.
+__all__ = [
+    "STATUS_HELP", "ExtractionView", "FilterChoices", "GroupPreview", "LabelConflict",
+    "QueueFilter", "QueueItem", "ReviewProgress", "ReviewSession", "Undone", "VerdictView",
+    "format_grader_pattern", "parse_grader_pattern",
+]
 
 
 class ReviewSession:
@@ -34,9 +64,17 @@ class ReviewSession:
         self.filter = flt or QueueFilter()
         self.rows: list[QueueRow] = []
         self.position = 0
-        self.progress: Progress = Progress(0, 0, 0, (), None)
+        self.progress: ReviewProgress = ReviewProgress(0, 0, 0, (), None)
         self._index: dict[int, int] = {}
         self._undo_sizes: list[int] = []  # actions this session, newest last (a group is > 1)
+
+    @classmethod
+    def open(cls, path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> ReviewSession:
+        """A session on the database at `path` (which must exist)."""
+        return cls(open_db(path, create=False), reviewer, flt)
+
+    def close(self) -> None:
+        self.db.close()
 
     # -- the queue -------------------------------------------------------------------------
     def load(self, flt: QueueFilter | None = None) -> None:
@@ -48,9 +86,31 @@ class ReviewSession:
         self.position = resume_index(self.rows, last_touched_reply(self.db, self.reviewer))
         self.refresh_progress()
 
-    def refresh_progress(self) -> Progress:
+    def refresh_progress(self) -> ReviewProgress:
         self.progress = progress(self.db, self.reviewer)
         return self.progress
+
+    def recount(self) -> ReviewProgress:
+        """The queue's progress counted on a connection of its own: safe from a worker thread
+        (it does not change `self.progress`; the screen hands the result back)."""
+        db = open_db(self.db_path, create=False)
+        try:
+            return progress(db, self.reviewer)
+        finally:
+            db.close()
+
+    # -- reads for the screens ------------------------------------------------------------
+    def item(self, reply_id: int) -> QueueItem | None:
+        """Any reply as the item views show it (e.g. a conflict's), for this reviewer."""
+        return load_item(self.db, reply_id, self.reviewer)
+
+    def conflicts(self) -> list[LabelConflict]:
+        """Every reply reviewers labeled differently, adjudicated or not."""
+        return conflicts(self.db)
+
+    def filter_choices(self) -> FilterChoices:
+        """The runs, benchmarks, graders and rules a filter can name here."""
+        return filter_choices(self.db)
 
     @property
     def current(self) -> QueueRow | None:
@@ -58,7 +118,7 @@ class ReviewSession:
 
     def current_item(self) -> QueueItem | None:
         row = self.current
-        return load_item(self.db, row.reply_id, self.reviewer) if row else None
+        return self.item(row.reply_id) if row else None
 
     @property
     def todo_left(self) -> int:

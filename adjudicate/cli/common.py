@@ -24,6 +24,7 @@ from rich.progress import (
 from adjudicate.errors import InputError
 from adjudicate.safe_text import visible
 from db.errors import StoreError
+from graders.progress import Advance, Stage
 
 USER_ERRORS = (InputError, StoreError)
 DEBUG_VARIABLE = "ADJUDICATE_DEBUG"  # set it to see the traceback of an unexpected error
@@ -104,3 +105,16 @@ def count_progress(description: str, total: int | None) -> Iterator[Progress]:
     with progress:
         progress.add_task(description, total=total)
         yield progress
+
+
+@contextmanager
+def staged_progress(description: str) -> Iterator[tuple[Stage, Advance]]:
+    """A progress bar driven by a pipeline's (on_stage, on_progress) callbacks: each stage
+    restarts it with its own description and total."""
+    with count_progress(description, None) as progress:
+        task = progress.task_ids[0]
+
+        def stage(what: str, total: int) -> None:
+            progress.reset(task, total=total, description=what)
+
+        yield stage, lambda n: progress.advance(task, n)

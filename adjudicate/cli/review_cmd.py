@@ -12,6 +12,7 @@ from adjudicate.cli.common import db_option
 from db.connection import open_db
 from db.grading import queue_count
 from db.queue import STATUS_HELP, QueueFilter, parse_grader_pattern
+from graders.labels import LABELS
 
 
 def _many(values: tuple[str, ...]) -> tuple[str, ...]:
@@ -19,7 +20,38 @@ def _many(values: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(part.strip() for value in values for part in value.split(",") if part.strip())
 
 
-@click.command()
+def _label_keys() -> str:
+    """'  math  c correct   x incorrect   k bad key   (1 2 3 work too)', a line per kind."""
+    lines = []
+    for kind in LABELS.kinds():
+        specs = LABELS.for_kind(kind)
+        keys = "   ".join(f"{spec.key} {spec.short}" for spec in specs)
+        digits = " ".join(str(i) for i in range(1, len(specs) + 1))
+        lines.append(f"  {kind:<5} {keys}   ({digits})")
+    return "\n".join(lines)
+
+
+REVIEW_HELP = f"""Read every disputed reply and label it, one keypress each.
+
+Replies you have not labeled come first, identical (answer, key) pairs together, and you
+resume where you left off. Every label is committed before the next reply shows; several
+reviewers can work on one database at once.
+
+\b
+Keys (? in the app lists them all):
+{_label_keys()}
+  Shift+label  the whole group of identical answer and key, after a confirmation
+  s skip   u undo   n note   / filter   a conflicts   q quit
+  ←/→ or h/l move (not j/k: k labels a bad key)
+
+\b
+Examples:
+  adjudicate review --db evals.db --reviewer ann
+  adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
+"""
+
+
+@click.command(help=REVIEW_HELP)
 @db_option
 @click.option("--reviewer", envvar="ADJUDICATE_REVIEWER", show_envvar=True,
               default=lambda: getpass.getuser(), show_default="your login name",
@@ -39,25 +71,7 @@ def _many(values: tuple[str, ...]) -> tuple[str, ...]:
 def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tuple[str, ...],
            problems: tuple[str, ...], graders: str, rules: tuple[str, ...],
            status: str | None) -> None:
-    """Read every disputed reply and label it, one keypress each.
-
-    Replies you have not labeled come first, identical (answer, key) pairs together, and you
-    resume where you left off. Every label is committed before the next reply shows; several
-    reviewers can work on one database at once.
-
-    \b
-    Keys (? in the app lists them all):
-      math  c correct   x incorrect   k bad key          (1 2 3 work too)
-      code  b bug   e edge case   t timeout   r ref quirk (1 2 3 4)
-      Shift+label  the whole group of identical answer and key, after a confirmation
-      s skip   u undo   n note   / filter   a conflicts   q quit
-      ←/→ or h/l move (not j/k: k labels a bad key)
-
-    \b
-    Examples:
-      adjudicate review --db evals.db --reviewer ann
-      adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
-    """
+    """Open the review app (help text: REVIEW_HELP, which lists the label keys)."""
     try:
         flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks),
                           problems=_many(problems), graders=parse_grader_pattern(graders),

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +22,6 @@ from db.grading import (
     set_queue,
 )
 from db.problems import get_problem
-from db.records import digest
 from graders.code import (
     CodeGradeConfig,
     CodeJob,
@@ -36,18 +34,16 @@ from graders.code import (
     grade_code_many,
     selfcheck_many,
 )
-from graders.code.evidence import GRADER_BASE, GRADER_PLUS, build_verdicts
-from graders.code.evidence import VERSION as CODE_GRADER_VERSION
+from graders.code.evidence import build_verdicts
 from graders.code.expected import VERSION as EXPECTED_VERSION
 from graders.code.minimal import DEFAULT_SHRINK, ShrinkLimits
+from graders.disputes import code_dispute
+from graders.progress import Advance, Stage
+from graders.registry import GRADERS, PLUS
 from graders.verdict import ACCEPT, Extraction, Verdict
 
 COMMIT_EVERY = 200
-CODE_GRADERS = {GRADER_BASE: CODE_GRADER_VERSION, GRADER_PLUS: CODE_GRADER_VERSION}
-SELFCHECK_VERSION = f"{CODE_GRADER_VERSION}/{EXPECTED_VERSION}"
-
-Stage = Callable[[str, int], None]  # (stage description, total items)
-Advance = Callable[[int], None]
+SELFCHECK_VERSION = f"{PLUS.version}/{EXPECTED_VERSION}"
 
 
 @dataclass
@@ -90,7 +86,7 @@ def grade_code_replies(
     """
     config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation),
                              shrink=shrink)
-    todo = replies_to_grade(db, "code", CODE_GRADERS, run)
+    todo = replies_to_grade(db, "code", GRADERS.versions("code"), run)
     summary = CodeSummary()
     if not todo:
         return summary
@@ -126,9 +122,7 @@ def grade_code_replies(
         jobs_list.append(CodeJob(reply.reply_id, program, problem, expected[reply.problem_id]))
     _store(db, unextracted, summary)
     batch: list[tuple[ReplyToGrade, Any, dict]] = []
-    for result in grade_code_many(jobs_list, jobs=jobs, config=config,
-                                  on_progress=(lambda done, total: on_progress(1))
-                                  if on_progress else None):
+    for result in grade_code_many(jobs_list, jobs=jobs, config=config, on_progress=on_progress):
         reply, extraction = extractions[result.key]
         batch.append((reply, extraction, result.verdicts))
         if len(batch) >= COMMIT_EVERY:
@@ -157,8 +151,7 @@ def _expected_outputs(
         if on_stage:
             on_stage("Running reference solutions", len(missing))
         for pid, outputs in expected_many(missing, jobs=jobs, config=config,
-                                          on_progress=(lambda d, t: on_progress(1))
-                                          if on_progress else None):
+                                          on_progress=on_progress):
             if not outputs.missing:  # a sandbox failure is retried next run, not cached
                 save_reference_outputs(db, pid, str(EXPECTED_VERSION), outputs.to_json())
             expected[pid] = outputs
@@ -176,9 +169,7 @@ def _selfcheck(
     if todo:
         if on_stage:
             on_stage("Self-checking references and stubs", len(todo))
-        for pid, result in selfcheck_many(todo, jobs=jobs, config=config,
-                                          on_progress=(lambda d, t: on_progress(1))
-                                          if on_progress else None):
+        for pid, result in selfcheck_many(todo, jobs=jobs, config=config, on_progress=on_progress):
             reference_passes = all(v.outcome == ACCEPT for v in result.reference.values())
             stub_fails = all(v.outcome != ACCEPT for v in result.stub.values())
             save_selfcheck(db, pid, SELFCHECK_VERSION, reference_passes, stub_fails,
@@ -200,15 +191,10 @@ def _store(db: Database, batch: list, summary: CodeSummary) -> None:
                      for reply, extraction, verdicts in batch])
     entries = []
     for reply, _extraction, verdicts in batch:
-        if verdicts["base"].outcome == ACCEPT and verdicts["plus"].outcome != ACCEPT:
-            evidence = verdicts["plus"].evidence
-            first = evidence.get("first_failure") or {}
-            entries.append(QueueEntry(
-                reply.reply_id, "code", "plus_only_fail",
-                digest(["code", reply.benchmark, reply.task_id, first.get("set"),
-                        first.get("index"), first.get("kind")])[:16],
-                evidence.get("triage"),
-            ))
+        dispute = code_dispute(verdicts, reply.benchmark, reply.task_id)
+        if dispute is not None:
+            entries.append(QueueEntry(reply.reply_id, "code", dispute.reason, dispute.group_key,
+                                      dispute.suggested_label))
     set_queue(db, [reply.reply_id for reply, _, _ in batch], entries)
     summary.graded += len(batch)
     summary.queued += len(entries)

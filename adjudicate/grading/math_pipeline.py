@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
 from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
-from db.records import digest
-from graders.registry import MATH_GRADERS
+from graders.disputes import ALL_REJECT, DISAGREE, math_dispute
+from graders.progress import Advance, Stage
+from graders.registry import GRADERS
 
 if TYPE_CHECKING:
     from graders.math.engine import MathGrading
@@ -28,21 +28,14 @@ class MathSummary:
     all_reject: int = 0
 
 
-def group_key(answer: str | None, key: str | None) -> str:
-    """Replies with the same extracted answer and key share a group (labeled together)."""
-    return digest(["math", (answer or "").strip(), (key or "").strip()])[:16]
-
-
 def grade_math_replies(
     db: Database, *, jobs: int | None = None, run: str | None = None, timeout_s: float = 5.0,
-    on_total: Callable[[int], None] | None = None,
-    on_progress: Callable[[int], None] | None = None,
+    on_stage: Stage | None = None, on_progress: Advance | None = None,
 ) -> MathSummary:
     """Grade, store and queue; resumable because each batch commits on its own."""
-    versions = {name: spec.version for name, spec in MATH_GRADERS.items()}
-    todo = replies_to_grade(db, "math", versions, run)
-    if on_total:
-        on_total(len(todo))
+    todo = replies_to_grade(db, "math", GRADERS.versions("math"), run)
+    if on_stage:
+        on_stage("Grading math replies", len(todo))
     summary = MathSummary()
     if not todo:
         return summary
@@ -67,13 +60,12 @@ def _store(db: Database, batch: list[MathGrading], summary: MathSummary) -> None
     ])
     entries = []
     for grading in batch:
-        reason = grading.dispute
-        if reason is None:
+        dispute = math_dispute(grading.verdicts, grading.extraction.answer, grading.item.key)
+        if dispute is None:
             continue
-        entries.append(QueueEntry(grading.item.id, "math", reason,
-                                  group_key(grading.extraction.answer, grading.item.key)))
-        summary.disagree += reason == "disagree"
-        summary.all_reject += reason == "all_reject"
+        entries.append(QueueEntry(grading.item.id, "math", dispute.reason, dispute.group_key))
+        summary.disagree += dispute.reason == DISAGREE
+        summary.all_reject += dispute.reason == ALL_REJECT
     set_queue(db, [g.item.id for g in batch], entries)
     summary.graded += len(batch)
     summary.queued += len(entries)

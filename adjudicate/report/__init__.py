@@ -2,7 +2,7 @@
 
 from .compute import build_report
 from .model import Report
-from .records import ReplyRecord, SelfCheckFailure
+from .records import ScoredReply, SelfCheckFailure
 from .render import FORMATS, render
 from .render_csv import render_csv
 from .render_html import render_html
@@ -13,7 +13,7 @@ from .render_terminal import print_report, render_terminal
 __all__ = [
     "FORMATS",
     "Report",
-    "ReplyRecord",
+    "ScoredReply",
     "SelfCheckFailure",
     "build_report",
     "print_report",

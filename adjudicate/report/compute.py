@@ -9,7 +9,7 @@ from dataclasses import replace
 from itertools import combinations
 
 from . import diagnostics
-from .estimates import EstimatePlan, Ratio, RatioDiff
+from .estimates import EstimatePlan, Planned, Ratio, RatioDiff
 from .model import (
     READING,
     Agreement,
@@ -25,7 +25,7 @@ from .model import (
 )
 from .progress import notes, run_queue, selfcheck_rows, total_queue
 from .reading import is_bad_key, resolve
-from .records import CODE, MATH, ReplyRecord, SelfCheckFailure
+from .records import CODE, MATH, ScoredReply, SelfCheckFailure
 from .stats import mcnemar_exact
 from .tables import RunTable, describe
 
@@ -34,7 +34,7 @@ REPLY_MCNEMAR_NOTE = "McNemar pairs replies; several replies per problem are not
 
 
 def build_report(
-    records: Iterable[ReplyRecord],
+    records: Iterable[ScoredReply],
     *,
     bootstrap: int = 1000,
     seed: int = 0,
@@ -78,16 +78,10 @@ def build_report(
             seed=f"{seed}:{benchmark}",
             level=level,
         )
-        collected = [_collect(t, pass_k) for t in bench_tables]
+        collected = [_collect(t, pass_k, plan) for t in bench_tables]
         # later run minus earlier run: the change from the first run imported
-        pairs = [_collect_run_pair(later, earlier)
+        pairs = [_collect_run_pair(later, earlier, plan)
                  for earlier, later in combinations(bench_tables, 2)]
-        for stats in collected:
-            for stat in stats.all():
-                plan.add(stat)
-        for pair in pairs:
-            for _, _, _, diff, _ in pair:
-                plan.add(diff)
         plan.run()
         runs += [_run_report(t, s, plan, level) for t, s in zip(bench_tables, collected,
                                                                   strict=True)]
@@ -119,7 +113,7 @@ def build_report(
 
 
 def _import_order(
-    records: Sequence[ReplyRecord],
+    records: Sequence[ScoredReply],
 ) -> tuple[dict[str, int], dict[tuple[str, str], int]]:
     """Benchmarks and runs ranked by their smallest reply id, i.e. in the order they were
     imported (the first run imported is the baseline the others are compared with)."""
@@ -132,7 +126,7 @@ def _import_order(
     return bench, run
 
 
-def _check(records: Sequence[ReplyRecord]) -> None:
+def _check(records: Sequence[ScoredReply]) -> None:
     """Refuse input the numbers would silently be wrong on."""
     seen: set[int] = set()
     kinds: dict[str, str] = {}
@@ -144,9 +138,9 @@ def _check(records: Sequence[ReplyRecord]) -> None:
             raise ValueError(f"benchmark {record.benchmark!r} mixes math and code replies")
 
 
-def _bad_keys(records: Sequence[ReplyRecord], resolutions: Sequence) -> list[BadKey]:
+def _bad_keys(records: Sequence[ScoredReply], resolutions: Sequence) -> list[BadKey]:
     """Problems whose key a settled label calls wrong: excluded everywhere, listed here."""
-    flagged: dict[tuple[str, str], list[ReplyRecord]] = defaultdict(list)
+    flagged: dict[tuple[str, str], list[ScoredReply]] = defaultdict(list)
     for record, resolution in zip(records, resolutions, strict=True):
         if is_bad_key(resolution):
             flagged[(record.benchmark, record.problem)].append(record)
@@ -163,35 +157,33 @@ def _bad_keys(records: Sequence[ReplyRecord], resolutions: Sequence) -> list[Bad
 
 
 class _RunStats:
-    """The statistics of one run, collected before the shared bootstrap runs."""
+    """The statistics of one run, registered with the benchmark's plan before it runs."""
 
     def __init__(self) -> None:
-        self.scores: dict[str, Ratio] = {}
-        self.agreement: dict[str, tuple[Ratio, int, int, int]] = {}
-        self.pairs: list[tuple[str, str, RatioDiff, int, int]] = []
-        self.pass_k: dict[str, list[tuple[int, Ratio, float]]] = {}
-
-    def all(self) -> list[Ratio | RatioDiff]:
-        stats: list[Ratio | RatioDiff] = list(self.scores.values())
-        stats += [a[0] for a in self.agreement.values()]
-        stats += [p[2] for p in self.pairs]
-        stats += [r for rows in self.pass_k.values() for _, r, _ in rows]
-        return stats
+        self.scores: dict[str, Planned[Ratio]] = {}
+        self.agreement: dict[str, tuple[Planned[Ratio], int, int, int]] = {}
+        self.pairs: list[tuple[str, str, Planned[RatioDiff], int, int]] = []
+        self.pass_k: dict[str, list[tuple[int, Planned[Ratio], float]]] = {}
 
 
-def _collect(table: RunTable, ks: Sequence[int] | None) -> _RunStats:
+def _collect(table: RunTable, ks: Sequence[int] | None, plan: EstimatePlan) -> _RunStats:
     stats = _RunStats()
     for column in table.columns:
-        stats.scores[column] = table.score(column)
-        stats.pass_k[column] = table.pass_at_k(column, ks)
+        stats.scores[column] = plan.add(table.score(column))
+        stats.pass_k[column] = [(k, plan.add(ratio), exact)
+                                for k, ratio, exact in table.pass_at_k(column, ks)]
     for grader in table.graders:
-        stats.agreement[grader] = table.agreement(grader)
+        ratio, agree, false_accepts, false_rejects = table.agreement(grader)
+        stats.agreement[grader] = (plan.add(ratio), agree, false_accepts, false_rejects)
     for a, b in table.column_pairs():
-        stats.pairs.append((a, b, *table.paired(a, b)))
+        diff, a_only, b_only = table.paired(a, b)
+        stats.pairs.append((a, b, plan.add(diff), a_only, b_only))
     return stats
 
 
-def _collect_run_pair(a: RunTable, b: RunTable) -> list[tuple]:
+def _collect_run_pair(
+    a: RunTable, b: RunTable, plan: EstimatePlan
+) -> list[tuple[str, str, str, Planned[RatioDiff], McNemar | None]]:
     """Run a minus run b for every column both have, on the problems both answered."""
     found = []
     for column in [c for c in a.columns if c in b.outcomes]:
@@ -208,7 +200,7 @@ def _collect_run_pair(a: RunTable, b: RunTable) -> list[tuple]:
             a_only = sum(1 for p in common if side_a.num[p] > side_b.num[p])
             b_only = sum(1 for p in common if side_b.num[p] > side_a.num[p])
             mcnemar = McNemar(a_only, b_only, mcnemar_exact(a_only, b_only))
-        found.append((a.run, b.run, column, diff, mcnemar))
+        found.append((a.run, b.run, column, plan.add(diff), mcnemar))
     return found
 
 
@@ -227,8 +219,8 @@ def _run_report(table: RunTable, stats: _RunStats, plan: EstimatePlan, level: fl
     several = max(per_problem) > 1
     differences = tuple(
         Difference(a, b, plan.difference(diff),
-                   McNemar(x, y, mcnemar_exact(x, y)) if diff.replies else None,
-                   REPLY_MCNEMAR_NOTE if several and diff.replies else None)
+                   McNemar(x, y, mcnemar_exact(x, y)) if diff.stat.replies else None,
+                   REPLY_MCNEMAR_NOTE if several and diff.stat.replies else None)
         for a, b, diff, x, y in stats.pairs
     )
     pass_k = tuple(
@@ -247,7 +239,7 @@ def _run_report(table: RunTable, stats: _RunStats, plan: EstimatePlan, level: fl
         graders=tuple(graders),
         differences=differences,
         pass_at_k=pass_k,
-        queue=run_queue(table, stats.scores[READING]),
+        queue=run_queue(table, stats.scores[READING].stat),
         extraction_rules=(
             diagnostics.extraction_rules(table.records, readings, level)
             if table.kind == MATH else ()

@@ -3,6 +3,8 @@ conflicting labels, inter-reviewer agreement and failed self-checks."""
 
 from __future__ import annotations
 
+from graders.labels import LABELS
+
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table
 from .model import DisputedPair, Kappa, Report
@@ -12,7 +14,7 @@ ANSWER_WIDTH = 40  # characters of an answer or key before it is cut
 
 def _reading(p: DisputedPair) -> str:
     """'2 correct', '1 correct, 1 unresolved'."""
-    counts = (("correct", p.correct), ("incorrect", p.incorrect), ("bad key", p.bad_key),
+    counts = (*((LABELS[name].words, n) for name, n in p.labels.items()),
               ("unresolved", p.unresolved))
     return ", ".join(f"{n} {name}" for name, n in counts if n) or f.DASH
 

@@ -9,6 +9,8 @@ from collections.abc import Iterable, Sequence
 from itertools import combinations
 from typing import Any
 
+from graders.labels import LABELS
+
 from .failures import describe_failure, failure_excerpt
 from .model import (
     WILSON,
@@ -22,7 +24,7 @@ from .model import (
     TriageRow,
 )
 from .reading import CONFLICT, LABELED_STATUSES, Resolution
-from .records import BAD_KEY, CODE_LABELS, CORRECT, INCORRECT, MATH, PLUS, ReplyRecord
+from .records import CODE, MATH, ScoredReply
 from .stats import cohen_kappa, percentile_interval, wilson_interval
 
 NO_RULE = "(none)"
@@ -35,7 +37,7 @@ def natural_key(text: str) -> tuple[Any, ...]:
 
 
 def extraction_rules(
-    records: Sequence[ReplyRecord], readings: Sequence[bool | None], level: float
+    records: Sequence[ScoredReply], readings: Sequence[bool | None], level: float
 ) -> tuple[ExtractionRuleStat, ...]:
     """Per extraction rule: replies it fired on, and how many of those were right by reading."""
     fired: Counter[str] = Counter()
@@ -68,10 +70,10 @@ def extraction_rules(
 
 
 def triage(
-    records: Sequence[ReplyRecord], resolutions: Sequence[Resolution]
+    records: Sequence[ScoredReply], resolutions: Sequence[Resolution]
 ) -> tuple[TriageRow, ...]:
     """Code triage table: category -> problems, samples, an example with its failing input."""
-    members: dict[str, list[ReplyRecord]] = {c: [] for c in (*CODE_LABELS, UNRESOLVED)}
+    members: dict[str, list[ScoredReply]] = {c: [] for c in (*LABELS.names_for(CODE), UNRESOLVED)}
     for record, resolution in zip(records, resolutions, strict=True):
         label = resolution.settled_label
         if label is not None:
@@ -85,10 +87,10 @@ def triage(
         example = None
         if group:
             first = min(group, key=lambda r: (natural_key(r.problem), r.sample_index, r.reply_id))
-            failure = failure_excerpt(first.evidence.get(PLUS, {}))
+            failure = failure_excerpt(first.extended_evidence)
             example = TriageExample(first.problem, first.reply_id, first.sample_index, failure,
                                     describe_failure(failure))
-        triages = [r.evidence.get(PLUS, {}).get("triage") for r in group
+        triages = [r.extended_evidence.get("triage") for r in group
                    if category == UNRESOLVED]
         suggested: Counter[str] = Counter(t for t in triages if t is not None)
         rows.append(TriageRow(category, len({r.problem for r in group}), len(group), example,
@@ -97,10 +99,10 @@ def triage(
 
 
 def disputed_pairs(
-    records: Iterable[ReplyRecord], resolutions: Iterable[Resolution], top: int
+    records: Iterable[ScoredReply], resolutions: Iterable[Resolution], top: int
 ) -> tuple[DisputedSummary, tuple[DisputedPair, ...]]:
     """The most frequent (extracted answer, key) pairs among queued math replies."""
-    groups: dict[tuple[str, str | None, str | None], list[tuple[ReplyRecord, Resolution]]]
+    groups: dict[tuple[str, str | None, str | None], list[tuple[ScoredReply, Resolution]]]
     groups = defaultdict(list)
     for record, resolution in zip(records, resolutions, strict=True):
         if record.kind == MATH and record.queued:
@@ -117,9 +119,7 @@ def disputed_pairs(
                 key,
                 replies=len(members),
                 problems=len({r.problem for r, _ in members}),
-                correct=labels[CORRECT],
-                incorrect=labels[INCORRECT],
-                bad_key=labels[BAD_KEY],
+                labels={name: labels[name] for name in LABELS.names_for(MATH)},
                 unresolved=labels[UNRESOLVED],
             )
         )
@@ -129,11 +129,11 @@ def disputed_pairs(
 
 
 def reviewer_kappa(
-    records: Iterable[ReplyRecord], *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95
+    records: Iterable[ScoredReply], *, bootstrap: int = 1000, seed: int = 0, level: float = 0.95
 ) -> tuple[Kappa, ...]:
     """Cohen's kappa for every two reviewers who labeled the same replies, per kind, with
     bootstrap intervals that resample problems (a problem's replies move together)."""
-    by_kind: dict[str, list[ReplyRecord]] = defaultdict(list)
+    by_kind: dict[str, list[ScoredReply]] = defaultdict(list)
     for record in records:
         if len(record.labels) >= 2:
             by_kind[record.kind].append(record)
@@ -170,7 +170,7 @@ def reviewer_kappa(
 
 
 def conflicts(
-    records: Iterable[ReplyRecord], resolutions: Iterable[Resolution]
+    records: Iterable[ScoredReply], resolutions: Iterable[Resolution]
 ) -> tuple[Conflict, ...]:
     """Replies whose reviewers disagree and that nobody adjudicated."""
     found = [

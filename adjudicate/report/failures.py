@@ -4,22 +4,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, cast
+
+from graders.evidence import FirstFailure, first_failure
 
 ARROW = "→"
 # Keys of older or foreign evidence that describe the failing input, in display order.
 LEGACY_KEYS = ("index", "input", "expected", "actual", "exception", "time_limit", "status")
 
 
-def failure_excerpt(evidence: dict[str, Any]) -> dict[str, Any]:
+def failure_excerpt(evidence: Mapping[str, Any]) -> FirstFailure:
     """The first failing input from a code grader's evidence (`first_failure` if present),
     without empty fields."""
-    first = evidence.get("first_failure")
-    if isinstance(first, dict):
-        picked = dict(first)
-    else:
-        picked = {k: evidence[k] for k in LEGACY_KEYS if k in evidence} or dict(evidence)
-    return {k: v for k, v in picked.items() if v is not None}
+    first = first_failure(evidence)
+    picked: Mapping[str, Any] = first if first is not None else (
+        {k: evidence[k] for k in LEGACY_KEYS if k in evidence} or evidence)
+    return cast(FirstFailure, {k: v for k, v in picked.items() if v is not None})
 
 
 def seconds(value: Any) -> str:
@@ -40,7 +41,7 @@ def exception_text(exception: Any) -> str:
     return str(exception)
 
 
-def describe_failure(failure: dict[str, Any]) -> str:
+def describe_failure(failure: FirstFailure) -> str:
     """The failing input in one line; empty when there is nothing to say."""
     if not failure:
         return ""
@@ -73,7 +74,7 @@ def describe_failure(failure: dict[str, Any]) -> str:
     return f"{text} ({detail})" if detail else text
 
 
-def _legacy(failure: dict[str, Any], call: Any) -> str:
+def _legacy(failure: FirstFailure, call: Any) -> str:
     """Evidence without a `kind`: input → actual, expected …, or the exception."""
     if call is None:
         return ", ".join(f"{k} {v}" for k, v in failure.items())

@@ -15,7 +15,7 @@ def report_blocks(report: Report) -> list[Block]:
     """Every section of the report, in reading order, its stored text (run names, answers,
     keys, inputs) with control characters shown as visible stand-ins (adjudicate.safe_text)."""
     blocks: list[Block] = [Heading("adjudicate report", 1)]
-    partial_notes = [n for n in report.notes if n.startswith(PARTIAL)]
+    partial_notes = [n.text for n in report.notes if n.kind == PARTIAL]
     if partial_notes:
         blocks += [Paragraph(n, warning=True) for n in partial_notes]
     elif report.queue.total:
@@ -28,7 +28,7 @@ def report_blocks(report: Report) -> list[Block]:
         diffs = [d for d in report.run_differences if d.benchmark == benchmark]
         blocks += benchmark_blocks(runs, diffs, report.settings.level)
     blocks += diagnostic_blocks(report)
-    shown = [n for n in report.notes if not n.startswith(SHOWN_ELSEWHERE)]
+    shown = [n.text for n in report.notes if n.kind not in SHOWN_ELSEWHERE]
     if shown:
         blocks.append(Heading("Notes", 2))
         blocks += [Paragraph(note) for note in shown]

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from graders.evidence import FirstFailure
+
 READING = "reading"  # the pseudo-grader: score by reading
 READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too
 
@@ -122,7 +124,7 @@ class TriageExample:
     problem: str
     reply_id: int
     sample_index: int
-    failure: dict[str, Any]  # the plus grader's first_failure, null fields dropped
+    failure: FirstFailure  # the extended tests' first failing input, null fields dropped
     summary: str  # the failure in one line: "unique([-1, 5, -3]) → [-3, 5, -1], expected …"
 
 
@@ -157,17 +159,22 @@ class RunReport:
 
 @dataclass(frozen=True)
 class DisputedPair:
-    """A recurring (extracted answer, key) pair among queued math replies."""
+    """A recurring (extracted answer, key) pair among queued math replies, and how its
+    replies were read: a count per math label (in label order), and those unresolved."""
 
     benchmark: str
     answer: str | None
     key: str | None
     replies: int
     problems: int
-    correct: int
-    incorrect: int
-    bad_key: int
+    labels: dict[str, int]  # in JSON, one key per label beside `unresolved`
     unresolved: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON object: the label counts as keys of their own."""
+        fields = {name: getattr(self, name) for name in ("benchmark", "answer", "key",
+                                                         "replies", "problems")}
+        return {**fields, **self.labels, "unresolved": self.unresolved}
 
 
 @dataclass(frozen=True)
@@ -242,6 +249,18 @@ class Settings:
 
 
 @dataclass(frozen=True)
+class Note:
+    """A plain sentence under the numbers; its `kind` lets a format place or leave it out."""
+
+    kind: str  # intervals | partial | conflicts | bad_keys | selfcheck | no_reading
+    text: str
+
+    def to_json(self) -> str:
+        """In JSON a note is its sentence."""
+        return self.text
+
+
+@dataclass(frozen=True)
 class Report:
     """The whole report: per-run tables, run-vs-run differences, diagnostics, progress."""
 
@@ -256,4 +275,4 @@ class Report:
     conflicts: tuple[Conflict, ...]
     kappa: tuple[Kappa, ...]
     selfcheck_failures: tuple[SelfCheckRow, ...]
-    notes: tuple[str, ...]
+    notes: tuple[Note, ...]

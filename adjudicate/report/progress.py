@@ -7,9 +7,9 @@ from collections.abc import Iterable, Sequence
 
 from .diagnostics import natural_key
 from .estimates import Ratio
-from .model import READING, QueueProgress, Report, SelfCheckRow
+from .model import READING, Note, QueueProgress, Report, SelfCheckRow
 from .reading import CONFLICT, GRADERS_SPLIT, LABELED_STATUSES, UNGRADED, UNLABELED
-from .records import ReplyRecord, SelfCheckFailure
+from .records import ScoredReply, SelfCheckFailure
 from .tables import RunTable
 
 
@@ -41,7 +41,7 @@ def total_queue(parts: Sequence[QueueProgress]) -> QueueProgress:
 
 
 def selfcheck_rows(
-    failures: Iterable[SelfCheckFailure], records: Sequence[ReplyRecord]
+    failures: Iterable[SelfCheckFailure], records: Sequence[ScoredReply]
 ) -> tuple[SelfCheckRow, ...]:
     sizes: dict[tuple[str, str], int] = defaultdict(int)
     for record in records:
@@ -51,50 +51,55 @@ def selfcheck_rows(
     return tuple(sorted(rows, key=lambda r: (r.benchmark, natural_key(r.problem))))
 
 
-PARTIAL = "PARTIAL:"
-CONFLICTS = "Replies with conflicting labels"
-BAD_KEYS = "Problems excluded from every score"
-SELFCHECK = "Problems whose reference failed its own tests"
-# Notes the human formats leave out: a section of their own already says the same.
+# The kinds of note; the human formats print `partial` at the top and leave out the kinds a
+# section of their own already says.
+INTERVALS, PARTIAL, CONFLICTS, BAD_KEYS, SELFCHECK, NO_READING = (
+    "intervals", "partial", "conflicts", "bad_keys", "selfcheck", "no_reading")
 SHOWN_ELSEWHERE = (PARTIAL, CONFLICTS, BAD_KEYS, SELFCHECK)
 
 
-def notes(report: Report, tables: Sequence[RunTable]) -> list[str]:
+def notes(report: Report, tables: Sequence[RunTable]) -> list[Note]:
     """Plain sentences every format prints under the numbers."""
     s = report.settings
-    notes = [
+    found = [Note(
+        INTERVALS,
         f"Intervals are {s.level:.0%}: Wilson where every problem has one reply, otherwise a "
         f"bootstrap that resamples problems, never samples ({s.resamples:,} resamples, seed "
-        f"{s.seed}); differences use a paired bootstrap over the problems both sides share."
-    ]
+        f"{s.seed}); differences use a paired bootstrap over the problems both sides share.",
+    )]
     q = report.queue
     if q.partial:
         missing = [f"{n:,} {what}" for n, what in ((q.unlabeled, "unlabeled"),
                                                     (q.conflicting, "conflicting")) if n]
-        notes.append(
-            f"{PARTIAL} only {q.labeled:,} of {q.total:,} queued replies have a settled label "
+        found.append(Note(
+            PARTIAL,
+            f"PARTIAL: only {q.labeled:,} of {q.total:,} queued replies have a settled label "
             f"({', '.join(missing)}); reading scores and agreements use only replies with a "
-            "reading."
-        )
+            "reading.",
+        ))
     if report.conflicts:
-        notes.append(
-            f"{CONFLICTS} and no adjudication (counted as neither right "
-            f"nor wrong): {len(report.conflicts)}."
-        )
+        found.append(Note(
+            CONFLICTS,
+            "Replies with conflicting labels and no adjudication (counted as neither right "
+            f"nor wrong): {len(report.conflicts)}.",
+        ))
     if report.bad_keys:
-        notes.append(
-            f"{BAD_KEYS} because a reviewer labeled their key wrong "
-            f"or ambiguous: {len(report.bad_keys)}."
-        )
+        found.append(Note(
+            BAD_KEYS,
+            "Problems excluded from every score because a reviewer labeled their key wrong "
+            f"or ambiguous: {len(report.bad_keys)}.",
+        ))
     if report.selfcheck_failures:
-        notes.append(
-            f"{SELFCHECK} (their replies are scored as "
-            f"graded): {len(report.selfcheck_failures)}."
-        )
+        found.append(Note(
+            SELFCHECK,
+            "Problems whose reference failed its own tests (their replies are scored as "
+            f"graded): {len(report.selfcheck_failures)}.",
+        ))
     split = sum(1 for t in tables for r in t.resolutions if r.status in (GRADERS_SPLIT, UNGRADED))
     if split:
-        notes.append(
+        found.append(Note(
+            NO_READING,
             "Unqueued, unlabeled replies without a unanimous verdict (graders split or "
-            f"ungraded), which therefore have no reading: {split}."
-        )
-    return notes
+            f"ungraded), which therefore have no reading: {split}.",
+        ))
+    return found

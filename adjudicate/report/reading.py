@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .records import (
-    BAD_KEY,
-    BUG,
-    CORRECT,
-    EDGE_CASE,
-    INCORRECT,
-    MATH,
-    REFERENCE_QUIRK,
-    TIMEOUT_LABEL,
-    ReplyRecord,
-)
+from graders.labels import LABELS
+
+from .records import ScoredReply
 
 ADJUDICATED = "adjudicated"  # an adjudicated label overrides the reviewers
 AGREED = "agreed"  # every reviewer who labeled it gave the same label
@@ -25,7 +17,6 @@ GRADERS_SPLIT = "graders_split"  # not queued, yet the graders disagree: no read
 UNGRADED = "ungraded"  # not queued and no verdicts at all
 
 LABELED_STATUSES = (ADJUDICATED, AGREED)
-UNRESOLVED_STATUSES = (CONFLICT, UNLABELED, GRADERS_SPLIT, UNGRADED)
 
 
 @dataclass(frozen=True)
@@ -46,7 +37,7 @@ def passes(outcome: str) -> bool:
     return outcome == "accept"
 
 
-def resolve(record: ReplyRecord) -> Resolution:
+def resolve(record: ScoredReply) -> Resolution:
     """Decide which evidence a reply's reading rests on: labels first, then the graders."""
     if record.adjudicated is not None:
         return Resolution(ADJUDICATED, record.adjudicated)
@@ -66,28 +57,25 @@ def resolve(record: ReplyRecord) -> Resolution:
 
 
 def is_bad_key(resolution: Resolution) -> bool:
-    """True when the settled label says the key is wrong or ambiguous."""
-    return resolution.status in LABELED_STATUSES and resolution.label == BAD_KEY
+    """True when the settled label says the key is wrong or ambiguous (its problem leaves
+    every score)."""
+    label = resolution.settled_label
+    return label is not None and LABELS[label].reading == "excluded"
 
 
 def reading_outcome(
-    record: ReplyRecord, resolution: Resolution, *, edge_cases_pass: bool = False
+    record: ScoredReply, resolution: Resolution, *, edge_cases_pass: bool = False
 ) -> bool | None:
     """Pass/fail by reading, or None when there is no reading (unresolved or bad key).
 
-    Code labels all mean "fails the extended tests"; by reading, a reference quirk is a pass
-    (the test is wrong, not the code), and with `edge_cases_pass` so is an unspecified edge case.
+    A label's spec says what it means (`graders.labels`): code labels all mean "fails the
+    extended tests", yet by reading a reference quirk is a pass (the test is wrong, not the
+    code), and with `edge_cases_pass` so is an unspecified edge case.
     """
     if resolution.status == GRADERS:
         return all(passes(v) for v in record.verdicts.values())
     label = resolution.settled_label
     if label is None:
         return None
-    if record.kind == MATH:
-        return {CORRECT: True, INCORRECT: False, BAD_KEY: None}[label]
-    return {
-        REFERENCE_QUIRK: True,
-        EDGE_CASE: edge_cases_pass,
-        BUG: False,
-        TIMEOUT_LABEL: False,
-    }[label]
+    return {"right": True, "wrong": False, "excluded": None,
+            "edge": edge_cases_pass}[LABELS[label].reading]

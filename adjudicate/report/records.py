@@ -5,31 +5,22 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from db.labels import CODE_LABELS, LABELS_BY_KIND, MATH_LABELS
+from graders.labels import LABELS
+from graders.registry import GRADERS
 from graders.verdict import OUTCOMES as VERDICT_OUTCOMES
 
 MATH = "math"
 CODE = "code"
 KINDS = (MATH, CODE)
 
-# Math labels: the reply is right, wrong, or its key is wrong/ambiguous (excluded and listed).
-CORRECT, INCORRECT, BAD_KEY = MATH_LABELS
-# Code labels triage a sample that passed the base tests and failed the extended ones.
-BUG, EDGE_CASE, TIMEOUT_LABEL, REFERENCE_QUIRK = CODE_LABELS
-LABELS = LABELS_BY_KIND
-
-# Code graders: `base` runs the original tests, `plus` the base and the extended ones together.
-BASE = "base"
-PLUS = "plus"
-
 
 @dataclass(frozen=True)
-class ReplyRecord:
+class ScoredReply:
     """One reply with its verdicts, queue state and current labels; the report's only input.
 
     `labels` maps reviewer -> that reviewer's current label (skips left out); `adjudicated`,
-    when set, overrides them. `evidence` maps grader -> its evidence JSON (for code, `plus`
-    evidence carries the first failing input).
+    when set, overrides them. `evidence` maps grader -> its evidence JSON (for code, the
+    extended tests' evidence carries the first failing input).
     """
 
     reply_id: int
@@ -57,7 +48,7 @@ class ReplyRecord:
                     f"reply {self.reply_id}: verdict {grader}={outcome!r} is not one of "
                     f"{VERDICT_OUTCOMES}"
                 )
-        allowed = LABELS[self.kind]
+        allowed = LABELS.names_for(self.kind)
         named = [(f"label by {who}", label) for who, label in self.labels.items()]
         if self.adjudicated is not None:
             named.append(("adjudicated label", self.adjudicated))
@@ -66,6 +57,14 @@ class ReplyRecord:
                 raise ValueError(
                     f"reply {self.reply_id}: {what} {label!r} is not a {self.kind} label {allowed}"
                 )
+
+
+    @property
+    def extended_evidence(self) -> dict[str, Any]:
+        """Code: the evidence of the grader that ran the extended tests (first failing input,
+        suggested triage); empty when there is none."""
+        extended = GRADERS.first_voting("extended", self.evidence)
+        return self.evidence[extended] if extended else {}
 
 
 @dataclass(frozen=True)

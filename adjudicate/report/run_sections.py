@@ -3,14 +3,14 @@ between graders, pass@k, extraction rules and code triage."""
 
 from __future__ import annotations
 
+from graders.labels import LABELS
+
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table, is_reading, plural, queue_sentence, uniform
 from .model import Difference, GraderScore, PassAtK, RunReport, TriageRow
 
 # pass@k in the human formats: these k (and the largest k) when the sample count allows.
 SHOWN_K = (1, 2, 5, 10, 20, 50, 100)
-CATEGORY_NAMES = {"bug": "bug", "edge_case": "edge case", "timeout": "timeout",
-                  "reference_quirk": "reference quirk", "unresolved": "unresolved"}
 EXAMPLE_WIDTH = 160  # characters of a triage example before it is cut
 
 
@@ -130,11 +130,16 @@ def _pass_at_k(shown: list[PassAtK], hidden: bool, level: float) -> Table:
                  tuple(is_reading(p.grader) for p in shown))
 
 
+def _category(name: str) -> str:
+    """A triage category (a code label, or 'unresolved') in words."""
+    return LABELS[name].words if name in LABELS else name
+
+
 def _triage(rows: tuple[TriageRow, ...]) -> Table:
     body, notes = [], []
     for t in rows:
-        name = CATEGORY_NAMES.get(t.category, t.category)
-        notes += [f"The grader suggests {CATEGORY_NAMES.get(c, c)} for {plural(n, 'sample')} "
+        name = _category(t.category)
+        notes += [f"The grader suggests {_category(c)} for {plural(n, 'sample')} "
                   f"still {name}." for c, n in t.suggested.items()]
         example = f.DASH
         if t.example:

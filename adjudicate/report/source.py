@@ -4,29 +4,28 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
-from adjudicate.report.records import ReplyRecord, SelfCheckFailure
-from db.export import export_rows, first_extraction
+from adjudicate.report.records import ScoredReply, SelfCheckFailure
 from db.grading import failed_selfchecks
+from db.stored import stored_replies
 
 
-def records_from_db(db: Database, run: str | None = None) -> list[ReplyRecord]:
-    """One ReplyRecord per reply: current verdicts, queue state, labels (skips left out)."""
+def records_from_db(db: Database, run: str | None = None) -> list[ScoredReply]:
+    """One ScoredReply per reply: current verdicts, queue state, labels (skips left out)."""
     records = []
-    for row in export_rows(db, run=run, with_text=False, evidence_kinds=("code",)):
-        extraction = first_extraction(row)[1]
+    for reply in stored_replies(db, run=run, with_text=False, evidence_kinds=("code",)):
+        extraction = reply.main_extraction
         records.append(
-            ReplyRecord(
-                reply_id=row["reply_id"], run=row["run"], benchmark=row["benchmark"],
-                kind=row["kind"], problem=row["task_id"], sample_index=row["sample_index"],
-                verdicts={g: v["verdict"] for g, v in row["verdicts"].items()},
-                queued=row["queued"],
-                queue_reason=(row["queue"] or {}).get("reason"),
-                extraction_rule=extraction.get("rule"), answer=extraction.get("answer"),
-                key=row["key"],
-                labels={who: state["label"] for who, state in row["labels"].items()
-                        if state["status"] == "labeled" and state["label"]},
-                adjudicated=(row["adjudication"] or {}).get("label"),
-                evidence={g: v["evidence"] for g, v in row["verdicts"].items()},
+            ScoredReply(
+                reply_id=reply.reply_id, run=reply.run, benchmark=reply.benchmark,
+                kind=reply.kind, problem=reply.task_id, sample_index=reply.sample_index,
+                verdicts={g: v.verdict for g, v in reply.verdicts.items()},
+                queued=reply.queue is not None,
+                queue_reason=reply.queue.reason if reply.queue else None,
+                extraction_rule=extraction.rule if extraction else None,
+                answer=extraction.answer if extraction else None,
+                key=reply.key, labels=reply.settled_labels(),
+                adjudicated=reply.adjudication.label if reply.adjudication else None,
+                evidence={g: v.evidence for g, v in reply.verdicts.items()},
             )
         )
     return records

@@ -9,45 +9,39 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from graders.labels import LABELS
+from graders.registry import GRADERS
+
 from .bootstrap import FIXED_POINT
 from .estimates import Ratio, RatioDiff
 from .model import READING, READING_EDGE
 from .reading import Resolution, passes, reading_outcome
-from .records import CODE, ReplyRecord
+from .records import CODE, ScoredReply
 from .stats import pass_at_k
 
-# Known graders first, in the order a reader expects; others follow alphabetically.
-GRADER_ORDER = ("exact", "normalized", "symbolic", "mathverify-full", "base", "plus")
-DESCRIPTIONS = {
-    "exact": "the extracted answer equals the key after trimming",
-    "normalized": "equal after the MATH repository's normalization",
-    "symbolic": "Math-Verify (SymPy) on the extracted answer",
-    "mathverify-full": "Math-Verify with its own extraction on the whole reply",
-    "base": "the original tests",
-    "plus": "the original and the extended tests",
-}
-READING_DESCRIPTIONS = {
-    "math": "the reviewers' label where a reply was read, else the graders' unanimous verdict",
-    "code": "plus, with samples read as reference quirks counted as passes",
-}
-READING_EDGE_DESCRIPTION = "plus, with reference quirks and edge cases counted as passes"
+MATH_READING = "the reviewers' label where a reply was read, else the graders' unanimous verdict"
 
 Outcomes = Sequence[bool | None]
 
 
-def order_graders(names: set[str]) -> list[str]:
-    """Graders in display order: the known ones first, then the rest by name."""
-    known = [g for g in GRADER_ORDER if g in names]
-    return known + sorted(names - set(known))
-
-
 def describe(column: str, kind: str) -> str:
     """One line saying what a column measures."""
-    if column == READING:
-        return READING_DESCRIPTIONS[kind]
-    if column == READING_EDGE:
-        return READING_EDGE_DESCRIPTION
-    return DESCRIPTIONS.get(column, "grader")
+    if column == READING and kind != CODE:
+        return MATH_READING
+    if column in (READING, READING_EDGE):
+        return _code_reading(edge_cases_pass=column == READING_EDGE)
+    return GRADERS.spec(column).description
+
+
+def _code_reading(*, edge_cases_pass: bool) -> str:
+    """'plus, with samples read as reference quirks counted as passes' (from the label specs)."""
+    extended = " or ".join(spec.name for spec in GRADERS.voting("extended"))
+    readings = ("right", "edge") if edge_cases_pass else ("right",)
+    passing = [spec.words + "s" for reading in readings for spec in LABELS.for_kind(CODE)
+               if spec.reading == reading]
+    if edge_cases_pass:
+        return f"{extended}, with {' and '.join(passing)} counted as passes"
+    return f"{extended}, with samples read as {' and '.join(passing)} counted as passes"
 
 
 @dataclass
@@ -57,7 +51,7 @@ class RunTable:
     run: str
     benchmark: str
     kind: str
-    records: list[ReplyRecord]
+    records: list[ScoredReply]
     resolutions: list[Resolution]
     graders: list[str] = field(default_factory=list)
     outcomes: dict[str, list[bool | None]] = field(default_factory=dict)
@@ -65,14 +59,14 @@ class RunTable:
     @classmethod
     def build(
         cls,
-        records: list[ReplyRecord],
+        records: list[ScoredReply],
         resolutions: list[Resolution],
         *,
         edge_cases_pass: bool,
     ) -> RunTable:
         first = records[0]
         table = cls(first.run, first.benchmark, first.kind, records, resolutions)
-        table.graders = order_graders({g for r in records for g in r.verdicts})
+        table.graders = GRADERS.ordered(g for r in records for g in r.verdicts)
         for grader in table.graders:
             table.outcomes[grader] = [
                 passes(r.verdicts[grader]) if grader in r.verdicts else None for r in records

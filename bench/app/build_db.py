@@ -16,7 +16,7 @@ from db.connection import open_db, write_transaction
 from db.grading import GradedReply, QueueEntry, save_graded, set_queue
 from db.labels import record_labels
 from db.problems import add_problems, problem_index
-from db.records import ProblemRecord, ReplyRecord
+from db.records import Location, ProblemRecord, ReplyRecord
 from db.replies import add_replies
 from db.runs import ensure_run
 from graders.verdict import Extraction, Verdict
@@ -70,7 +70,7 @@ def build(path: Path, replies: int = 100_000, queued_fraction: float = 0.25,
                     text = f"```python\n{answer}```"
                 texts[(p.task_id, sample)] = (text, answer)
                 rows.append((index[(p.benchmark, p.task_id)],
-                             ReplyRecord(p.task_id, sample, text, f"bench:{p.task_id}:{sample}",
+                             ReplyRecord(p.task_id, sample, text, Location(f"bench:{p.task_id}", sample),
                                          form="text" if p.kind == "math" else "solution")))
         add_replies(db, ensure_run(db, "bench", "bench-model"), rows)
     graded, entries, ids = [], [], []

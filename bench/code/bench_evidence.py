@@ -42,7 +42,7 @@ def write_samples(path: Path, per_task: int) -> int:
         by_task[record["task_id"]].append(record)
     count = 0
     with path.open("w") as handle:
-        for task_id, records in by_task.items():
+        for records in by_task.values():
             for record in sorted(records, key=lambda r: r["sample_index"])[:per_task]:
                 handle.write(json.dumps(record) + "\n")
                 count += 1

@@ -37,7 +37,10 @@ sys.path.insert(0, sys.argv[1])
 rows = [json.loads(line) for line in open(sys.argv[3], encoding="utf-8")]
 with open(sys.argv[4], "w", encoding="utf-8") as out:
     if sys.argv[2] == "extract":
-        from graders.math.extract import VERSION, extract_final_answer
+        try:
+            from graders.math.extraction.extract import VERSION, extract_final_answer
+        except ImportError:  # a revision from before extraction had a package of its own
+            from graders.math.extract import VERSION, extract_final_answer
         for row in rows:
             e = extract_final_answer(row["reply"])
             out.write(json.dumps([e.rule, e.answer, e.start, e.end, VERSION]) + "\\n")

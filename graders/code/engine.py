@@ -22,12 +22,12 @@ from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import IsolationUnavailable, Sandbox, SandboxError
 from graders.code.selfcheck import SelfCheckResult, selfcheck_problem
+from graders.progress import Advance
 from graders.verdict import Verdict
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 Key = TypeVar("Key")
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -48,7 +48,7 @@ class CodeResult:
 
 def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
               work: Callable[[Sandbox, Item], Result], failed: Callable[[Item, str], Result],
-              on_progress: Progress | None) -> Iterator[Result]:
+              on_progress: Advance | None) -> Iterator[Result]:
     """Run `work` over items on `jobs` sandboxes; yield results as they complete."""
     todo: queue.Queue[Item] = queue.Queue()
     for item in items:
@@ -123,7 +123,7 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
                for slot in range(max(1, min(jobs, len(items))))]
     for thread in threads:
         thread.start()
-    running, finished = len(threads), 0
+    running = len(threads)
     try:
         while running:
             kind, payload = done.get()
@@ -134,9 +134,8 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
                     raise payload
                 raise RuntimeError("a grading worker crashed") from payload
             else:
-                finished += 1
                 if on_progress is not None:
-                    on_progress(finished, len(items))
+                    on_progress(1)
                 yield payload
     finally:
         stop.set()
@@ -144,7 +143,7 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
             thread.join()
 
 
-def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Progress | None = None,
+def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Advance | None = None,
                     config: CodeGradeConfig | None = None) -> Iterator[CodeResult]:
     """Grade many programs in parallel; yields a CodeResult per item as each finishes."""
     config = config or CodeGradeConfig()
@@ -170,7 +169,7 @@ def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Progre
 
 
 def expected_many(problems: Mapping[Key, CodeProblem], jobs: int = 2,
-                  on_progress: Progress | None = None, config: CodeGradeConfig | None = None,
+                  on_progress: Advance | None = None, config: CodeGradeConfig | None = None,
                   ) -> Iterator[tuple[Key, ExpectedOutputs]]:
     """Run each problem's reference once (in parallel); yields (the caller's key, outputs).
 
@@ -196,7 +195,7 @@ CheckPair = tuple[CodeProblem, ExpectedOutputs]  # a problem and its reference's
 
 
 def selfcheck_many(pairs: Mapping[Key, CheckPair], jobs: int = 2,
-                   on_progress: Progress | None = None,
+                   on_progress: Advance | None = None,
                    config: CodeGradeConfig | None = None,
                    ) -> Iterator[tuple[Key, SelfCheckResult]]:
     """Self-check many problems in parallel (reference passes, stub fails), keyed like the input."""
@@ -225,7 +224,7 @@ class ProbeJob:
     inputs: tuple[ProbeInput, ...]
 
 
-def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Progress | None = None,
+def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Advance | None = None,
                config: CodeGradeConfig | None = None,
                ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
     """Run each sample on its probe inputs in parallel; yields (key, answers by input key)."""

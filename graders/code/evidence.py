@@ -9,17 +9,11 @@ from __future__ import annotations
 
 import reprlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
+from graders.evidence import TIMEOUT_KINDS, FirstFailure, SuiteEvidence
+from graders.registry import BASE, PLUS
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
-
-GRADER_BASE = "base"
-GRADER_PLUS = "plus"
-# 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
-# 3: HumanEval check() code judged as data on the host; a broken result channel is an error
-# 4: the expected output for every first failure; its minimal form (`minimal`) when grading shrinks
-VERSION = "4"
-TIMEOUT_KINDS = {"timeout", "load_timeout"}
 
 
 class _SafeRepr(reprlib.Repr):
@@ -73,9 +67,9 @@ def build_verdicts(failure: Failure | None, passed: int, skipped: int, base_coun
                    error: str | None = None) -> dict[str, Verdict]:
     """Base and plus verdicts; plus covers base and extended inputs together (as EvalPlus)."""
     if error is not None:
-        evidence = {"error": error}
-        return {"base": Verdict(GRADER_BASE, VERSION, ERROR, evidence, elapsed_ms),
-                "plus": Verdict(GRADER_PLUS, VERSION, ERROR, evidence, elapsed_ms)}
+        evidence: SuiteEvidence = {"error": error}
+        return {BASE.name: BASE.verdict(ERROR, evidence, elapsed_ms),
+                PLUS.name: PLUS.verdict(ERROR, evidence, elapsed_ms)}
     outcome = ACCEPT if failure is None else (
         TIMEOUT if failure.kind in TIMEOUT_KINDS else REJECT)
     in_base = failure is not None and (failure.index is None or failure.index < base_count)
@@ -83,27 +77,27 @@ def build_verdicts(failure: Failure | None, passed: int, skipped: int, base_coun
     base = _evidence(base_count, min(passed, base_count), in_base, first if in_base else None,
                      skipped, failure if in_base else None)
     plus = _evidence(total, passed, failure is not None, first, skipped, failure)
-    return {"base": Verdict(GRADER_BASE, VERSION, outcome if in_base else ACCEPT, base,
-                            elapsed_ms),
-            "plus": Verdict(GRADER_PLUS, VERSION, outcome, plus, elapsed_ms)}
+    return {BASE.name: BASE.verdict(outcome if in_base else ACCEPT, base, elapsed_ms),
+            PLUS.name: PLUS.verdict(outcome, plus, elapsed_ms)}
 
 
-def _first_failure(failure: Failure | None, base_count: int) -> dict[str, Any] | None:
+def _first_failure(failure: Failure | None, base_count: int) -> FirstFailure | None:
     if failure is None:
         return None
     if failure.index is None:
-        where: dict[str, Any] = {"set": "load", "index": None}
+        where: FirstFailure = {"set": "load", "index": None}
     elif failure.index < base_count:
         where = {"set": "base", "index": failure.index}
     else:
         where = {"set": "plus", "index": failure.index - base_count}
-    return {**where, "kind": failure.kind, **failure.detail}
+    # the detail's keys are FirstFailure's (call, expected, actual, exception, ...)
+    return cast(FirstFailure, {**where, "kind": failure.kind, **failure.detail})
 
 
-def _evidence(total: int, passed: int, failed: bool, first: dict[str, Any] | None,
-              skipped: int, failure: Failure | None) -> dict[str, Any]:
+def _evidence(total: int, passed: int, failed: bool, first: FirstFailure | None,
+              skipped: int, failure: Failure | None) -> SuiteEvidence:
     return {"total": total, "passed": passed, "failed": int(failed),
             "not_run": total - passed - int(failed and first is not None
-                                                and first["index"] is not None),
+                                                and first.get("index") is not None),
             "skipped_reference_errors": skipped, "first_failure": first,
             "triage": suggested_triage(failure)}

@@ -12,6 +12,7 @@ from graders.code.expected import ExpectedOutputs
 from graders.code.grade import CodeGradeConfig, grade_sample
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox
+from graders.registry import GRADERS
 from graders.verdict import ACCEPT, Verdict
 
 
@@ -27,15 +28,15 @@ class SelfCheckResult:
     @property
     def issues(self) -> list[str]:
         found = []
-        for name in ("base", "plus"):
+        suites = [spec.name for spec in GRADERS.of_kind("code")]
+        for name in suites:
             verdict = self.reference[name]
             if verdict.outcome != ACCEPT:
                 first = verdict.evidence.get("first_failure") or verdict.evidence.get("error")
                 found.append(f"reference {verdict.outcome} on {name} tests: {first}")
-        if self.stub["base"].outcome == ACCEPT:
-            found.append("a `return None` stub passes the base tests")
-        if self.stub["plus"].outcome == ACCEPT:
-            found.append("a `return None` stub passes the plus tests")
+        for name in suites:
+            if self.stub[name].outcome == ACCEPT:
+                found.append(f"a `return None` stub passes the {name} tests")
         if self.reference_errors:
             index, error = next(iter(self.reference_errors.items()))
             found.append(f"the reference failed on {len(self.reference_errors)} input(s) while "

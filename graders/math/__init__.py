@@ -1,11 +1,11 @@
-"""Math graders: final-answer extraction with provenance, and exact/normalized/symbolic verdicts.
+"""Math graders: final-answer extraction with provenance (`extraction/`), and the graders that
+judge it (exact, normalized, symbolic, mathverify-full) with their engine.
 
-Public surface (imported lazily, so `graders.registry` and the grader modules can import each
-other's parts without a cycle):
+Public surface (imported lazily, so that importing a light part such as `versions` never loads
+SymPy):
 
 - `extract_final_answer(reply) -> Extraction`
 - `MathItem`, `MathGrading`, `grade_math_many(items, jobs, timeout_s, on_progress, graders)`
-- `dispute_reason(verdicts) -> "disagree" | "all_reject" | None`
 - `explain(reply, gold) -> dict`, `explain_many(pairs, jobs, timeout_s)`
 """
 
@@ -15,11 +15,10 @@ from importlib import import_module
 from typing import Any
 
 _EXPORTS = {
-    "extract_final_answer": "graders.math.extract",
+    "extract_final_answer": "graders.math.extraction.extract",
     "MathItem": "graders.math.engine",
     "MathGrading": "graders.math.engine",
     "grade_math_many": "graders.math.engine",
-    "dispute_reason": "graders.math.engine",
     "explain": "graders.math.explain",
     "explain_many": "graders.math.explain",
 }

@@ -12,12 +12,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.math.extract import EXTRACTOR, extract_final_answer
-from graders.math.extract import VERSION as EXTRACTOR_VERSION
+from graders.disputes import dispute_reason
+from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
+from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
+from graders.math.parse_caches import install as install_parse_caches
 from graders.math.pool import IsolatedPool
 from graders.math.symbolic import SymbolicConfig, warm_up
-from graders.registry import MATH_GRADERS, GraderSpec
-from graders.verdict import ACCEPT, ERROR, TIMEOUT, Extraction, Verdict
+from graders.progress import Advance
+from graders.registry import GRADERS, GraderSpec
+from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
 
 _BATCH = 256
 
@@ -41,37 +44,28 @@ class MathGrading:
 
     @property
     def dispute(self) -> str | None:
-        """Why this reply goes to the review queue, or None."""
+        """Why this reply goes to the review queue (`graders.disputes`), or None."""
         return dispute_reason(self.verdicts)
-
-
-def dispute_reason(verdicts: dict[str, Verdict] | Sequence[Verdict]) -> str | None:
-    """'disagree' if some graders accept and some do not, 'all_reject' if none accepts, else None.
-
-    Timeouts and errors count as not accepting: such a reply needs a reader too.
-    """
-    outcomes = [v.outcome for v in (verdicts.values() if isinstance(verdicts, dict) else verdicts)]
-    if not outcomes:
-        return None
-    accepted = sum(outcome == ACCEPT for outcome in outcomes)
-    if accepted == len(outcomes):
-        return None
-    return "disagree" if accepted else "all_reject"
 
 
 def run_check(payload: tuple[str, str | None, str, float]) -> Verdict:
     """Worker side: one isolated grader on one (text, key) pair, with its soft time limit."""
     name, text, key, timeout_s = payload
-    spec = MATH_GRADERS[name]
+    spec = GRADERS[name]
     try:
-        return spec.grade(text, key, SymbolicConfig(timeout_s=timeout_s))
+        return _grade(spec, text, key, SymbolicConfig(timeout_s=timeout_s))
     except Exception as exc:  # a grader bug is this pair's `error` verdict, not a dead worker
         return _grader_error(spec, exc)
 
 
+def _grade(spec: GraderSpec, *args: Any) -> Verdict:
+    if spec.grade is None:
+        raise TypeError(f"grader {spec.name!r} has no function to grade with")
+    return spec.grade(*args)
+
+
 def _grader_error(spec: GraderSpec, exc: Exception) -> Verdict:
-    return Verdict(spec.name, spec.version, ERROR,
-                   {"reason": f"grader error: {type(exc).__name__}: {exc}"[:500]})
+    return spec.verdict(ERROR, {"reason": f"grader error: {type(exc).__name__}: {exc}"[:500]})
 
 
 def _extract(reply: str) -> Extraction:
@@ -84,8 +78,7 @@ def _extract(reply: str) -> Extraction:
 
 def _failed(outcome: str, reason: str) -> Callable[[tuple], Verdict]:
     def verdict(payload: tuple) -> Verdict:
-        spec = MATH_GRADERS[payload[0]]
-        return Verdict(spec.name, spec.version, outcome, {"reason": reason})
+        return GRADERS[payload[0]].verdict(outcome, {"reason": reason})
 
     return verdict
 
@@ -94,7 +87,7 @@ def grade_math_many(
     items: Sequence[MathItem],
     jobs: int | None = None,
     timeout_s: float = 5.0,
-    on_progress: Callable[[int], None] | None = None,
+    on_progress: Advance | None = None,
     graders: Sequence[str] | None = None,
 ) -> Iterator[MathGrading]:
     """Grade every item with every grader; yields one MathGrading per item as it completes.
@@ -105,7 +98,8 @@ def grade_math_many(
     `timeout` and the rest of its work is redone elsewhere. `on_progress(n)` is told each time n
     more items are done. Closing the generator early stops the workers.
     """
-    specs = [MATH_GRADERS[name] for name in (graders or MATH_GRADERS)]
+    specs = ([GRADERS[name] for name in graders] if graders
+             else [spec for spec in GRADERS.of_kind("math") if spec.grade is not None])
     isolated = [spec for spec in specs if spec.isolated]
     pending: dict[int, dict[str, Verdict]] = {index: {} for index in range(len(items))}
     extractions: dict[int, Extraction] = {}
@@ -121,6 +115,7 @@ def grade_math_many(
         pool = IsolatedPool(
             run_check, workers, hard,
             _failed(TIMEOUT, f"killed after {hard:.1f}s"), _failed(ERROR, "worker process died"),
+            initializer=install_parse_caches,
         )
     # Items sharing a key go out together, so one worker parses that key and its common answers
     # once (its parse caches) instead of every worker parsing them.
@@ -152,8 +147,8 @@ def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extract
         if spec.isolated:
             continue
         try:
-            verdicts[spec.name] = spec.grade(
-                extraction.answer if spec.reads == "answer" else item.reply, item.key)
+            verdicts[spec.name] = _grade(
+                spec, extraction.answer if spec.reads == "answer" else item.reply, item.key)
         except Exception as exc:
             verdicts[spec.name] = _grader_error(spec, exc)
     return verdicts

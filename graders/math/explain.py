@@ -11,14 +11,7 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from graders.math.engine import MathGrading, MathItem, grade_math_many
-
-# Evidence fields that hold the two forms a grader compared, per grader.
-_FORMS = {
-    "exact": ("answer", "key"),
-    "normalized": ("answer", "key"),
-    "symbolic": ("answer", "key"),
-    "mathverify-full": ("answer_parsed", "key_parsed"),
-}
+from graders.registry import GRADERS
 
 
 def explanation(grading: MathGrading) -> dict[str, Any]:
@@ -26,10 +19,10 @@ def explanation(grading: MathGrading) -> dict[str, Any]:
     extraction = grading.extraction
     normalized = {}
     for name, verdict in grading.verdicts.items():
-        answer_field, key_field = _FORMS.get(name, ("answer", "key"))
+        answer_field, key_field = GRADERS.spec(name).graded_forms(verdict.evidence)
         normalized[name] = {
-            "answer": verdict.evidence.get(answer_field),
-            "key": verdict.evidence.get(key_field),
+            "answer": verdict.evidence.get(answer_field) if answer_field else None,
+            "key": verdict.evidence.get(key_field) if key_field else None,
         }
     return {
         "extraction": {

@@ -1,4 +1,4 @@
-"""Caches Math-Verify and SymPy lack, installed once per grading process; no result changes.
+"""Caches Math-Verify and SymPy lack, installed in each grading worker; no result changes.
 
 Profiling `adjudicate grade` on 5,276 GSM8K replies showed Math-Verify spending half of its
 whole-reply parse in SymPy's `parse_expr` rebuilding its namespace (`exec("from sympy import
@@ -10,10 +10,12 @@ before because its own caches hold 20 entries. `install()` fixes both, in place:
 - Math-Verify's `parse_latex_cached` / `parse_expr_cached` keep 4,096 entries instead of 20,
   and the `Number(text)` it calls for every number it reads is memoised (small numbers recur).
 
-These are patches of third-party module attributes, so they are explicit (`install()`, called
-by `symbolic.warm_up()` before the engine forks its workers) and pinned by a test that checks
-patched and unpatched parses agree. SymPy expressions are immutable, so sharing cached ones is
-safe (Math-Verify's own cache already shares them).
+These are patches of third-party module attributes, so they are explicit and narrow:
+`install()` runs only in the engine's grading worker processes (the pool's initializer; the
+process that started them is never patched), only on the SymPy and Math-Verify versions they
+were written against (elsewhere it does nothing: grading is then slower, never different), and
+a test checks patched and unpatched parses agree. SymPy expressions are immutable, so sharing
+cached ones is safe (Math-Verify's own cache already shares them).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from __future__ import annotations
 import builtins
 import types
 from functools import lru_cache
+from importlib.metadata import version
 from typing import Any
 
 import math_verify.parser as mv_parser
@@ -28,6 +31,9 @@ import sympy.parsing.sympy_parser as sympy_parser
 from sympy import Max, Min, Number
 
 CACHE_SIZE = 4096
+# The releases whose internals the patches copy (`parse_expr`'s namespace, the names of
+# Math-Verify's cached parsers): version prefixes.
+WRITTEN_FOR = {"sympy": "1.14.", "math-verify": "0.9."}
 _ORIGINAL_PARSE_EXPR = sympy_parser.parse_expr
 
 
@@ -54,13 +60,22 @@ def parse_expr(s: str, local_dict: dict | None = None,
     return _ORIGINAL_PARSE_EXPR(s, local_dict, transformations, global_dict, evaluate)
 
 
-def install() -> None:
-    """Install the caches in this process (idempotent); forked workers inherit them."""
+def supported() -> bool:
+    """Whether the installed SymPy and Math-Verify are the releases the patches were written for."""
+    return all(version(package).startswith(prefix) for package, prefix in WRITTEN_FOR.items())
+
+
+def install() -> bool:
+    """Install the caches in this process, a grading worker (idempotent); False, and nothing
+    patched, on other SymPy or Math-Verify versions."""
     if sympy_parser.parse_expr is parse_expr:
-        return
+        return True
+    if not supported():
+        return False
     sympy_parser.parse_expr = parse_expr
     mv_parser.parse_expr = parse_expr
     mv_parser.Number = lru_cache(maxsize=CACHE_SIZE)(Number)  # only ever called, on a str
     for name in ("parse_latex_cached", "parse_expr_cached"):
         cached = getattr(mv_parser, name)
         setattr(mv_parser, name, lru_cache(maxsize=CACHE_SIZE)(cached.__wrapped__))
+    return True

@@ -45,10 +45,13 @@ def _limit_memory() -> None:
         pass
 
 
-def _worker_main(conn: Connection, work: Callable[[Any], Any]) -> None:
+def _worker_main(conn: Connection, work: Callable[[Any], Any],
+                 initializer: Callable[[], object] | None) -> None:
     """Run chunks of (task id, payload) until told to stop (None) or the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _limit_memory()
+    if initializer is not None:
+        initializer()
     while True:
         try:
             chunk = conn.recv()
@@ -83,8 +86,10 @@ class IsolatedPool:
         on_timeout: Callable[[Any], Any],
         on_crash: Callable[[Any], Any],
         chunk_size: int = 16,
+        initializer: Callable[[], object] | None = None,
     ) -> None:
         self._work = work
+        self._initializer = initializer  # run first in every worker (never in this process)
         self._hard = hard_timeout_s
         self._on_timeout = on_timeout
         self._on_crash = on_crash
@@ -100,7 +105,8 @@ class IsolatedPool:
 
     def _start(self) -> _Worker:
         parent, child = self._context.Pipe()
-        process = self._context.Process(target=_worker_main, args=(child, self._work), daemon=True)
+        process = self._context.Process(target=_worker_main,
+                                        args=(child, self._work, self._initializer), daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent)

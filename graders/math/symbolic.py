@@ -20,11 +20,10 @@ from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, veri
 from sympy import Basic, FiniteSet, Float, Interval, Rational, Set, Tuple, nan, zoo
 from sympy.logic.boolalg import Boolean
 
-from graders.math import parse_caches
+from graders.math.extraction.spans import matching_brace
 from graders.math.rewrite import choice_letter, harden
-from graders.math.spans import matching_brace
 from graders.math.time_limit import CheckTimeout, time_limit
-from graders.math.versions import FULL_VERSION, SYMBOLIC_VERSION
+from graders.registry import MATHVERIFY_FULL, SYMBOLIC, GraderSpec
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
 
 # Math-Verify warns through logging when its own signal timeouts are off (ours replace them).
@@ -212,9 +211,8 @@ def _undefined(parsed: list) -> bool:
 
 
 def warm_up(latex: bool = True) -> None:
-    """Install the parse caches and (when LaTeX is coming) build Math-Verify's LaTeX parser
-    tables once (about 0.5 s), e.g. before forking workers so each need not build them."""
-    parse_caches.install()
+    """When LaTeX is coming, build Math-Verify's LaTeX parser tables once (about 0.5 s), e.g.
+    before forking workers so each need not build them."""
     if latex:
         _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
 
@@ -225,9 +223,9 @@ def grade_symbolic(
     """Math-Verify over SymPy on the extracted answer, hardened; never raises."""
     started = time.perf_counter()
     if answer is None:
-        return _done("symbolic", REJECT, {"reason": "no answer extracted"}, started)
+        return _done(SYMBOLIC, REJECT, {"reason": "no answer extracted"}, started)
     if not isinstance(key, str):
-        return _done("symbolic", ERROR, {"reason": "key is not text"}, started)
+        return _done(SYMBOLIC, ERROR, {"reason": "key is not text"}, started)
     prepared = {"answer": harden(unwrap_key(answer)), "key": harden(unwrap_key(key))}
     try:
         with time_limit(config.timeout_s):
@@ -236,7 +234,7 @@ def grade_symbolic(
         outcome, evidence = TIMEOUT, {**prepared, "reason": f"over {config.timeout_s}s"}
     except Exception as exc:  # a grader returns a failing verdict, never raises
         outcome, evidence = ERROR, {**prepared, "reason": f"{type(exc).__name__}: {exc}"[:300]}
-    return _done("symbolic", outcome, {**evidence, "config": _config_evidence(config)}, started)
+    return _done(SYMBOLIC, outcome, {**evidence, "config": _config_evidence(config)}, started)
 
 
 def _config_evidence(config: SymbolicConfig) -> dict:
@@ -277,7 +275,7 @@ def grade_mathverify_full(
     """
     started = time.perf_counter()
     if not isinstance(reply, str) or not isinstance(key, str):
-        return _done("mathverify-full", ERROR, {"reason": "reply or key is not text"}, started)
+        return _done(MATHVERIFY_FULL, ERROR, {"reason": "reply or key is not text"}, started)
     try:
         with time_limit(config.timeout_s):
             gold, key_read = _parse_key_full(key)
@@ -289,9 +287,8 @@ def grade_mathverify_full(
         outcome, evidence = TIMEOUT, {"reason": f"over {config.timeout_s}s"}
     except Exception as exc:
         outcome, evidence = ERROR, {"reason": f"{type(exc).__name__}: {exc}"[:300]}
-    return _done("mathverify-full", outcome, evidence, started)
+    return _done(MATHVERIFY_FULL, outcome, evidence, started)
 
 
-def _done(name: str, outcome: str, evidence: dict, started: float) -> Verdict:
-    version = SYMBOLIC_VERSION if name == "symbolic" else FULL_VERSION
-    return Verdict(name, version, outcome, evidence, (time.perf_counter() - started) * 1000)
+def _done(spec: GraderSpec, outcome: str, evidence: dict, started: float) -> Verdict:
+    return spec.verdict(outcome, evidence, (time.perf_counter() - started) * 1000)

@@ -14,7 +14,7 @@ from pathlib import Path
 from db.connection import open_db, write_transaction
 from db.grading import GradedReply, QueueEntry, save_graded, set_queue
 from db.problems import add_problems, problem_index
-from db.records import ProblemRecord, ReplyRecord
+from db.records import Location, ProblemRecord, ReplyRecord
 from db.replies import add_replies
 from db.runs import ensure_run
 from graders.verdict import Extraction, Verdict
@@ -128,13 +128,13 @@ def build_review_db(path: Path, *, math_runs: tuple[str, ...] = ("haiku",),
         add_problems(db, problems)
         index = problem_index(db)
         math_replies = [(index[("math500", c.task_id)],
-                         ReplyRecord(c.task_id, sample, c.reply, f"built:{i}"))
+                         ReplyRecord(c.task_id, sample, c.reply, Location("built", i)))
                         for i, (c, n) in enumerate(zip(MATH_CASES, MATH_SAMPLES, strict=True))
                         for sample in range(n)]
         for run in math_runs:
             add_replies(db, ensure_run(db, run, "claude-haiku"), math_replies)
         code_replies = [(index[("humanevalplus", task)],
-                         ReplyRecord(task, 0, reply, f"built:code:{i}", form="solution"))
+                         ReplyRecord(task, 0, reply, Location("built:code", i), form="solution"))
                         for i, (task, _, _, reply, *_) in enumerate(CODE_CASES)]
         add_replies(db, ensure_run(db, code_run, "qwen2.5-1.5b"), code_replies)
     rows = db.execute(

@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from adjudicate.cli import main
 from db.connection import open_db, write_transaction
 from db.problems import problem_index
-from db.records import ReplyRecord
+from db.records import Location, ReplyRecord
 from db.replies import add_replies
 from db.runs import ensure_run
 from tests.conftest import TEST_DATA, dump, write_jsonl
@@ -111,7 +111,7 @@ def test_lone_surrogates_already_in_a_database_crash_nothing(hostile):
     with write_transaction(db):
         run_id = ensure_run(db, "surrogate", "m", {"note": "half \ud83d emoji"})
         problem_id = next(iter(problem_index(db).values()))
-        add_replies(db, run_id, [(problem_id, ReplyRecord("t", 0, "a reply", "built:0"))])
+        add_replies(db, run_id, [(problem_id, ReplyRecord("t", 0, "a reply", Location("built", 0)))])
     db.close()
     commands = [["export"], ["export", "--format", "csv"], ["runs"], ["runs", "--json"],
                 *[["report", "--format", fmt, "--bootstrap", "200"]

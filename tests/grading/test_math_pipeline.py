@@ -7,7 +7,7 @@ import pytest
 from adjudicate.grading import math_pipeline
 from adjudicate.grading.math_pipeline import grade_math_replies
 from db.labels import labels_for, record_label
-from graders.registry import MATH_GRADERS
+from graders.registry import GRADERS
 from tests.conftest import reply_ids
 
 
@@ -21,7 +21,7 @@ def test_grades_every_math_reply_and_queues_disputes(small_db):
     assert summary.graded == 4
     ids = reply_ids(small_db, "m")
     for reply_id in ids:
-        assert set(verdicts(small_db, reply_id)) == set(MATH_GRADERS)
+        assert set(verdicts(small_db, reply_id)) == set(GRADERS.versions("math"))
     # \dfrac{3}{4} vs \frac{3}{4}: exact rejects, the others accept -> disputed
     assert verdicts(small_db, ids[0])["exact"] == "reject"
     assert verdicts(small_db, ids[0])["symbolic"] == "accept"
@@ -94,5 +94,5 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatc
     rule = small_db.execute("SELECT rule, answer FROM extractions WHERE reply_id = ?",
                             [broken]).fetchone()
     assert rule == ("error", None)
-    assert set(verdicts(small_db, broken)) == set(MATH_GRADERS)
+    assert set(verdicts(small_db, broken)) == set(GRADERS.versions("math"))
     assert verdicts(small_db, reply_ids(small_db, "m")[1])["exact"] == "accept"

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.math.extract import extract_final_answer
+from graders.math.extraction.extract import extract_final_answer
 from graders.math.symbolic import grade_symbolic
 
 DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "math"

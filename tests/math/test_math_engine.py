@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graders.math.engine import MathItem, dispute_reason, grade_math_many
-from graders.registry import MATH_GRADERS, math_grader
+from graders.disputes import dispute_reason
+from graders.math.engine import MathItem, grade_math_many
+from graders.registry import GRADERS
 from graders.verdict import Verdict
 
 
@@ -31,13 +32,16 @@ def test_dispute_reason(outcomes: tuple[str, ...], reason: str | None) -> None:
     assert dispute_reason(list(_verdicts(*outcomes).values())) == reason
 
 
+MATH_GRADERS = [spec.name for spec in GRADERS.of_kind("math")]
+
+
 def test_registry_names_versions_and_kinds() -> None:
-    assert list(MATH_GRADERS) == ["exact", "normalized", "symbolic", "mathverify-full"]
-    assert math_grader("symbolic").isolated and math_grader("symbolic").reads == "answer"
-    assert math_grader("mathverify-full").reads == "reply"
-    assert all(spec.version for spec in MATH_GRADERS.values())
+    assert MATH_GRADERS == ["exact", "normalized", "symbolic", "mathverify-full"]
+    assert GRADERS["symbolic"].isolated and GRADERS["symbolic"].reads == "answer"
+    assert GRADERS["mathverify-full"].reads == "reply"
+    assert all(spec.version for spec in GRADERS.of_kind("math"))
     with pytest.raises(KeyError, match="known"):
-        math_grader("nope")
+        GRADERS["nope"]
 
 
 def test_batch_grades_every_item_with_every_grader() -> None:
@@ -52,7 +56,7 @@ def test_batch_grades_every_item_with_every_grader() -> None:
     assert sum(progress) == len(items) == len(results)
     by_id = {}
     for grading in results:
-        assert list(grading.verdicts) == list(MATH_GRADERS)
+        assert list(grading.verdicts) == MATH_GRADERS
         by_id.setdefault(grading.item.id, set()).add(
             tuple(v.outcome for v in grading.verdicts.values())
         )

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from graders.math.extract import RULE_NAMES, extract_final_answer
+from graders.math.extraction.extract import RULE_NAMES, extract_final_answer
 
 SEED_CHECK = (
     "Vieta gives the product of the roots, so we solve for $a$.\n\n"

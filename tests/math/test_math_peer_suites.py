@@ -6,7 +6,7 @@ so a fix (fewer disagreements) or a regression (more) both fail until the list i
 
 from __future__ import annotations
 
-from graders.math.extract import extract_final_answer
+from graders.math.extraction.extract import extract_final_answer
 from graders.math.symbolic import SymbolicConfig, grade_symbolic
 
 # Math-Verify's own tests (mathverify_test_cases.jsonl), by 1-based line number.

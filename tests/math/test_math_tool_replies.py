@@ -12,9 +12,9 @@ from collections.abc import Callable
 
 import pytest
 
-from graders.math.extract import extract_final_answer
-from graders.math.programs import fenced_blocks, final_output, mask_programs
-from graders.math.stated_numbers import as_fraction
+from graders.math.extraction.extract import extract_final_answer
+from graders.math.extraction.programs import fenced_blocks, final_output, mask_programs
+from graders.math.extraction.stated_numbers import as_fraction
 
 CPU_BUDGET_S = 15.0  # per hostile reply; a backtracking regex blows far past it
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import count
 
-from adjudicate.report.records import ReplyRecord, SelfCheckFailure
+from adjudicate.report.records import ScoredReply, SelfCheckFailure
 
 MATH_GRADERS = ("exact", "normalized", "symbolic")
 
@@ -13,7 +13,7 @@ def _verdicts(accepting: set[str], graders: tuple[str, ...] = MATH_GRADERS) -> d
     return {g: "accept" if g in accepting else "reject" for g in graders}
 
 
-def math500_thinking_off() -> list[ReplyRecord]:
+def math500_thinking_off() -> list[ScoredReply]:
     """MATH-500, Haiku thinking off, one reply per problem, with the seed's grader counts.
 
     exact 406 (81.2%), normalized 468 (93.6%), symbolic 487 (97.4%), reading 488 (97.6%):
@@ -30,7 +30,7 @@ def math500_thinking_off() -> list[ReplyRecord]:
     records = []
     for i, (accepting, label) in enumerate(groups):
         records.append(
-            ReplyRecord(
+            ScoredReply(
                 reply_id=i + 1,
                 run="haiku-thinking-off",
                 benchmark="MATH-500",
@@ -64,7 +64,7 @@ HUMANEVAL_CAUGHT = (
 )
 
 
-def humaneval_haiku() -> list[ReplyRecord]:
+def humaneval_haiku() -> list[ScoredReply]:
     """HumanEval+, Haiku, 10 samples on 164 problems: base 1,581 (96.4%), plus 1,523 (92.9%),
     58 newly failed (13 bug / 3 edge / 10 timeout / 32 quirk), reading 1,555 (94.8%);
     base pass@10 162/164 (98.8%), plus pass@10 156/164 (95.1%)."""
@@ -88,7 +88,7 @@ def humaneval_haiku() -> list[ReplyRecord]:
                 evidence = {"plus": {"first_failure": {"index": 7, "input": f"[{n}, {s}]",
                                                        "expected": "1", "actual": "0"}}}
             records.append(
-                ReplyRecord(
+                ScoredReply(
                     reply_id=next(ids),
                     run="haiku",
                     benchmark="HumanEval+",
@@ -105,7 +105,7 @@ def humaneval_haiku() -> list[ReplyRecord]:
     return records
 
 
-def timing_records(problems: int, samples: int, runs: int = 1) -> list[ReplyRecord]:
+def timing_records(problems: int, samples: int, runs: int = 1) -> list[ScoredReply]:
     """Replies for timing: every math grader, a queue, labels, deterministic pseudo-outcomes."""
     records = []
     ids = count(1)
@@ -117,7 +117,7 @@ def timing_records(problems: int, samples: int, runs: int = 1) -> list[ReplyReco
                              if h < cut}
                 queued = len(accepting) < 3
                 records.append(
-                    ReplyRecord(next(ids), f"run{r}", "MATH-500", "math", f"p{p}", s,
+                    ScoredReply(next(ids), f"run{r}", "MATH-500", "math", f"p{p}", s,
                                 _verdicts(accepting), queued=queued,
                                 extraction_rule="boxed" if h % 10 else "last_number",
                                 answer=f"a{h % 13}", key=f"k{p % 50}",
@@ -136,12 +136,12 @@ def _math(rid, run, bench, problem, sample, accepting, *, rule="boxed", answer="
     verdicts = _verdicts(set(accepting), graders)
     if queued is None:
         queued = len(set(verdicts.values())) > 1 or "accept" not in verdicts.values()
-    return ReplyRecord(rid, run, bench, "math", problem, sample, verdicts, queued=queued,
+    return ScoredReply(rid, run, bench, "math", problem, sample, verdicts, queued=queued,
                        queue_reason="disputed" if queued else None, extraction_rule=rule,
                        answer=answer, key=key, labels=labels or {}, adjudicated=adjudicated)
 
 
-def golden_records() -> list[ReplyRecord]:
+def golden_records() -> list[ScoredReply]:
     """A small fixed record set touching every part of the report (golden-file tests)."""
     e, n, s = "exact", "normalized", "symbolic"
     a_off, a_high = "a-thinking-off", "a-thinking-high"
@@ -204,7 +204,7 @@ def golden_records() -> list[ReplyRecord]:
             if queued:
                 evidence = {"plus": {"first_failure": _failure(state, problem, i),
                                      "triage": "timeout" if state == "timeout" else None}}
-            records.append(ReplyRecord(
+            records.append(ScoredReply(
                 rid, "c-default", "HumanEval+-mini", "code", problem, i,
                 {"base": "accept" if base else "reject", "plus": "accept" if plus else
                  ("timeout" if state == "timeout" else "reject")},

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from adjudicate.report import ReplyRecord, build_report, render_json
+from adjudicate.report import ScoredReply, build_report, render_json
 
 SEED, RESAMPLES, Z = 5, 400, 1.959963984540054
 PROBLEMS = [f"q{i:02d}" for i in range(20)]
@@ -28,7 +28,7 @@ def exact_accepts(p: int, s: int) -> bool:
     return symbolic_accepts(p, s) and p % 3 == 0
 
 
-def known_records() -> list[ReplyRecord]:
+def known_records() -> list[ScoredReply]:
     """Run r1: 20 problems x 3 samples; run r2: the same problems, one sample each. Every queued
     reply is labeled with its truth, except r1's q19 replies (left unlabeled: a partial queue)."""
     records = []
@@ -43,7 +43,7 @@ def known_records() -> list[ReplyRecord]:
                 queued = not all(v.values())
                 labeled = queued and not (run == "r1" and problem == "q19")
                 label = "correct" if truth(p, s + shift) else "incorrect"
-                records.append(ReplyRecord(
+                records.append(ScoredReply(
                     rid, run, "B", "math", problem, s,
                     {g: "accept" if ok else "reject" for g, ok in v.items()},
                     queued=queued, extraction_rule="boxed", answer="a", key="k",
@@ -51,7 +51,7 @@ def known_records() -> list[ReplyRecord]:
     return records
 
 
-def reading_of(record: ReplyRecord) -> bool | None:
+def reading_of(record: ScoredReply) -> bool | None:
     if record.labels:
         return record.labels["ana"] == "correct"
     if record.queued:
@@ -223,7 +223,7 @@ def test_run_differences_pair_problems_and_use_mcnemar_only_when_single_sample()
 
 def test_runs_and_benchmarks_come_in_import_order():
     # reply ids say what was imported first, whatever the names sort as
-    records = [ReplyRecord(i, run, bench, "math", "p", 0, {"exact": "accept"})
+    records = [ScoredReply(i, run, bench, "math", "p", 0, {"exact": "accept"})
                for i, (run, bench) in enumerate([("zeta", "M"), ("alpha", "M"), ("beta", "A")])]
     report = build_report(records, bootstrap=20)
     assert [(r.benchmark, r.run) for r in report.runs] == [("M", "zeta"), ("M", "alpha"),
@@ -245,7 +245,7 @@ def test_bad_key_excludes_its_problem_everywhere_and_lists_it():
 
 def test_edge_cases_option_and_pass_k_choice():
     records = [
-        ReplyRecord(i, "c", "HE", "code", f"t{i // 2}", i % 2,
+        ScoredReply(i, "c", "HE", "code", f"t{i // 2}", i % 2,
                     {"base": "accept", "plus": "reject"}, queued=True, labels={"ben": label})
         for i, label in enumerate(["edge_case", "bug", "reference_quirk", "edge_case"])
     ]
@@ -263,11 +263,11 @@ def test_edge_cases_option_and_pass_k_choice():
     "records",
     [
         # the same reply twice would be counted twice
-        [ReplyRecord(1, "r", "B", "math", "p", 0, {}),
-         ReplyRecord(1, "r", "B", "math", "q", 0, {})],
+        [ScoredReply(1, "r", "B", "math", "p", 0, {}),
+         ScoredReply(1, "r", "B", "math", "q", 0, {})],
         # one benchmark cannot hold both kinds
-        [ReplyRecord(1, "r", "B", "math", "p", 0, {}),
-         ReplyRecord(2, "r", "B", "code", "q", 0, {})],
+        [ScoredReply(1, "r", "B", "math", "p", 0, {}),
+         ScoredReply(2, "r", "B", "code", "q", 0, {})],
     ],
 )
 def test_build_report_refuses_inconsistent_input(records):

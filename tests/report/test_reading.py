@@ -15,20 +15,20 @@ from adjudicate.report.reading import (
     reading_outcome,
     resolve,
 )
-from adjudicate.report.records import ReplyRecord
+from adjudicate.report.records import ScoredReply
 
 ALL_ACCEPT = {"exact": "accept", "symbolic": "accept"}
 SPLIT = {"exact": "reject", "symbolic": "accept"}
 ALL_REJECT = {"exact": "reject", "symbolic": "timeout"}
 
 
-def math(verdicts, *, queued=False, labels=None, adjudicated=None) -> ReplyRecord:
-    return ReplyRecord(1, "run", "MATH", "math", "p", 0, verdicts, queued=queued,
+def math(verdicts, *, queued=False, labels=None, adjudicated=None) -> ScoredReply:
+    return ScoredReply(1, "run", "MATH", "math", "p", 0, verdicts, queued=queued,
                        labels=labels or {}, adjudicated=adjudicated)
 
 
 def code(label=None, *, edge=False, base="accept", plus="reject", queued=True):
-    record = ReplyRecord(1, "run", "HE+", "code", "p", 0, {"base": base, "plus": plus},
+    record = ScoredReply(1, "run", "HE+", "code", "p", 0, {"base": base, "plus": plus},
                          queued=queued, labels={"ben": label} if label else {})
     return reading_outcome(record, resolve(record), edge_cases_pass=edge)
 
@@ -59,7 +59,7 @@ def code(label=None, *, edge=False, base="accept", plus="reject", queued=True):
         (math(SPLIT, queued=True, labels={"ana": "bad_key"}), AGREED, None),
     ],
 )
-def test_math_reading(record: ReplyRecord, status: str, outcome: bool | None):
+def test_math_reading(record: ScoredReply, status: str, outcome: bool | None):
     resolution = resolve(record)
     assert resolution.status == status
     assert reading_outcome(record, resolution) is outcome
@@ -105,4 +105,4 @@ def test_records_refuse_impossible_values(kwargs):
     fields = {"reply_id": 1, "run": "r", "benchmark": "b", "problem": "p", "sample_index": 0,
               "verdicts": {"exact": "accept"}} | kwargs
     with pytest.raises(ValueError):
-        ReplyRecord(**fields)
+        ScoredReply(**fields)

@@ -212,14 +212,14 @@ def test_packed_sums_equal_plain_sums_for_many_and_large_series():
 
 def test_reviewer_kappa_has_a_problem_bootstrap_interval():
     from adjudicate.report.diagnostics import reviewer_kappa
-    from adjudicate.report.records import ReplyRecord
+    from adjudicate.report.records import ScoredReply
 
     records = []
     for problem in range(12):
         for sample in range(3):
             ann = "correct" if (problem + sample) % 3 else "incorrect"
             bob = ann if problem % 4 else ("incorrect" if ann == "correct" else "correct")
-            records.append(ReplyRecord(
+            records.append(ScoredReply(
                 reply_id=problem * 3 + sample, run="r", benchmark="b", kind="math",
                 problem=f"p{problem}", sample_index=sample, verdicts={"exact": "reject"},
                 queued=True, labels={"ann": ann, "bob": bob}))

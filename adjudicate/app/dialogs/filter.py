@@ -10,8 +10,14 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Input, Label, Select, Static
 
+from adjudicate.app.session import (
+    STATUS_HELP,
+    FilterChoices,
+    QueueFilter,
+    format_grader_pattern,
+    parse_grader_pattern,
+)
 from adjudicate.safe_text import visible
-from db.queue import STATUS_HELP, FilterChoices, QueueFilter, format_grader_pattern, parse_grader_pattern
 
 
 def _split(text: str) -> tuple[str, ...]:

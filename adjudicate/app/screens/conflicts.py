@@ -4,45 +4,33 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Static
 
-from adjudicate.app.keys import LABEL_WORDS, label_bindings, labels_for_kind
-from adjudicate.app.screens.bindings import HELP_BINDING, QUIT_BINDING, scroll_bindings
-from adjudicate.app.session import ReviewSession
+from adjudicate.app.keymap import CONFLICTS_BINDINGS, label_action_applies, slot_label
+from adjudicate.app.screens.help import HelpScreen
+from adjudicate.app.session import LabelConflict, ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
 from adjudicate.safe_text import visible, visible_data
-from db.labels import LABELS_BY_KIND
-from db.review_item import load_item
-from db.review_progress import Conflict, conflicts
+from graders.labels import LABELS
 
 
-def _labels(conflict: Conflict) -> str:
-    return "  ".join(f"{who}: {LABEL_WORDS.get(label, label)}" for who, label in conflict.labels)
+def _labels(conflict: LabelConflict) -> str:
+    return "  ".join(f"{who}: {LABELS.short(label)}" for who, label in conflict.labels)
 
 
 class ConflictsScreen(Screen[None]):
     """A table of conflicts over the item view of the highlighted one."""
 
-    BINDINGS = [
-        *label_bindings("adjudicate", groups=False),
-        HELP_BINDING,
-        Binding("u", "undo", "undo", tooltip="undo your last action (here: the last decision)"),
-        *[Binding(b.key, b.action, b.description, show=False, priority=True,
-                  tooltip="scroll the reply or program (↑/↓ move in the table)")
-          for b in scroll_bindings() if b.key in ("pageup", "pagedown")],
-        Binding("escape,a", "close", "back", tooltip="back to the queue"),
-        QUIT_BINDING,
-    ]
+    BINDINGS = CONFLICTS_BINDINGS
 
     def __init__(self, session: ReviewSession) -> None:
         super().__init__()
         self.session = session
-        self.conflicts: list[Conflict] = []
+        self.conflicts: list[LabelConflict] = []
 
     def compose(self) -> ComposeResult:
         yield Static(id="conflicts-header")
@@ -61,7 +49,7 @@ class ConflictsScreen(Screen[None]):
         table.focus()
 
     def reload(self, keep_row: int = 0) -> None:
-        self.conflicts = visible_data(conflicts(self.session.db))
+        self.conflicts = visible_data(self.session.conflicts())
         table = self.query_one(DataTable)
         table.clear()
         for c in self.conflicts:
@@ -73,13 +61,13 @@ class ConflictsScreen(Screen[None]):
         self.show_row()
 
     @staticmethod
-    def _decision(c: Conflict) -> str:
+    def _decision(c: LabelConflict) -> str:
         if c.adjudicated is None:
             return "—"
-        return f"{LABEL_WORDS.get(c.adjudicated, c.adjudicated)} (by {c.adjudicated_by})"
+        return f"{LABELS.short(c.adjudicated)} (by {c.adjudicated_by})"
 
     @property
-    def selected(self) -> Conflict | None:
+    def selected(self) -> LabelConflict | None:
         row = self.query_one(DataTable).cursor_row
         return self.conflicts[row] if 0 <= row < len(self.conflicts) else None
 
@@ -91,8 +79,7 @@ class ConflictsScreen(Screen[None]):
             "a label key records the decision as [b]$me[/b]",
             n=str(len(self.conflicts)), open=str(undecided), me=visible(self.session.reviewer)))
         switcher = self.query_one(ContentSwitcher)
-        item = visible_data(load_item(self.session.db, c.reply_id, self.session.reviewer)
-                            if c else None)
+        item = visible_data(self.session.item(c.reply_id) if c else None)
         if c is None or item is None:
             switcher.current = "conflict-none"
         else:
@@ -105,26 +92,22 @@ class ConflictsScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         c = self.selected
-        if action == "adjudicate":
-            return c is not None and parameters[0] in LABELS_BY_KIND[c.kind]
-        if action == "adjudicate_slot":  # the digit keys bind adjudicate_slot(1) … (4)
-            slot = parameters[0]
-            return c is not None and isinstance(slot, int) and slot <= len(LABELS_BY_KIND[c.kind])
-        return True
+        applies = label_action_applies(action, parameters, c.kind if c else None)
+        return True if applies is None else applies
 
     def action_adjudicate(self, label: str) -> None:
         c = self.selected
-        if c is None or label not in LABELS_BY_KIND[c.kind]:
+        if c is None or not LABELS.applies(c.kind, label):
             return
         self.session.adjudicate(c.reply_id, label)
         row = self.query_one(DataTable).cursor_row
-        self.notify(f"Reply {c.reply_id}: adjudicated {LABEL_WORDS.get(label, label)}.")
+        self.notify(f"Reply {c.reply_id}: adjudicated {LABELS.short(label)}.")
         self.reload(keep_row=row + 1)
 
     def action_adjudicate_slot(self, slot: int) -> None:
         c = self.selected
         if c is not None:
-            self.action_adjudicate(labels_for_kind(c.kind)[int(slot) - 1].label)
+            self.action_adjudicate(slot_label(c.kind, slot))
 
     def action_undo(self) -> None:
         undone = self.session.undo()
@@ -144,6 +127,4 @@ class ConflictsScreen(Screen[None]):
         self.dismiss(None)
 
     def action_help(self) -> None:
-        from adjudicate.app.screens.help import HelpScreen
-
         self.app.push_screen(HelpScreen())

@@ -14,14 +14,13 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from adjudicate.app.keys import LABEL_KEYS
-
-KIND_OF_LABEL = {k.label: k.kind for k in LABEL_KEYS}
+from adjudicate.app.keymap import CONFLICTS_BINDINGS, QUEUE_BINDINGS
+from graders.labels import LABELS
 
 
 def _label_kind(binding: Binding) -> str | None:
     match = re.match(r"\w+\('(\w+)'\)", binding.action)
-    return KIND_OF_LABEL.get(match.group(1)) if match else None
+    return LABELS[match.group(1)].kind if match and match.group(1) in LABELS else None
 
 
 def _is(prefix: str, kind: str | None = None) -> Callable[[Binding], bool]:
@@ -31,21 +30,26 @@ def _is(prefix: str, kind: str | None = None) -> Callable[[Binding], bool]:
     return belongs
 
 
-SECTIONS: tuple[tuple[str, Callable[[Binding], bool]], ...] = (
-    ("Math labels", lambda b: _is("label", "math")(b) or _is("adjudicate", "math")(b)),
-    ("Code labels", lambda b: _is("label", "code")(b) or _is("adjudicate", "code")(b)),
-    ("Digit alternates", lambda b: _is("label_slot")(b) or _is("adjudicate_slot")(b)),
-    ("Shift: the whole group with the same answer and key", _is("label_group")),
-    ("Move and scroll", lambda b: b.action.split("(")[0] in ("move", "scroll", "vim_hint")),
-    ("Everything else", lambda b: True),
-)
+def _labels_of(kind: str) -> Callable[[Binding], bool]:
+    return lambda b: _is("label", kind)(b) or _is("adjudicate", kind)(b)
+
+
+def sections() -> tuple[tuple[str, Callable[[Binding], bool]], ...]:
+    """The help screen's sections, in order, each with the test of which bindings it holds."""
+    return (
+        *((f"{kind.capitalize()} labels", _labels_of(kind)) for kind in LABELS.kinds()),
+        ("Digit alternates", lambda b: _is("label_slot")(b) or _is("adjudicate_slot")(b)),
+        ("Shift: the whole group with the same answer and key", _is("label_group")),
+        ("Move and scroll", lambda b: b.action.split("(")[0] in ("move", "scroll", "vim_hint")),
+        ("Everything else", lambda b: True),
+    )
 
 
 def help_table(bindings: Iterable[Binding], key_display: Callable[[Binding], str]) -> Group:
     """Sections of (keys, name, what it does); bindings with the same meaning share a row."""
     parts: list[Text | Table] = []
     remaining = list(bindings)
-    for title, belongs in SECTIONS:
+    for title, belongs in sections():
         mine = [b for b in remaining if belongs(b)]
         remaining = [b for b in remaining if not belongs(b)]
         if not mine:
@@ -70,9 +74,6 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "dismiss", "close")]
 
     def compose(self) -> ComposeResult:
-        from adjudicate.app.screens.conflicts import ConflictsScreen
-        from adjudicate.app.screens.review import ReviewScreen
-
         display = self.app.get_key_display
         with VerticalScroll(classes="dialog", id="help-box") as box:
             box.border_title = "Keys"
@@ -81,10 +82,10 @@ class HelpScreen(ModalScreen[None]):
                 "[b]The queue.[/b] One key labels the reply and shows the next one; the label "
                 "is on disk before the next reply appears. Moving uses ←/→ or h/l: k is a label."),
                 classes="help-intro")
-            yield Static(help_table(Binding.make_bindings(ReviewScreen.BINDINGS), display),
+            yield Static(help_table(Binding.make_bindings(QUEUE_BINDINGS), display),
                          id="help-queue")
             yield Static(Text.from_markup(
                 "[b]The conflicts view[/b] (a). Replies reviewers labeled differently; a label "
                 "key records the adjudicated label."), classes="help-intro")
-            yield Static(help_table(Binding.make_bindings(ConflictsScreen.BINDINGS), display),
+            yield Static(help_table(Binding.make_bindings(CONFLICTS_BINDINGS), display),
                          id="help-conflicts")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.content import Content
 from textual.screen import Screen
 from textual.timer import Timer
@@ -13,20 +12,17 @@ from textual.widgets import ContentSwitcher, Footer, Static
 from adjudicate.app.dialogs.confirm import ConfirmDialog
 from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
-from adjudicate.app.keys import LABEL_WORDS, label_bindings, labels_for_kind
+from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.messages import ProgressRefreshed
-from adjudicate.app.screens.bindings import HELP_BINDING, MOVE, QUIT_BINDING, scroll_bindings
-from adjudicate.app.session import ReviewSession
+from adjudicate.app.screens.conflicts import ConflictsScreen
+from adjudicate.app.screens.help import HelpScreen
+from adjudicate.app.session import GroupPreview, QueueFilter, QueueItem, ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView, program_of
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView, main_extraction
 from adjudicate.safe_text import visible, visible_data
-from db.connection import open_db
-from db.labels import LABELS_BY_KIND
-from db.queue import QueueFilter, filter_choices
-from db.review_item import GroupPreview, QueueItem
-from db.review_progress import progress
+from graders.labels import LABELS
 
 PROGRESS_EVERY_S = 5.0
 RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did
@@ -35,28 +31,7 @@ RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers
 class ReviewScreen(Screen[None]):
     """The current item, with the header above and progress and the key footer below."""
 
-    # Footer order: the labels, then help (so it shows on narrow terminals), then the rest.
-    BINDINGS = [
-        *label_bindings("label", groups=True),
-        HELP_BINDING,
-        Binding("s", "skip", "skip", tooltip="set this reply aside; it stays in the queue"),
-        Binding("u", "undo", "undo", tooltip="undo your last action (a group label at once)"),
-        Binding("n", "note", "note", tooltip="attach a note to this reply"),
-        Binding("slash", "filter", "filter",
-                tooltip="filter by run, benchmark, problem, grader pattern, rule, status"),
-        Binding("a", "conflicts", "conflicts",
-                tooltip="replies reviewers labeled differently, to adjudicate"),
-        Binding("left", "move(-1)", "prev", group=MOVE, key_display="←",
-                tooltip="previous reply", priority=True),
-        Binding("right", "move(1)", "next", group=MOVE, key_display="→",
-                tooltip="next reply", priority=True),
-        Binding("h", "move(-1)", "prev", show=False, tooltip="previous reply"),
-        Binding("l", "move(1)", "next", show=False, tooltip="next reply"),
-        Binding("j", "vim_hint", "vim hint", show=False,
-                tooltip="does not move: use ←/→ or h/l, because k labels 'bad key'"),
-        *scroll_bindings(),
-        QUIT_BINDING,
-    ]
+    BINDINGS = QUEUE_BINDINGS
 
     def __init__(self, session: ReviewSession) -> None:
         super().__init__()
@@ -113,19 +88,16 @@ class ReviewScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the labels that apply to this item's kind; grey out item actions if none."""
         item = self.item
-        if action in ("label", "label_group"):
-            return item is not None and parameters[0] in LABELS_BY_KIND[item.kind]
-        if action == "label_slot":  # the digit keys bind label_slot(1) … label_slot(4)
-            slot = parameters[0]
-            return (item is not None and isinstance(slot, int)
-                    and slot <= len(LABELS_BY_KIND[item.kind]))
+        applies = label_action_applies(action, parameters, item.kind if item else None)
+        if applies is not None:
+            return applies
         if action in ("skip", "note", "move", "scroll"):
             return True if item is not None else None
         return True
 
     # -- labeling (synchronous: committed before the next item shows) ----------------------
     def action_label(self, label: str) -> None:
-        if self.item is None or label not in LABELS_BY_KIND[self.item.kind]:
+        if self.item is None or not LABELS.applies(self.item.kind, label):
             return
         advanced = self.session.label(label)
         self.show_current()
@@ -135,11 +107,11 @@ class ReviewScreen(Screen[None]):
 
     def action_label_slot(self, slot: int) -> None:
         if self.item is not None:
-            self.action_label(labels_for_kind(self.item.kind)[int(slot) - 1].label)
+            self.action_label(slot_label(self.item.kind, slot))
 
     def action_label_group(self, label: str) -> None:
         item = self.item
-        if item is None or label not in LABELS_BY_KIND[item.kind]:
+        if item is None or not LABELS.applies(item.kind, label):
             return
         preview = self.session.preview_group(label)
         if preview is None or preview.size <= 1:
@@ -159,16 +131,16 @@ class ReviewScreen(Screen[None]):
                 key=item.key or "(none)")
         else:
             same = Content(f"the same program for {item.task_id} ({program_of(item)[1]})")
-        changes = ", ".join(f"{n} {LABEL_WORDS.get(old, old)}" for old, n in preview.relabeled.items())
+        changes = ", ".join(f"{n} {LABELS.short(old)}" for old, n in preview.relabeled.items())
         return Content.from_markup(
             "Label all [b]$n[/b] queued replies with\n$same\nas [b]$label[/b]?$changes",
-            n=str(preview.size), same=same.plain, label=LABEL_WORDS.get(label, label),
+            n=str(preview.size), same=same.plain, label=LABELS.short(label),
             changes=f"\n\nThis changes {sum(preview.relabeled.values())} of your earlier labels "
                     f"({changes})." if preview.relabeled else "")
 
     def _label_group(self, label: str, preview: GroupPreview) -> None:
         count = self.session.label_group(label, preview)
-        self.notify(f"Labeled {count} replies {LABEL_WORDS.get(label, label)}.")
+        self.notify(f"Labeled {count} replies {LABELS.short(label)}.")
         self.show_current()
         self._recount_soon()
 
@@ -187,7 +159,7 @@ class ReviewScreen(Screen[None]):
             self.notify("Nothing to undo.", severity="warning")
             return
         last = undone[0]
-        what = f"{last.action} {LABEL_WORDS.get(last.label or '', last.label or '')}".strip()
+        what = f"{last.action} {LABELS.short(last.label or '')}".strip()
         extra = f" on {len(undone)} replies" if len(undone) > 1 else ""
         self.notify(visible(f"Undid {what}{extra}."), markup=False)
         self.show_current()
@@ -229,7 +201,7 @@ class ReviewScreen(Screen[None]):
 
     def action_filter(self) -> None:
         self.app.push_screen(FilterDialog(visible_data(self.session.filter),
-                                          visible_data(filter_choices(self.session.db))),
+                                          visible_data(self.session.filter_choices())),
                              self._apply_filter)
 
     def _apply_filter(self, flt: QueueFilter | None) -> None:
@@ -241,13 +213,9 @@ class ReviewScreen(Screen[None]):
         self.show_current()
 
     def action_conflicts(self) -> None:
-        from adjudicate.app.screens.conflicts import ConflictsScreen
-
         self.app.push_screen(ConflictsScreen(self.session), lambda _: self.show_current())
 
     def action_help(self) -> None:
-        from adjudicate.app.screens.help import HelpScreen
-
         self.app.push_screen(HelpScreen())
 
     # -- progress, recounted off the key path ---------------------------------------------------
@@ -259,12 +227,7 @@ class ReviewScreen(Screen[None]):
 
     @work(thread=True, exclusive=True, group="progress")
     def recount_progress(self) -> None:
-        db = open_db(self.session.db_path, create=False)
-        try:
-            counted = progress(db, self.session.reviewer)
-        finally:
-            db.close()
-        self.post_message(ProgressRefreshed(counted))
+        self.post_message(ProgressRefreshed(self.session.recount()))
 
     def on_progress_refreshed(self, message: ProgressRefreshed) -> None:
         self.session.progress = message.progress

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
@@ -9,14 +11,13 @@ from textual.highlight import highlight
 from textual.widgets import Static
 
 from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
-from adjudicate.app.keys import LABEL_KEYS
+from adjudicate.app.session import QueueItem
 from adjudicate.app.widgets.item_view import ItemView
-from adjudicate.app.widgets.verdict_table import OUTCOMES
 from adjudicate.safe_text import visible_data
-from db.review_item import QueueItem
+from graders.evidence import TIMEOUT_KINDS
+from graders.labels import LABELS
+from graders.verdict import OUTCOMES
 
-KEY_FOR = {k.label: k.key for k in LABEL_KEYS}
-TIMEOUT_KINDS = ("timeout", "load_timeout")
 EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",
                             "config")
 
@@ -70,8 +71,9 @@ def failure_lines(item: QueueItem) -> list[Content]:
         lines.append(Content.from_markup(
             "[b]First failing input[/b]$index ($suite tests)",
             index=f" #{index}" if index is not None else "", suite=suite))
-        rows = [("input", failing.get("call") or failing.get("input", "(not recorded)")),
-                ("expected", failing.get("expected", "(not recorded)"))]
+        rows: list[tuple[str, Any]] = [  # stored JSON: any value, shown with block()
+            ("input", failing.get("call") or failing.get("input", "(not recorded)")),
+            ("expected", failing.get("expected", "(not recorded)"))]
         kind = failing.get("kind")
         if failing.get("exception"):
             rows.append(("raised", exception_text(failing["exception"])))
@@ -82,13 +84,14 @@ def failure_lines(item: QueueItem) -> list[Content]:
             rows.append(("actual", failing["actual"]))
         else:
             rows.append(("failure", (kind or "unknown").replace("_", " ")))
-        if failing.get("stdout"):
-            rows.append(("stdout", failing["stdout"]))
+        stdout = failing.get("stdout")
+        if stdout:
+            rows.append(("stdout", stdout))
         for name, value in rows:
             lines.append(Content.from_markup("  [b]$name[/b] $value",
                                              name=f"{name:<10}", value=block(value)))
     if item.suggested_label:
-        key = KEY_FOR.get(item.suggested_label)
+        key = LABELS[item.suggested_label].key if item.suggested_label in LABELS else None
         lines.append(Content.from_markup(
             "[b]Suggested[/b]: $label$press", label=item.suggested_label,
             press=f" (press {key})" if key else ""))

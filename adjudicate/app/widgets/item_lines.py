@@ -6,22 +6,15 @@ from textual.content import Content
 from textual.widgets import Static
 
 from adjudicate.app.formatting import duration
-from adjudicate.app.keys import LABEL_WORDS
+from adjudicate.app.session import QueueItem, ReviewProgress
 from adjudicate.safe_text import visible, visible_data
-from db.review_item import QueueItem
-from db.review_progress import Progress
+from graders.disputes import REASONS
+from graders.labels import LABELS
 
 
 def describe_item(item: QueueItem) -> str:
     """'run m · MATH-500 t/algebra/1.json · sample 0'."""
     return f"{item.run} · {item.benchmark} {item.task_id} · sample {item.sample_index}"
-
-
-REASONS = {
-    "disagree": "graders disagree",
-    "all_reject": "every grader rejects",
-    "plus_only_fail": "passes base tests, fails plus",
-}
 
 
 class ItemHeader(Static):
@@ -36,7 +29,7 @@ class ItemHeader(Static):
                         layout=False)
             return
         if item.my_status == "labeled":
-            mine = LABEL_WORDS.get(item.my_label or "", item.my_label or "")
+            mine = LABELS.short(item.my_label or "")
         else:
             mine = item.my_status or "not labeled"
         group = (f" · {item.group_size} identical (Shift+key labels all)"
@@ -54,7 +47,7 @@ class ItemHeader(Static):
 class ProgressLine(Static):
     """Labeled / total, per reviewer, this reviewer's pace and the time left at that pace."""
 
-    def show(self, progress: Progress, reviewer: str) -> None:
+    def show(self, progress: ReviewProgress, reviewer: str) -> None:
         p, reviewer = visible_data(progress), visible(reviewer)
         others = "  ".join(f"{r.reviewer} {r.labeled:,}" for r in p.reviewers) or "nobody yet"
         rate = f"{p.rate_per_min:.1f}/min" if p.rate_per_min else "—/min"

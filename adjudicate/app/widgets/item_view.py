@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.containers import Vertical
 
-from db.review_item import QueueItem
+from adjudicate.app.session import QueueItem
 
 
 class ItemView(Vertical):

@@ -8,12 +8,12 @@ from textual.content import Content
 from textual.widgets import Static
 
 from adjudicate.app.formatting import compact
+from adjudicate.app.session import ExtractionView, QueueItem
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.lines import Lines
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.app.widgets.verdict_table import VerdictTable
 from adjudicate.safe_text import visible_data
-from db.review_item import ExtractionView, QueueItem
 
 
 def describe_extraction(extraction: ExtractionView | None) -> str:

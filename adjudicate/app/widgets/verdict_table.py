@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from textual.content import Content
 
 from adjudicate.app.formatting import compact, split_evidence
+from adjudicate.app.session import VerdictView
 from adjudicate.app.widgets.lines import Lines
-from db.review_item import VerdictView
+from graders.registry import GRADERS
+from graders.verdict import OUTCOMES
 
-OUTCOMES = ("accept", "reject", "error", "timeout")
 FORM_WIDTH = 30  # answer and key columns; longer forms are cut with …
 
 
@@ -31,7 +32,8 @@ class VerdictTable(Lines):
         dim = self.get_visual_style("verdict-table--dim", partial=True)
         rows: list[tuple[str, str, str, str, str]] = []
         for verdict in verdicts:
-            graded_answer, graded_key, others = split_evidence(verdict.evidence)
+            graded_answer, graded_key, others = split_evidence(verdict.evidence,
+                                                               GRADERS.spec(verdict.grader))
             rows.append((verdict.grader, verdict.outcome, compact(graded_answer, FORM_WIDTH),
                          compact(graded_key, FORM_WIDTH),
                          "  ".join(f"{k}={compact(v, 60)}" for k, v in others)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from graders.math.spans import Span, math_segments
+from graders.math.extraction.spans import Span, math_segments
 
 _CALCULATOR = re.compile(r"<<[^<>\n]*>>")
 # A parenthetical after a space that holds a word: an aside, not the answer.

@@ -53,8 +53,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
-from graders.math.programs import mask_programs, printed_answer
-from graders.math.regions import (
+from graders.math.extraction.programs import mask_programs, printed_answer
+from graders.math.extraction.regions import (
     NUMBER,
     answer_region,
     final_paragraph,
@@ -62,7 +62,7 @@ from graders.math.regions import (
     mask_math,
     worded_asides,
 )
-from graders.math.spans import (
+from graders.math.extraction.spans import (
     Span,
     brace_pairs,
     math_segments,
@@ -70,8 +70,8 @@ from graders.math.spans import (
     rhs_of_simple_assignment,
     strip_span,
 )
-from graders.math.stated_numbers import stated_number
-from graders.math.statements import (
+from graders.math.extraction.stated_numbers import stated_number
+from graders.math.extraction.statements import (
     ANSWER_IS,
     ANSWER_SHAPED,
     narrow_statement,

@@ -26,8 +26,8 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from graders.math.regions import NUMBER
-from graders.math.spans import Span
+from graders.math.extraction.regions import NUMBER
+from graders.math.extraction.spans import Span
 
 _DETERMINERS = (r"(?:(?:the|a|an|his|her|their|its|each|every|first|last|next|remaining|other|"
                 r"another|following|past|coming|those|these)\s+)*")

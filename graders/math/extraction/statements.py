@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from graders.math.choice_mentions import named_choices
-from graders.math.regions import NUMBER, mask_asides, mask_math
-from graders.math.spans import Span, math_segments, refine, strip_span
+from graders.math.extraction.choice_mentions import named_choices
+from graders.math.extraction.regions import NUMBER, mask_asides, mask_math
+from graders.math.extraction.spans import Span, math_segments, refine, strip_span
 
 ANSWER_IS = re.compile(r"(?i)\b(?:the\s+)?(?:final\s+)?answer\s+is\s*[:：]?\s*")
 # A number, a radical, a choice letter: what an answer looks like (a box beats a worded line).

@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from graders.math.spans import Span, strip_span
-from graders.math.stated_numbers import as_fraction, own_numbers
+from graders.math.extraction.spans import Span, strip_span
+from graders.math.extraction.stated_numbers import as_fraction, own_numbers
 
 # A fence line: up to three spaces of indent, three or more backticks, an info string.
 _FENCE = re.compile(r"^[ \t]{0,3}(?P<ticks>`{3,})[ \t]*(?P<info>[^\n`]*?)[ \t]*$", re.MULTILINE)

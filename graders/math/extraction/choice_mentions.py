@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from graders.math.spans import Span, strip_span
+from graders.math.extraction.spans import Span, strip_span
 
 # Whitespace is allowed only after a token that is present, never as two optional runs side by
 # side: the pattern stays linear on hostile runs of spaces or newlines.

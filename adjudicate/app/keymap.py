@@ -1,0 +1,124 @@
+"""Every key of the app, as data: the queue's and the conflicts view's bindings, built from the
+label specs, and the checks of which label actions apply to an item.
+
+A key means the same thing on every screen. `k` labels "key is wrong", so moving uses ←/→ and
+h/l (vim's left/right), never j/k. The screens take their BINDINGS from here and the help
+screen lists the same lists, so neither needs the other.
+"""
+
+from __future__ import annotations
+
+from textual.binding import Binding, BindingType
+
+from graders.labels import LABELS
+
+MOVE = Binding.Group("move", compact=True)
+SCROLL_KEYS = ("up", "down", "pageup", "pagedown", "home", "end")
+LABEL_ACTIONS = ("label", "label_group", "adjudicate")  # take a label name
+SLOT_ACTIONS = ("label_slot", "adjudicate_slot")  # take a digit: the item's n-th label
+
+
+def scroll_bindings() -> list[Binding]:
+    """↑/↓/PgUp/PgDn/Home/End scroll the reply or program (hidden from the footer)."""
+    return [Binding(key, f"scroll('{key}')", "scroll", show=False,
+                    tooltip="scroll the reply (math) or the program (code)")
+            for key in SCROLL_KEYS]
+
+
+HELP_BINDING = Binding("question_mark", "help", "help", tooltip="this list of every key")
+QUIT_BINDING = Binding("q", "app.quit", "quit",
+                       tooltip="quit (every label is already on disk; nothing to save)")
+
+
+def _slots_in_words() -> str:
+    """'math 1 correct, 2 incorrect, 3 bad key; code 1 bug, …'."""
+    return "; ".join(
+        f"{kind} " + ", ".join(f"{LABELS.slot(s)} {s.short}" for s in LABELS.for_kind(kind))
+        for kind in LABELS.kinds())
+
+
+def label_bindings(action: str, *, groups: bool) -> list[Binding]:
+    """Bindings for every label: the letter (shown), its digit and, if `groups`, the capital."""
+    bindings = [
+        Binding(s.key, f"{action}('{s.name}')", s.short, tooltip=s.description) for s in LABELS
+    ]
+    slots = max((len(LABELS.for_kind(kind)) for kind in LABELS.kinds()), default=0)
+    bindings += [
+        Binding(str(slot), f"{action}_slot({slot})", f"label #{slot}", show=False,
+                tooltip=f"the item's labels in order: {_slots_in_words()}")
+        for slot in range(1, slots + 1)
+    ]
+    if groups:
+        bindings += [
+            Binding(s.key.upper(), f"{action}_group('{s.name}')", "whole group", show=False,
+                    tooltip="the capital of a label key: label every queued reply with this "
+                            "same answer and key; asks first, showing how many")
+            for s in LABELS
+        ]
+    return bindings
+
+
+# The queue. Footer order: the labels, then help (so it shows on narrow terminals), the rest.
+QUEUE_BINDINGS: list[BindingType] = [
+    *label_bindings("label", groups=True),
+    HELP_BINDING,
+    Binding("s", "skip", "skip", tooltip="set this reply aside; it stays in the queue"),
+    Binding("u", "undo", "undo", tooltip="undo your last action (a group label at once)"),
+    Binding("n", "note", "note", tooltip="attach a note to this reply"),
+    Binding("slash", "filter", "filter",
+            tooltip="filter by run, benchmark, problem, grader pattern, rule, status"),
+    Binding("a", "conflicts", "conflicts",
+            tooltip="replies reviewers labeled differently, to adjudicate"),
+    Binding("left", "move(-1)", "prev", group=MOVE, key_display="←",
+            tooltip="previous reply", priority=True),
+    Binding("right", "move(1)", "next", group=MOVE, key_display="→",
+            tooltip="next reply", priority=True),
+    Binding("h", "move(-1)", "prev", show=False, tooltip="previous reply"),
+    Binding("l", "move(1)", "next", show=False, tooltip="next reply"),
+    Binding("j", "vim_hint", "vim hint", show=False,
+            tooltip="does not move: use ←/→ or h/l, because k labels 'bad key'"),
+    *scroll_bindings(),
+    QUIT_BINDING,
+]
+
+# The conflicts view: a label key records the adjudicated label.
+CONFLICTS_BINDINGS: list[BindingType] = [
+    *label_bindings("adjudicate", groups=False),
+    HELP_BINDING,
+    Binding("u", "undo", "undo", tooltip="undo your last action (here: the last decision)"),
+    *[Binding(b.key, b.action, b.description, show=False, priority=True,
+              tooltip="scroll the reply or program (↑/↓ move in the table)")
+      for b in scroll_bindings() if b.key in ("pageup", "pagedown")],
+    Binding("escape,a", "close", "back", tooltip="back to the queue"),
+    QUIT_BINDING,
+]
+
+
+def duplicate_keys(bindings: list[BindingType]) -> dict[str, list[str]]:
+    """Keys bound to more than one action in one screen's list (a label's key must be free)."""
+    actions: dict[str, list[str]] = {}
+    for binding in Binding.make_bindings(bindings):
+        actions.setdefault(binding.key, []).append(binding.action)
+    return {key: found for key, found in actions.items() if len(found) > 1}
+
+
+for _screen in (QUEUE_BINDINGS, CONFLICTS_BINDINGS):
+    if duplicate_keys(_screen):
+        raise ValueError(f"keys bound twice (is a label's key taken?): {duplicate_keys(_screen)}")
+
+
+def label_action_applies(action: str, parameters: tuple[object, ...],
+                         kind: str | None) -> bool | None:
+    """Whether a label action (a name or a digit) applies to an item of `kind` (None: no item);
+    None when `action` is not a label action, for the screen to decide."""
+    if action in LABEL_ACTIONS:
+        return kind is not None and LABELS.applies(kind, parameters[0])
+    if action in SLOT_ACTIONS:
+        slot = parameters[0]
+        return kind is not None and isinstance(slot, int) and slot <= len(LABELS.for_kind(kind))
+    return None
+
+
+def slot_label(kind: str, slot: int) -> str:
+    """The name of an item's `slot`-th label (1-based)."""
+    return LABELS.for_kind(kind)[int(slot) - 1].name

@@ -1,0 +1,89 @@
+"""The queue stage: which graded replies need a person, and which of them are one decision.
+
+The dispute rule reads each verdict's vote from the grader registry: peers (the math graders,
+imported verdicts) dispute a reply when they disagree or none accepts; a code sample is
+disputed when it passes the base tests and fails the extended ones. Replies sharing a group
+key are labeled together: the same (extracted answer, key) for math, the same first failing
+input of the same problem for code. Pure: the grading pipelines store what it decides.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graders.digest import digest
+from graders.evidence import FirstFailure, first_failure
+from graders.labels import LABELS
+from graders.registry import GRADERS
+from graders.verdict import ACCEPT, Verdict
+
+DISAGREE = "disagree"
+ALL_REJECT = "all_reject"
+EXTENDED_ONLY_FAIL = "plus_only_fail"
+REASONS = {  # why a reply is queued, as the review app says it
+    DISAGREE: "graders disagree",
+    ALL_REJECT: "every grader rejects",
+    EXTENDED_ONLY_FAIL: "passes base tests, fails plus",
+}
+
+
+@dataclass(frozen=True)
+class Dispute:
+    """Why a reply needs a person, the group it is decided with, and any suggested label."""
+
+    reason: str
+    group_key: str
+    suggested_label: str | None = None
+
+
+def dispute_reason(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> str | None:
+    """Why these verdicts need a reader, or None.
+
+    Peers: 'disagree' if some accept and some do not, 'all_reject' if none accepts (timeouts
+    and errors count as not accepting: such a reply needs a reader too). Code suites:
+    'plus_only_fail' when every base verdict accepts and an extended one does not.
+    """
+    votes: dict[str, list[bool]] = {"peer": [], "base": [], "extended": []}
+    for verdict in (verdicts.values() if isinstance(verdicts, Mapping) else verdicts):
+        votes[GRADERS.spec(verdict.grader).vote].append(verdict.outcome == ACCEPT)
+    if votes["base"] and votes["extended"] and all(votes["base"]) and not all(votes["extended"]):
+        return EXTENDED_ONLY_FAIL
+    peers = votes["peer"]
+    if not peers or all(peers):
+        return None
+    return DISAGREE if any(peers) else ALL_REJECT
+
+
+def math_group_key(answer: str | None, key: str | None) -> str:
+    """Replies with the same extracted answer and key share a group (labeled together)."""
+    return digest(["math", (answer or "").strip(), (key or "").strip()])[:16]
+
+
+def code_group_key(benchmark: str, task_id: str, first: FirstFailure | None) -> str:
+    """Samples of one problem that first failed on the same input, the same way."""
+    where: FirstFailure = first or {}
+    return digest(["code", benchmark, task_id, where.get("set"), where.get("index"),
+                   where.get("kind")])[:16]
+
+
+def math_dispute(verdicts: Mapping[str, Verdict], answer: str | None,
+                 key: str | None) -> Dispute | None:
+    """A math reply's dispute, grouped by (extracted answer, key); None if not disputed."""
+    reason = dispute_reason(verdicts)
+    return None if reason is None else Dispute(reason, math_group_key(answer, key))
+
+
+def code_dispute(verdicts: Mapping[str, Verdict], benchmark: str,
+                 task_id: str) -> Dispute | None:
+    """A code sample's dispute, grouped by where it first failed, with the grader's suggested
+    triage when that is a code label; None if not disputed."""
+    reason = dispute_reason(verdicts)
+    if reason is None:
+        return None
+    extended = GRADERS.first_voting("extended", verdicts)
+    evidence: Mapping[str, Any] = verdicts[extended].evidence if extended else {}
+    suggested = evidence.get("triage")
+    return Dispute(reason, code_group_key(benchmark, task_id, first_failure(evidence)),
+                   suggested if LABELS.applies("code", suggested) else None)

@@ -1,0 +1,76 @@
+"""The shapes of the evidence graders store with a verdict (JSON objects, typed here once).
+
+A code suite's verdict carries counts and the first failing input; a math grader's carries the
+forms it compared and why it decided. Readers take them through `first_failure()` and the
+TypedDicts below rather than guessing key names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal, TypedDict, cast
+
+TIMEOUT_KINDS = ("timeout", "load_timeout")  # failure kinds that are a time limit exceeded
+
+
+class ExceptionInfo(TypedDict, total=False):
+    """What a sample raised."""
+
+    type: str
+    message: str
+    line: int | None
+
+
+class FirstFailure(TypedDict, total=False):
+    """The first input a code sample failed, as the grader saw it."""
+
+    set: Literal["base", "plus", "load"]  # which tests; `load`: the program never loaded
+    index: int | None  # position within that set
+    kind: str  # wrong_output | exception | timeout | output_too_large | crash | load_error ...
+    call: str  # the call as text: `f(1, 2)`
+    expected: str
+    actual: str
+    exception: ExceptionInfo | str | None
+    time_limit_s: float | None
+    elapsed_s: float
+    cpu_s: float
+    stdout: str | None
+    detail: str
+    # older or foreign evidence
+    input: str
+    time_limit: float
+    status: str
+
+
+class SuiteEvidence(TypedDict, total=False):
+    """A code suite's verdict: counts of inputs, the first failure, a suggested triage."""
+
+    total: int
+    passed: int
+    failed: int
+    not_run: int
+    skipped_reference_errors: int
+    first_failure: FirstFailure | None
+    triage: str | None  # a code label, only where the evidence alone settles it
+    error: str  # the grader could not run the sample
+    extraction: dict[str, Any]  # where the program was found in the reply
+
+
+class MathEvidence(TypedDict, total=False):
+    """A math grader's verdict: the forms compared, and how or why it decided."""
+
+    answer: str
+    key: str
+    answer_parsed: str  # what Math-Verify read
+    key_parsed: str
+    answer_path: str
+    key_path: str
+    method: str
+    reason: str
+    config: dict[str, Any]
+
+
+def first_failure(evidence: Mapping[str, Any]) -> FirstFailure | None:
+    """The first failing input recorded in a verdict's evidence, if any."""
+    value = evidence.get("first_failure")
+    return cast(FirstFailure, value) if isinstance(value, dict) else None

@@ -1,0 +1,82 @@
+"""The format registry: one record per format, detection in registry order, one location type."""
+
+from __future__ import annotations
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicate.cli import main
+from adjudicate.errors import InputError
+from adjudicate.importers.formats import FORMATS, FileFormat, detect, format_of
+from adjudicate.importers.pipeline import ImportOptions, import_file
+from adjudicate.importers.reading import Parsed, ReadOptions, RecordAt, ReplyFields
+from db.records import Location, ProblemRecord
+from tests.conftest import write_jsonl
+
+NAMED = ReadOptions(ReplyFields(id_field="idx", reply_field="code"))
+
+
+@pytest.mark.parametrize(("record", "options", "name"), [
+    ({"task_id": "HumanEval/0", "prompt": "p", "base_input": [], "plus_input": []}, ReadOptions(),
+     "evalplus"),
+    ({"task_id": "HumanEval/0", "prompt": "p", "canonical_solution": "", "test": "",
+      "entry_point": "f"}, ReadOptions(), "humaneval"),
+    ({"problem": "p", "answer": "1"}, ReadOptions(), "math500"),
+    ({"problem": "p", "solution": "\\boxed{1}"}, ReadOptions(), "math"),
+    ({"question": "q", "answer": "so #### 4"}, ReadOptions(), "gsm8k"),
+    # a problem file stays a problem file even with field names given
+    ({"problem": "p", "answer": "1"}, NAMED, "math500"),
+    ({"reply_id": 1, "run": "r", "reply": "x", "task_id": "t", "sample_index": 0},
+     ReadOptions(), "export"),
+    ({"reply_id": 1, "run": "r", "reply": "x", "task_id": "t", "sample_index": 0}, NAMED,
+     "generic"),
+    ({"doc_id": 3, "resps": [["x"]], "target": "4"}, ReadOptions(), "lm-eval"),
+    ({"task_id": "HumanEval/0", "completion": "  return 1"}, ReadOptions(), "samples"),
+    ({"idx": 3, "code": ["x"]}, ReadOptions(), None),  # nothing fits: the caller's fallback
+])
+def test_detection_follows_the_registry(record, options, name):
+    found = detect(record, options)
+    assert (found.name if found else None) == name
+
+
+def test_every_format_is_a_choice_with_a_line_of_help():
+    text = CliRunner().invoke(main, ["import", "--help"], terminal_width=200).output
+    for fmt in FORMATS:
+        assert f"{fmt.name} " in text and fmt.about.split(":")[0] in text
+
+
+def _read_qa(record: dict, at: RecordAt) -> Parsed:
+    return Parsed([ProblemRecord(at.options.benchmark or "qa", str(at.index), "math",
+                                 at.require(record, "q"), answer=at.require(record, "a"),
+                                 source=at.location)])
+
+
+QA = FileFormat("qa", "problems", "toy: q and a", lambda record, _: {"q", "a"} <= record.keys(),
+                _read_qa)
+
+
+def test_a_format_is_one_record(db, tmp_path):
+    path = write_jsonl(tmp_path / "qa.jsonl", [{"q": "1+1?", "a": "2"}, {"q": "2+2?", "a": "4"}])
+    with FORMATS.registered(QA):
+        assert format_of(path, "auto", ReadOptions()) is QA
+        summary = import_file(db, str(path), ImportOptions())
+        assert (summary.fmt, summary.problems_added) == ("qa", 2)
+        bad = write_jsonl(tmp_path / "bad.jsonl", [{"q": "1+1?", "a": "2"}, {"q": "3+3?"}])
+        with pytest.raises(InputError) as error:
+            import_file(db, str(bad), ImportOptions(fmt="qa"))
+    assert str(error.value) == f"{bad}:2: field 'a': missing"
+    assert db.execute("SELECT task_id, answer FROM problems ORDER BY task_id").fetchall() == [
+        ("0", "2"), ("1", "4")]
+    assert "qa" not in FORMATS
+
+
+def test_a_location_is_the_one_place_a_record_is_named(db, tmp_path):
+    path = write_jsonl(tmp_path / "p.jsonl", [{"unique_id": "x/1", "problem": "p", "answer": "1"}])
+    import_file(db, str(path), ImportOptions())
+    assert Location(str(path), 1) == Location(str(path), 1)
+    assert str(Location(str(path), 1)) == f"{path}:1"
+    replies = write_jsonl(tmp_path / "r.jsonl", [{"id": "x/1", "reply": "1"}, {"id": "x/2",
+                                                                              "reply": "2"}])
+    with pytest.raises(InputError) as error:
+        import_file(db, str(replies), ImportOptions(run="r"))
+    assert (error.value.path, error.value.line, error.value.field) == (str(replies), 2, "id")
