@@ -9,6 +9,7 @@ from dataclasses import replace
 from itertools import combinations
 
 from . import diagnostics
+from .errata import ErratumInput, apply_errata
 from .estimates import EstimatePlan, Planned, Ratio, RatioDiff
 from .model import (
     READING,
@@ -43,11 +44,14 @@ def build_report(
     selfcheck_failures: Iterable[SelfCheckFailure] = (),
     pass_k: Sequence[int] | None = None,
     top_pairs: int = 10,
+    errata: Iterable[ErratumInput] = (),
 ) -> Report:
     """Build the whole report. Intervals: Wilson for one reply per problem, else a bootstrap
-    over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}")."""
+    over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}").
+    A problem whose key reviewers corrected is scored against the corrected key (`errata`)."""
     records = list(records)
     _check(records)
+    records, erratum_rows = apply_errata(records, errata)
     bench_rank, run_rank = _import_order(records)
     ordered = sorted(
         records,
@@ -108,6 +112,8 @@ def build_report(
         kappa=diagnostics.reviewer_kappa(ordered, bootstrap=bootstrap, seed=seed, level=level),
         selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),
         notes=(),
+        errata=erratum_rows,
+        reviewer_notes=diagnostics.reviewer_notes(ordered),
     )
     return replace(report, notes=tuple(notes(report, tables)))
 

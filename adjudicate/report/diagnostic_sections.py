@@ -1,5 +1,5 @@
-"""The report's closing sections as blocks: disputed (answer, key) pairs, excluded keys,
-conflicting labels, inter-reviewer agreement and failed self-checks."""
+"""The report's closing sections as blocks: disputed (answer, key) pairs, excluded keys, key
+errata, conflicting labels, inter-reviewer agreement, failed self-checks, reviewers' notes."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from .blocks import Block, Heading, Paragraph, Table
 from .model import DisputedPair, Kappa, Report
 
 ANSWER_WIDTH = 40  # characters of an answer or key before it is cut
+NOTE_WIDTH = 120
 
 
 def _reading(p: DisputedPair) -> str:
@@ -44,6 +45,8 @@ def diagnostic_blocks(report: Report) -> list[Block]:
                             tuple((b.benchmark, b.problem, f.shorten(f.text(b.key), ANSWER_WIDTH),
                                    ", ".join(map(str, b.flagged_replies)),
                                    str(b.replies_excluded)) for b in report.bad_keys)))
+    if report.errata:
+        blocks += errata_blocks(report)
     if report.conflicts:
         blocks.append(Heading("Conflicting labels (not adjudicated; counted as neither)", 2))
         blocks.append(Table("", ("Reply", "Benchmark", "Run", "Problem", "Sample", "Labels"),
@@ -66,8 +69,31 @@ def diagnostic_blocks(report: Report) -> list[Block]:
         blocks.append(Table("", ("Benchmark", "Problem", "Reason", "Replies"),
                             tuple((r.benchmark, r.problem, r.reason, str(r.replies))
                                   for r in report.selfcheck_failures)))
+    if report.reviewer_notes:
+        blocks.append(Heading("Reviewers' notes", 2))
+        blocks.append(Table("", ("Benchmark", "Problem", "Run", "Sample", "Reviewer", "Label",
+                                 "Note"),
+                            tuple((n.benchmark, n.problem, n.run, str(n.sample_index),
+                                   n.reviewer, LABELS.short(n.label) if n.label else f.DASH,
+                                   f.shorten(n.note, NOTE_WIDTH))
+                                  for n in report.reviewer_notes)))
     return blocks
 
+
+def errata_blocks(report: Report) -> list[Block]:
+    """Keys reviewers corrected or called ambiguous, and what the scores did with them."""
+    return [
+        Heading("Key errata found by reading", 2),
+        Table("", ("Benchmark", "Problem", "Key", "Corrected key", "Reviewers", "Scored",
+                   "Notes"),
+              tuple((e.benchmark, e.problem, f.shorten(f.text(e.old_key), ANSWER_WIDTH),
+                     f.shorten(f.text(e.new_key), ANSWER_WIDTH) if e.new_key else e.kind,
+                     ", ".join(e.reviewers),
+                     f"{e.status} ({e.replies_regraded} replies)" if e.replies_regraded
+                     else e.status,
+                     f.shorten("; ".join(e.notes), NOTE_WIDTH) if e.notes else f.DASH)
+                    for e in report.errata)),
+    ]
 
 
 def _agreement_cell(k: Kappa) -> str:

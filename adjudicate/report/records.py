@@ -38,6 +38,7 @@ class ScoredReply:
     labels: dict[str, str] = field(default_factory=dict)
     adjudicated: str | None = None
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)  # reviewer -> their note on it
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

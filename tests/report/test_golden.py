@@ -26,7 +26,7 @@ FILES = {"table": "report.txt", "markdown": "report.md", "json": "report.json",
          "csv": "report.csv", "html": "report.html"}
 TOP_LEVEL_KEYS = ["schema", "settings", "partial", "queue", "runs", "run_differences",
                   "disputed_summary", "disputed_pairs", "bad_keys", "conflicts", "kappa",
-                  "selfcheck_failures", "notes"]
+                  "selfcheck_failures", "notes", "errata", "reviewer_notes"]
 
 
 @pytest.fixture(scope="module")
