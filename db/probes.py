@@ -109,3 +109,11 @@ def tally_for(db: Database, problem_id: int, input_key: str) -> dict[str, Any] |
 def _chunks(ids: Sequence[int], size: int = 500) -> Iterable[list[int]]:
     for start in range(0, len(ids), size):
         yield list(ids[start:start + size])
+
+
+def tally_by_task(db: Database, benchmark: str, task_id: str,
+                  input_key: str) -> dict[str, Any] | None:
+    """`tally_for`, naming the problem by benchmark and task id."""
+    row = db.execute("SELECT id FROM problems WHERE benchmark = ? AND task_id = ?",
+                     [benchmark, task_id]).fetchone()
+    return tally_for(db, row[0], input_key) if row else None

@@ -51,6 +51,7 @@ def build_report(
     A problem whose key reviewers corrected is scored against the corrected key (`errata`)."""
     records = list(records)
     _check(records)
+    as_labeled = {r.reply_id: r.labels for r in records}  # before errata set bad keys aside
     records, erratum_rows = apply_errata(records, errata)
     bench_rank, run_rank = _import_order(records)
     ordered = sorted(
@@ -113,7 +114,7 @@ def build_report(
         selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),
         notes=(),
         errata=erratum_rows,
-        reviewer_notes=diagnostics.reviewer_notes(ordered),
+        reviewer_notes=diagnostics.reviewer_notes(ordered, as_labeled),
     )
     return replace(report, notes=tuple(notes(report, tables)))
 

@@ -183,9 +183,11 @@ def conflicts(
                                               c.sample_index, c.reply_id)))
 
 
-def reviewer_notes(records: Sequence[ScoredReply]) -> tuple[ReviewerNote, ...]:
-    """Every reviewer's note, with the reply it is about and that reviewer's label on it."""
+def reviewer_notes(records: Sequence[ScoredReply],
+                   labels: dict[int, dict[str, str]]) -> tuple[ReviewerNote, ...]:
+    """Every reviewer's note, with the reply it is about and that reviewer's label on it
+    (`labels`: as they labeled it, before a corrected key set a bad-key label aside)."""
     return tuple(
         ReviewerNote(r.benchmark, r.run, r.problem, r.sample_index, r.reply_id, who,
-                     r.labels.get(who), note)
+                     labels.get(r.reply_id, r.labels).get(who), note)
         for r in records for who, note in sorted(r.notes.items()))

@@ -63,7 +63,7 @@ def probe_input(problem: CodeProblem, first_failure: dict[str, Any], expected: E
         return None
     return ProbeInput(input_key(case.args), case.args, value, case,
                       expected.time_limits(limits)[position], str(first_failure.get("call")),
-                      "original")
+                      "minimal" if minimal else "original")  # minimal: it could not shrink
 
 
 @dataclass(frozen=True)
