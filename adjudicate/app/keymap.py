@@ -58,6 +58,17 @@ def label_bindings(action: str, *, groups: bool) -> list[Binding]:
     return bindings
 
 
+# Evidence beside the item, one key each (the screen hides what does not apply).
+PANEL_BINDINGS: list[BindingType] = [
+    Binding("v", "reference", "reference",
+            tooltip="show or hide the reference solution (math: opened at its final answer; "
+                    "code: the canonical solution and the input contract)"),
+    Binding("o", "original", "original input",
+            tooltip="code: the first failing input as grading found it, or its minimal form"),
+    Binding("g", "guidelines", "guidelines",
+            tooltip="show or hide the labeling guidelines (review --guidelines FILE.md)"),
+]
+
 # The queue. Footer order: the labels, then help (so it shows on narrow terminals), the rest.
 QUEUE_BINDINGS: list[BindingType] = [
     *label_bindings("label", groups=True),
@@ -69,6 +80,7 @@ QUEUE_BINDINGS: list[BindingType] = [
             tooltip="filter by run, benchmark, problem, grader pattern, rule, status"),
     Binding("a", "conflicts", "conflicts",
             tooltip="replies reviewers labeled differently, to adjudicate"),
+    *PANEL_BINDINGS,
     Binding("left", "move(-1)", "prev", group=MOVE, key_display="←",
             tooltip="previous reply", priority=True),
     Binding("right", "move(1)", "next", group=MOVE, key_display="→",

@@ -42,12 +42,14 @@ Keys (? in the app lists them all):
 {_label_keys()}
   Shift+label  the whole group of identical answer and key, after a confirmation
   s skip   u undo   n note   / filter   a conflicts   q quit
+  v reference solution   o original failing input (code)   g guidelines (--guidelines)
   ←/→ or h/l move (not j/k: k labels a bad key)
 
 \b
 Examples:
   adjudicate review --db evals.db --reviewer ann
   adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
+  adjudicate review --db evals.db --guidelines LABELING.md
 """
 
 
@@ -68,10 +70,13 @@ Examples:
 @click.option("--status", type=click.Choice(list(STATUS_HELP)), default=None,
               help="unlabeled: nobody labeled it; labeled: somebody did; skipped: you skipped it; "
                    "mine: you labeled it; conflicting: reviewers disagree.")
+@click.option("--guidelines", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The team's labeling guidelines (Markdown), shown in a panel: press g.")
 def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tuple[str, ...],
            problems: tuple[str, ...], graders: str, rules: tuple[str, ...],
-           status: str | None) -> None:
+           status: str | None, guidelines: Path | None) -> None:
     """Open the review app (help text: REVIEW_HELP, which lists the label keys)."""
+    guide = read_guidelines(guidelines) if guidelines is not None else None
     try:
         flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks),
                           problems=_many(problems), graders=parse_grader_pattern(graders),
@@ -91,4 +96,19 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
         raise click.ClickException("review needs a terminal (stdin and stdout must be a TTY)")
     from adjudicate.app import make_app  # Textual loads only when the app really starts
 
-    make_app(db_path, reviewer.strip() or getpass.getuser(), flt).run()
+    make_app(db_path, reviewer.strip() or getpass.getuser(), flt, guide).run()
+
+
+MAX_GUIDELINES = 1 << 20
+
+
+def read_guidelines(path: Path) -> str:
+    """The guidelines file's text; a clear error for one that is not UTF-8 text or too large."""
+    if path.stat().st_size > MAX_GUIDELINES:
+        raise click.BadParameter(f"{path}: over {MAX_GUIDELINES:,} bytes; guidelines are a "
+                                 "page of Markdown", param_hint="--guidelines")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise click.BadParameter(f"{path}: not UTF-8 text (byte {error.start}): save it as "
+                                 "UTF-8 Markdown", param_hint="--guidelines") from None

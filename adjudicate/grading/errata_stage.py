@@ -33,3 +33,24 @@ def regrade_errata(db: Database, *, jobs: int | None = None, timeout_s: float = 
             for verdict in grading.verdicts.values()]
     save_erratum_verdicts(db, rows)
     return len(todo)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """`python -m adjudicate.grading.errata_stage DB`: regrade, print how many replies (the
+    review app runs this as a child process, so SymPy's workers never start inside it)."""
+    import argparse
+
+    from db.connection import open_db
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("db")
+    args = parser.parse_args(argv)
+    db = open_db(args.db, create=False)
+    try:
+        print(regrade_errata(db, jobs=1))
+    finally:
+        db.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -101,7 +101,7 @@ async def test_the_highlighted_span_is_the_extracted_answer(hostile_db):
     app = make_app(hostile_db, "carol")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        reply = app.screen.query_one(ReplyView)
+        reply = app.screen.query_one("#math-reply", ReplyView)
         content = reply.render()
         style = reply.get_visual_style("reply-view--span")
         highlighted = "".join(content.plain[s.start:s.end] for s in content.spans
