@@ -26,7 +26,8 @@ class KeyErratumDialog(ModalScreen[KeyFinding | None]):
     a note; Enter records it, Escape cancels. Dismisses with a KeyFinding or None."""
 
     BINDINGS = [Binding("escape", "cancel", "cancel"), Binding("w", "choose('wrong')", "wrong"),
-                Binding("a", "choose('ambiguous')", "ambiguous")]
+                Binding("a", "choose('ambiguous')", "ambiguous"),
+                Binding("tab", "next_field", "next field", show=False, priority=True)]
     AUTO_FOCUS = None  # w and a are keys until one is chosen; then a field takes the typing
 
     def __init__(self, key: str | None, about: str) -> None:
@@ -65,6 +66,13 @@ class KeyErratumDialog(ModalScreen[KeyFinding | None]):
         self.query_one("#erratum-keys", Static).update(Content.from_markup(
             "[b]Enter[/b] record    [b]Tab[/b] next field    [b]Esc[/b] cancel"))
         (key_input if kind == "wrong" else note_input).focus()
+
+    def action_next_field(self) -> None:
+        """Tab between the two fields, even when typed ahead of the dialog's next repaint."""
+        fields = [f for f in self.query(Input) if not f.disabled]
+        if fields:
+            now = next((i for i, f in enumerate(fields) if f.has_focus), -1)
+            fields[(now + 1) % len(fields)].focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()

@@ -106,7 +106,7 @@ def tally_lines(tally: dict[str, Any] | None) -> list[Content]:
     quirk = tally.get("reference_quirk")
     if quirk:
         lines.append(Content.from_markup(
-            "  [b]reference quirk?[/b] $n samples from $runs runs return $output against the "
-            "reference ($note)", n=str(quirk.get("samples")), runs=str(quirk.get("runs")),
-            output=compact(quirk.get("output"), 30), note=str(quirk.get("note"))))
+            "  [b]reference quirk?[/b] $n samples from $runs runs agree on $output against the "
+            "reference: only a suggestion", n=str(quirk.get("samples")),
+            runs=str(quirk.get("runs")), output=compact(quirk.get("output"), 30)))
     return lines
