@@ -30,12 +30,18 @@ MAX_STORED_ARGS = 64 << 10  # characters of tagged JSON kept so the input can be
 
 @dataclass(frozen=True)
 class ShrinkLimits:
-    """Work allowed per failing sample: candidate inputs the sample runs on, wall time, steps."""
+    """Work allowed per failing sample: candidate inputs the sample runs on, the CPU seconds it
+    spends on them, steps, inputs at a time limit, and a wall-clock safety net.
+
+    The budgets that decide where a search stops count work, not the clock, so the same sample
+    shrinks the same way on a busy machine; only `max_wall_s` (far above what they allow)
+    reads the clock."""
 
     max_tries: int = 120
-    max_seconds: float = 8.0
+    max_cpu_s: float = 8.0  # CPU time of the sample's calls on candidates (time limits count)
     max_steps: int = 30
     max_timeouts: int = 3  # candidate runs that may end at a time limit (each costs one)
+    max_wall_s: float = 120.0
     factor: float = 4.0  # a candidate's time limit: factor x the reference's time on it,
     floor_s: float = 1.0  # at least floor_s (EvalPlus's rule for its own inputs)
 
@@ -58,6 +64,7 @@ class _Progress:
     steps: int = 0
     tries: int = 0
     timeouts: int = 0
+    cpu_s: float = 0.0
     rejected: int = 0  # candidates the input contract refused
     cut: bool = False  # this step's candidates were cut to the try budget
     stopped: str | None = None
@@ -139,8 +146,10 @@ def _spent(limits: ShrinkLimits, began: float, progress: _Progress) -> None:
         progress.stopped = f"try budget ({limits.max_tries} inputs) reached"
     elif progress.timeouts >= limits.max_timeouts:
         progress.stopped = f"timeout budget ({limits.max_timeouts} inputs at a time limit) reached"
-    elif time.monotonic() - began > limits.max_seconds:
-        progress.stopped = f"time budget ({limits.max_seconds:g} s) reached"
+    elif progress.cpu_s > limits.max_cpu_s:
+        progress.stopped = f"CPU budget ({limits.max_cpu_s:g} s on candidate inputs) reached"
+    elif time.monotonic() - began > limits.max_wall_s:
+        progress.stopped = f"wall-clock limit ({limits.max_wall_s:g} s) reached"
 
 
 def _step(sandbox: Sandbox, program: str, problem: CodeProblem, original: Original,
@@ -170,8 +179,11 @@ def _step(sandbox: Sandbox, program: str, problem: CodeProblem, original: Origin
         if index < len(head):
             return not same(outcome)  # the pending input passes alone: nothing more to learn
         progress.timeouts += outcome.kind == "timeout"
-        return (same(outcome) or time.monotonic() - began > limits.max_seconds
-                or progress.timeouts >= limits.max_timeouts)
+        progress.cpu_s += (time_limits[index] if outcome.kind == "timeout"
+                           else min(max(float(message.get("t") or 0.0), 0.0), time_limits[index]))
+        return (same(outcome) or progress.cpu_s > limits.max_cpu_s
+                or progress.timeouts >= limits.max_timeouts
+                or time.monotonic() - began > limits.max_wall_s)
 
     run_inputs(sandbox, program, problem.entry_point, [args for args, _ in pairs], time_limits,
                "shrink", stop)
@@ -190,6 +202,7 @@ def _step(sandbox: Sandbox, program: str, problem: CodeProblem, original: Origin
 def _evidence(problem: CodeProblem, original: Original, final: Entry | None,
               progress: _Progress, oracle: ReferenceOracle, seconds: float) -> dict[str, Any]:
     search = {"steps": progress.steps, "tries": progress.tries, "timeouts": progress.timeouts,
+              "cpu_s": round(progress.cpu_s, 3),
               "elapsed_s": round(seconds, 3),
               "complete": progress.stopped is None, "stopped": progress.stopped,
               "rejected_by_contract": progress.rejected, "contract": oracle.contract_note}

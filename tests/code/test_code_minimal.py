@@ -86,6 +86,11 @@ def test_a_spent_budget_is_said(problem, expected, sandbox):
                             sandbox, max_tries=1)["minimal"]
     assert "try budget" in minimal["search"]["stopped"]
     assert minimal["call"].startswith("total(")  # still a failing input, just a larger one
+    for spent, said in (({"max_cpu_s": -1.0}, "CPU budget"),
+                        ({"max_wall_s": -1.0}, "wall-clock limit")):
+        minimal = first_failure("    return sum(x for x in xs if x != 7)\n", problem, expected,
+                                sandbox, **spent)["minimal"]
+        assert said in minimal["search"]["stopped"] and minimal["same_as_original"]
 
 
 def test_a_failure_that_needs_earlier_calls_is_not_kept(problem, expected, sandbox):
