@@ -17,7 +17,8 @@ BUSY_TIMEOUT_S = 30.0
 
 
 def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = True) -> Database:
-    """Open (or create) the database at `path` and bring its schema up to date.
+    """Open (or create) the database at `path` and bring its schema (and the queue's dispute
+    patterns) up to date.
 
     Several processes may open the same file: WAL lets readers and one writer work at once, and
     writers wait up to BUSY_TIMEOUT_S for each other instead of failing with "database is locked".
@@ -36,6 +37,9 @@ def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = 
             db.enable_wal()
         _check_is_ours(db, path)
         MIGRATIONS.apply(db)
+        from db.patterns import refresh_patterns  # it writes through write_transaction, below
+
+        refresh_patterns(db)  # queued replies graded before patterns existed get theirs
     except sqlite3.DatabaseError as exc:
         raise StoreError(f"{path}: not a usable SQLite database ({exc})") from exc
     return db

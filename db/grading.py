@@ -10,6 +10,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from db.connection import now, write_transaction
+from db.patterns import refresh_patterns
+from graders.patterns import VERSION as PATTERNS_VERSION
 from graders.verdict import Extraction, Verdict
 
 
@@ -38,13 +40,15 @@ class GradedReply:
 
 @dataclass(frozen=True)
 class QueueEntry:
-    """Why a reply needs a person: the reason, its (answer, key) group and any suggestion."""
+    """Why a reply needs a person: the reason, its (answer, key) group, any suggestion and its
+    dispute pattern's id (None: computed from the stored evidence, `db.patterns`)."""
 
     reply_id: int
     kind: str
     reason: str
     group_key: str
     suggested_label: str | None = None
+    pattern: str | None = None
 
 
 def replies_to_grade(
@@ -120,14 +124,18 @@ def set_queue(db: Database, reply_ids: Iterable[int], entries: Iterable[QueueEnt
     A reply that is no longer disputed leaves the queue; its labels and history stay.
     """
     stamp = now()
+    entries = list(entries)
     with write_transaction(db):
         db.conn.executemany("DELETE FROM queue WHERE reply_id = ?", [[r] for r in reply_ids])
         db.conn.executemany(
-            """INSERT INTO queue (reply_id, kind, reason, group_key, suggested_label, queued_at)
-               VALUES (?, ?, ?, ?, ?, ?)""",
-            [[e.reply_id, e.kind, e.reason, e.group_key, e.suggested_label, stamp]
-             for e in entries],
+            """INSERT INTO queue (reply_id, kind, reason, group_key, suggested_label, pattern,
+                                  pattern_version, queued_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            [[e.reply_id, e.kind, e.reason, e.group_key, e.suggested_label, e.pattern,
+              PATTERNS_VERSION if e.pattern else None, stamp] for e in entries],
         )
+        if any(e.pattern is None for e in entries):
+            refresh_patterns(db)
 
 
 def current_verdicts(db: Database, reply_ids: Sequence[int] | None = None) -> dict[int, dict[str, str]]:

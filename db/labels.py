@@ -1,6 +1,8 @@
 """Labels: every reviewer action is an append-only event; `labels` holds each reviewer's current state.
 
 Each function commits before it returns, so a label acknowledged on screen is already on disk.
+Events written by one decision over many replies share a batch id (`db.batches`), and undo
+takes back a whole batch at once.
 """
 
 from __future__ import annotations
@@ -63,12 +65,12 @@ def _current(db: Database, reply_id: int, reviewer: str) -> tuple[str | None, st
 
 def _event(db: Database, reply_id: int, reviewer: str, action: str, label: str | None,
            note: str | None, previous: tuple[str | None, str | None, str | None],
-           undoes: int | None = None) -> int:
+           undoes: int | None = None, batch_id: int | None = None) -> int:
     cursor = db.execute(
         """INSERT INTO label_events (reply_id, reviewer, action, label, note, previous_label,
-                                     previous_status, previous_note, undoes, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-        [reply_id, reviewer, action, label, note, *previous, undoes, now()],
+                                     previous_status, previous_note, undoes, batch_id, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+        [reply_id, reviewer, action, label, note, *previous, undoes, batch_id, now()],
     )
     return inserted_id(cursor)
 
@@ -93,14 +95,16 @@ def record_label(db: Database, reply_id: int, reviewer: str, label: str) -> int:
     return record_labels(db, [reply_id], reviewer, label)[0]
 
 
-def record_labels(db: Database, reply_ids: Sequence[int], reviewer: str, label: str) -> list[int]:
-    """Label several replies at once (a group of identical answer/key pairs), in one transaction."""
+def record_labels(db: Database, reply_ids: Sequence[int], reviewer: str, label: str,
+                  batch_id: int | None = None) -> list[int]:
+    """Label several replies at once, in one transaction (as one decision if `batch_id`)."""
     with write_transaction(db):
         events = []
         for reply_id in reply_ids:
             _check_label(db, reply_id, label)
             previous = _current(db, reply_id, reviewer)
-            event_id = _event(db, reply_id, reviewer, "label", label, previous[2], previous)
+            event_id = _event(db, reply_id, reviewer, "label", label, previous[2], previous,
+                              batch_id=batch_id)
             _set_state(db, reply_id, reviewer, label, "labeled", previous[2], event_id)
             events.append(event_id)
         return events
@@ -129,7 +133,8 @@ def set_note(db: Database, reply_id: int, reviewer: str, note: str) -> int:
         return event_id
 
 
-def adjudicate(db: Database, reply_id: int, reviewer: str, label: str, note: str | None = None) -> int:
+def adjudicate(db: Database, reply_id: int, reviewer: str, label: str, note: str | None = None,
+               batch_id: int | None = None) -> int:
     """Record the final label for a reply reviewers disagree on; it overrides their labels."""
     with write_transaction(db):
         _check_label(db, reply_id, label)
@@ -137,7 +142,8 @@ def adjudicate(db: Database, reply_id: int, reviewer: str, label: str, note: str
             "SELECT label, note FROM adjudications WHERE reply_id = ?", [reply_id]
         ).fetchone()
         previous = (row[0], "adjudicated", row[1]) if row else (None, None, None)
-        event_id = _event(db, reply_id, reviewer, "adjudicate", label, note, previous)
+        event_id = _event(db, reply_id, reviewer, "adjudicate", label, note, previous,
+                          batch_id=batch_id)
         db.execute(
             """INSERT INTO adjudications (reply_id, label, reviewer, note, event_id, decided_at)
                VALUES (?, ?, ?, ?, ?, ?)
@@ -149,40 +155,58 @@ def adjudicate(db: Database, reply_id: int, reviewer: str, label: str, note: str
         return event_id
 
 
+_OPEN_EVENTS = """SELECT id, reply_id, action, label, previous_label, previous_status,
+                         previous_note, batch_id
+                  FROM label_events e
+                  WHERE reviewer = ? AND action != 'undo' {also}
+                    AND NOT EXISTS (SELECT 1 FROM label_events u WHERE u.undoes = e.id)
+                  ORDER BY id DESC"""
+
+
 def undo_last(db: Database, reviewer: str) -> Undone | None:
-    """Revert this reviewer's most recent action not yet undone, as a new 'undo' event."""
+    """Revert this reviewer's most recent event not yet undone, as a new 'undo' event."""
     with write_transaction(db):
-        row = db.execute(
-            """SELECT id, reply_id, action, label, previous_label, previous_status, previous_note
-               FROM label_events e
-               WHERE reviewer = ? AND action != 'undo'
-                 AND NOT EXISTS (SELECT 1 FROM label_events u WHERE u.undoes = e.id)
-               ORDER BY id DESC LIMIT 1""",
-            [reviewer],
-        ).fetchone()
+        row = db.execute(_OPEN_EVENTS.format(also="") + " LIMIT 1", [reviewer]).fetchone()
+        return None if row is None else _revert(db, reviewer, row)
+
+
+def undo_last_action(db: Database, reviewer: str) -> list[Undone]:
+    """Revert this reviewer's most recent action not yet undone: one event, or every event of
+    a decision over many replies (one batch), newest first, in one transaction."""
+    with write_transaction(db):
+        row = db.execute(_OPEN_EVENTS.format(also="") + " LIMIT 1", [reviewer]).fetchone()
         if row is None:
-            return None
-        event_id, reply_id, action, label, prev_label, prev_status, prev_note = row
-        if action == "adjudicate":
-            current = db.execute(
-                "SELECT label, note FROM adjudications WHERE reply_id = ?", [reply_id]
-            ).fetchone()
-            undo_id = _event(db, reply_id, reviewer, "undo", prev_label, prev_note,
-                             (current[0], "adjudicated", current[1]) if current else
-                             (None, None, None), undoes=event_id)
-            if prev_status is None:
-                db.execute("DELETE FROM adjudications WHERE reply_id = ?", [reply_id])
-            else:
-                db.execute(
-                    "UPDATE adjudications SET label = ?, note = ?, event_id = ?, decided_at = ? "
-                    "WHERE reply_id = ?", [prev_label, prev_note, undo_id, now(), reply_id],
-                )
+            return []
+        if row[7] is None:
+            return [_revert(db, reviewer, row)]
+        batch = db.execute(_OPEN_EVENTS.format(also="AND batch_id = ?"),
+                           [reviewer, row[7]]).fetchall()
+        return [_revert(db, reviewer, event) for event in batch]
+
+
+def _revert(db: Database, reviewer: str, row: Sequence) -> Undone:
+    """Write the undo event of one event and put the state back to what it was before it."""
+    event_id, reply_id, action, label, prev_label, prev_status, prev_note, _ = row
+    if action == "adjudicate":
+        current = db.execute(
+            "SELECT label, note FROM adjudications WHERE reply_id = ?", [reply_id]
+        ).fetchone()
+        undo_id = _event(db, reply_id, reviewer, "undo", prev_label, prev_note,
+                         (current[0], "adjudicated", current[1]) if current else
+                         (None, None, None), undoes=event_id)
+        if prev_status is None:
+            db.execute("DELETE FROM adjudications WHERE reply_id = ?", [reply_id])
         else:
-            current = _current(db, reply_id, reviewer)
-            undo_id = _event(db, reply_id, reviewer, "undo", prev_label, prev_note, current,
-                             undoes=event_id)
-            _set_state(db, reply_id, reviewer, prev_label, prev_status, prev_note, undo_id)
-        return Undone(reply_id, action, label, prev_label, prev_status)
+            db.execute(
+                "UPDATE adjudications SET label = ?, note = ?, event_id = ?, decided_at = ? "
+                "WHERE reply_id = ?", [prev_label, prev_note, undo_id, now(), reply_id],
+            )
+    else:
+        current = _current(db, reply_id, reviewer)
+        undo_id = _event(db, reply_id, reviewer, "undo", prev_label, prev_note, current,
+                         undoes=event_id)
+        _set_state(db, reply_id, reviewer, prev_label, prev_status, prev_note, undo_id)
+    return Undone(reply_id, action, label, prev_label, prev_status)
 
 
 def labels_for(db: Database, reply_id: int) -> list[LabelState]:
@@ -201,15 +225,3 @@ def history(db: Database, reply_id: int) -> list[dict]:
     cursor = db.execute("SELECT * FROM label_events WHERE reply_id = ? ORDER BY id", [reply_id])
     columns = [c[0] for c in cursor.description]
     return [dict(zip(columns, row, strict=True)) for row in cursor.fetchall()]
-
-
-def undo_last_n(db: Database, reviewer: str, count: int) -> list[Undone]:
-    """Undo this reviewer's last `count` actions (a group label) in one transaction."""
-    with write_transaction(db):
-        undone = []
-        for _ in range(count):
-            step = undo_last(db, reviewer)
-            if step is None:
-                break
-            undone.append(step)
-        return undone

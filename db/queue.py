@@ -14,6 +14,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from db.text_match import SQL_FUNCTION, TextMatch, register
+from graders.patterns import parse_pattern
 from graders.registry import GRADERS
 
 STATUSES = ("unlabeled", "labeled", "skipped", "mine", "conflicting")
@@ -44,6 +46,9 @@ class QueueFilter:
     graders: tuple[tuple[str, str], ...] = ()  # (grader, outcome), e.g. ("exact", "reject")
     rules: tuple[str, ...] = ()  # extraction rule that fired, e.g. "boxed"
     status: str | None = None  # one of STATUSES, relative to the reviewer
+    answer: TextMatch | None = None  # on the extracted answer (code: the extracted program)
+    key: TextMatch | None = None  # on the key
+    patterns: tuple[str, ...] = ()  # dispute pattern ids (`graders.patterns`)
 
     def __post_init__(self) -> None:
         if self.status is not None and self.status not in STATUSES:
@@ -58,6 +63,11 @@ class QueueFilter:
                 parts.append(f"{name} {', '.join(values)}")
         if self.graders:
             parts.append(format_grader_pattern(self.graders))
+        for what, match in (("answer", self.answer), ("key", self.key)):
+            if match is not None:
+                parts.append(match.describe(what))
+        if self.patterns:
+            parts.append("pattern " + ", ".join(parse_pattern(p).name for p in self.patterns))
         if self.status:
             parts.append(self.status)
         return " · ".join(parts) or "everything queued"
@@ -94,6 +104,7 @@ class QueueRow:
     status: str | None  # this reviewer's: labeled | skipped | None (untouched or cleared)
     label: str | None
     natural: int  # position in the natural order: problem by problem, groups together
+    kind: str  # math | code
 
 
 def _filter_sql(flt: QueueFilter) -> tuple[str, list[Any]]:
@@ -136,6 +147,16 @@ def _filter_sql(flt: QueueFilter) -> tuple[str, list[Any]]:
     }
     if flt.status:
         clauses.append(status_sql[flt.status])
+    if flt.answer is not None:
+        clauses.append(
+            "EXISTS (SELECT 1 FROM extractions e WHERE e.reply_id = q.reply_id AND e.current = 1 "
+            f"AND {SQL_FUNCTION}(?, ?, e.answer))")
+        params += [flt.answer.text, flt.answer.regex]
+    if flt.key is not None:
+        clauses.append(f"{SQL_FUNCTION}(?, ?, COALESCE(r.key_override, p.answer))")
+        params += [flt.key.text, flt.key.regex]
+    if flt.patterns:
+        one_of("q.pattern", flt.patterns)
     return (" AND ".join(clauses) or "1"), params
 
 
@@ -152,30 +173,31 @@ def load_queue(db: Database, reviewer: str, flt: QueueFilter = QueueFilter()) ->
     Replies are read through the (problem_id, id) index, already in problem order, so the order
     is built in one pass without sorting (100,000 queued replies load in under a second).
     """
+    register(db)
     where, params = _filter_sql(flt)
     joins = ""  # problems, runs and my labels only when the filter reads them
-    if flt.benchmarks or flt.problems:
+    if flt.benchmarks or flt.problems or flt.key is not None:
         joins += " JOIN problems p ON p.id = r.problem_id"
     if flt.runs:
         joins += " JOIN runs ru ON ru.id = r.run_id"
     if flt.status in ("skipped", "mine"):
         joins += " JOIN labels l ON l.reply_id = q.reply_id AND l.reviewer = ?"
         params = [reviewer, *params]
-    groups: dict[str, list[int]] = {}
-    for reply_id, group_key in db.execute(
-        f"SELECT q.reply_id, q.group_key FROM replies r CROSS JOIN queue q ON q.reply_id = r.id"
-        f"{joins} WHERE {where} ORDER BY r.problem_id, r.id", params,
+    groups: dict[str, list[tuple[int, str]]] = {}
+    for reply_id, group_key, kind in db.execute(
+        f"SELECT q.reply_id, q.group_key, q.kind FROM replies r CROSS JOIN queue q "
+        f"ON q.reply_id = r.id{joins} WHERE {where} ORDER BY r.problem_id, r.id", params,
     ):
-        groups.setdefault(group_key, []).append(reply_id)
+        groups.setdefault(group_key, []).append((reply_id, kind))
     mine = {reply_id: (status, label) for reply_id, status, label in db.execute(
         "SELECT reply_id, status, label FROM labels WHERE reviewer = ? AND status != 'cleared'",
         [reviewer])}
     parts: dict[str | None, list[QueueRow]] = {None: [], "skipped": [], "labeled": []}
     natural = 0
     for members in groups.values():
-        for reply_id in members:
+        for reply_id, kind in members:
             status, label = mine.get(reply_id, (None, None))
-            parts[status].append(QueueRow(reply_id, status, label, natural))
+            parts[status].append(QueueRow(reply_id, status, label, natural, kind))
             natural += 1
     return parts[None] + parts["skipped"] + parts["labeled"]
 
@@ -214,10 +236,11 @@ class FilterChoices:
     benchmarks: tuple[str, ...]
     graders: tuple[str, ...]
     rules: tuple[str, ...]
+    patterns: tuple[tuple[str, str], ...] = ()  # (pattern id, its name and reply count)
 
 
 def filter_choices(db: Database) -> FilterChoices:
-    """Runs, benchmarks, graders and extraction rules present among queued replies."""
+    """Runs, benchmarks, graders, extraction rules and patterns present among queued replies."""
     def column(sql: str) -> tuple[str, ...]:
         return tuple(row[0] for row in db.execute(sql))
 
@@ -228,4 +251,7 @@ def filter_choices(db: Database) -> FilterChoices:
                "JOIN problems p ON p.id = r.problem_id ORDER BY 1"),
         tuple(GRADERS.ordered(column("SELECT DISTINCT grader FROM verdicts WHERE current = 1"))),
         column("SELECT DISTINCT rule FROM extractions WHERE current = 1 ORDER BY 1"),
+        tuple((pattern, f"{parse_pattern(pattern).name} ({count:,})") for pattern, count in
+              db.execute("SELECT pattern, COUNT(*) FROM queue WHERE pattern IS NOT NULL "
+                         "GROUP BY pattern ORDER BY COUNT(*) DESC, pattern")),
     )

@@ -125,32 +125,11 @@ def _tally(db: Database, problem_id: int, verdicts: Sequence[VerdictView]) -> di
     return None
 
 
-@dataclass(frozen=True)
-class GroupPreview:
-    """What a group label would touch: every queued reply sharing the (answer, key) pair."""
-
-    reply_ids: tuple[int, ...]
-    relabeled: dict[str, int]  # this reviewer's differing labels that would change, by label
-
-    @property
-    def size(self) -> int:
-        return len(self.reply_ids)
-
-
-def group_preview(db: Database, reply_id: int, reviewer: str, label: str) -> GroupPreview:
-    """The queued replies sharing this reply's (answer, key) group, which a group label would
-    touch, and how many of this reviewer's labels it would change."""
-    ids: list[int] = []
-    changed: dict[str, int] = {}
-    for member, mine in db.execute(
-        """SELECT q.reply_id, CASE WHEN l.status = 'labeled' THEN l.label END
-           FROM queue q LEFT JOIN labels l ON l.reply_id = q.reply_id AND l.reviewer = ?
-           WHERE q.group_key = (SELECT group_key FROM queue WHERE reply_id = ?)
-           ORDER BY q.reply_id""", [reviewer, reply_id]):
-        ids.append(member)
-        if mine is not None and mine != label:
-            changed[mine] = changed.get(mine, 0) + 1
-    return GroupPreview(tuple(ids), changed)
+def group_members(db: Database, reply_id: int) -> list[int]:
+    """The queued replies sharing this reply's (answer, key) group, in reply order."""
+    return [row[0] for row in db.execute(
+        "SELECT reply_id FROM queue WHERE group_key = (SELECT group_key FROM queue "
+        "WHERE reply_id = ?) ORDER BY reply_id", [reply_id])]
 
 
 State = tuple[str | None, str | None]  # (status, label)

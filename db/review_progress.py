@@ -84,6 +84,10 @@ class LabelConflict:
     labels: tuple[tuple[str, str], ...]  # (reviewer, label), by reviewer
     adjudicated: str | None
     adjudicated_by: str | None
+    answer: str | None = None  # the extracted answer (code: the program)
+    key: str | None = None
+    group_key: str | None = None  # the queue's (answer, key) group; None if no longer queued
+    pattern: str | None = None  # its dispute pattern id
 
 
 def conflicts(db: Database) -> list[LabelConflict]:
@@ -100,13 +104,18 @@ def conflicts(db: Database) -> list[LabelConflict]:
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
         for (reply_id, kind, run, benchmark, task_id, sample_index, adjudicated,
-             adjudicated_by) in db.execute(
+             adjudicated_by, answer, key, group_key, pattern) in db.execute(
             f"""SELECT r.id, p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, d.label,
-                       d.reviewer
+                       d.reviewer,
+                       (SELECT e.answer FROM extractions e WHERE e.reply_id = r.id
+                        AND e.current = 1 ORDER BY e.extractor LIMIT 1),
+                       COALESCE(r.key_override, p.answer), q.group_key, q.pattern
                 FROM replies r JOIN problems p ON p.id = r.problem_id
                 JOIN runs ru ON ru.id = r.run_id
                 LEFT JOIN adjudications d ON d.reply_id = r.id
+                LEFT JOIN queue q ON q.reply_id = r.id
                 WHERE r.id IN ({', '.join('?' * len(chunk))}) ORDER BY r.id""", chunk):
             out.append(LabelConflict(reply_id, kind, run, benchmark, task_id, sample_index,
-                                tuple(labels[reply_id]), adjudicated, adjudicated_by))
+                                     tuple(labels[reply_id]), adjudicated, adjudicated_by,
+                                     answer, key, group_key, pattern))
     return out

@@ -158,7 +158,39 @@ def m001_core(db: Database) -> None:
 
 
 @MIGRATIONS()
-def m002_probe_outputs(db: Database) -> None:
+def m002_patterns_and_batches(db: Database) -> None:
+    """Each queued reply's dispute pattern, and decisions that label many replies at once."""
+    for statement in _statements(
+        """
+        ALTER TABLE queue ADD COLUMN pattern TEXT;          -- graders.patterns id; NULL: not yet
+        ALTER TABLE queue ADD COLUMN pattern_version TEXT;  -- graders.patterns.VERSION it is of
+        CREATE INDEX queue_pattern ON queue(pattern);
+        CREATE TABLE label_batches (
+            id INTEGER PRIMARY KEY,
+            reviewer TEXT NOT NULL,
+            action TEXT NOT NULL CHECK (action IN ('label', 'adjudicate')),
+            scope TEXT NOT NULL CHECK (scope IN ('group', 'pattern', 'view')),
+            label TEXT NOT NULL,
+            subject TEXT,                               -- the pattern id or group key decided
+            description TEXT NOT NULL,                  -- what the reviewer saw it called
+            replies INTEGER NOT NULL,                   -- replies the decision covered
+            written INTEGER NOT NULL,                   -- of them, labeled by it
+            kept INTEGER NOT NULL,                      -- of them, earlier decisions it kept
+            created_at TEXT NOT NULL
+        );
+        ALTER TABLE label_events ADD COLUMN batch_id INTEGER REFERENCES label_batches(id);
+        CREATE INDEX label_events_batch ON label_events(batch_id) WHERE batch_id IS NOT NULL;
+        CREATE TRIGGER label_batches_append_only_update BEFORE UPDATE ON label_batches
+            BEGIN SELECT RAISE(ABORT, 'label_batches is append-only'); END;
+        CREATE TRIGGER label_batches_append_only_delete BEFORE DELETE ON label_batches
+            BEGIN SELECT RAISE(ABORT, 'label_batches is append-only'); END;
+        """
+    ):
+        db.execute(statement)
+
+
+@MIGRATIONS()
+def m005_probe_outputs(db: Database) -> None:
     """What every base-passing sample returned on each queued failing input, and the tally."""
     for statement in _statements(
         """
@@ -185,7 +217,7 @@ def m002_probe_outputs(db: Database) -> None:
 
 
 @MIGRATIONS()
-def m003_errata(db: Database) -> None:
+def m006_errata(db: Database) -> None:
     """Keys reviewers found wrong or ambiguous (with the right key where they know it), and
     the replies of such a problem graded again against the corrected key."""
     for statement in _statements(

@@ -13,6 +13,8 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from graders.patterns import parse_pattern
+
 CHUNK = 2000  # replies per round trip: memory stays flat however large the database
 
 
@@ -37,7 +39,14 @@ class StoredVerdict:
 class StoredQueueEntry:
     reason: str
     group_key: str
+    pattern: str | None  # the dispute pattern's id (`graders.patterns`)
     suggested_label: str | None
+
+    def to_export(self) -> dict[str, Any]:
+        """As the export writes it: the pattern as its id, name and description."""
+        record = asdict(self)
+        record["pattern"] = parse_pattern(self.pattern).to_export() if self.pattern else None
+        return record
 
 
 @dataclass(frozen=True)
@@ -99,7 +108,7 @@ class StoredReply:
             "extraction": {name: asdict(e) for name, e in self.extractions.items()},
             "verdicts": {name: asdict(v) for name, v in self.verdicts.items()},
             "queued": self.queue is not None,
-            "queue": asdict(self.queue) if self.queue else None,
+            "queue": self.queue.to_export() if self.queue else None,
             "labels": {who: asdict(state) for who, state in self.labels.items()},
             "adjudication": asdict(self.adjudication) if self.adjudication else None,
         }
@@ -188,7 +197,8 @@ def _related(db: Database, kinds: dict[int, str],
     ):
         related.adjudications[reply_id] = StoredAdjudication(*decision)
     for reply_id, *entry in db.execute(
-        f"SELECT reply_id, reason, group_key, suggested_label FROM queue WHERE reply_id IN ({marks})",
+        "SELECT reply_id, reason, group_key, pattern, suggested_label FROM queue "
+        f"WHERE reply_id IN ({marks})",
         ids,
     ):
         related.queue[reply_id] = StoredQueueEntry(*entry)

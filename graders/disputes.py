@@ -4,7 +4,9 @@ The dispute rule reads each verdict's vote from the grader registry: peers (the 
 imported verdicts) dispute a reply when they disagree or none accepts; a code sample is
 disputed when it passes the base tests and fails the extended ones. Replies sharing a group
 key are labeled together: the same (extracted answer, key) for math, the same first failing
-input of the same problem for code. Pure: the grading pipelines store what it decides.
+input of the same problem for code. Every dispute also has its pattern (`graders.patterns`):
+a named kind of dispute with the verdict vector, which one decision may settle. Pure: the
+grading pipelines store what it decides.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from graders.digest import digest
 from graders.evidence import FirstFailure, first_failure
 from graders.labels import LABELS
+from graders.patterns import NONE, Pattern, code_pattern, math_pattern
 from graders.registry import GRADERS
 from graders.verdict import ACCEPT, Verdict
 
@@ -31,11 +34,13 @@ REASONS = {  # why a reply is queued, as the review app says it
 
 @dataclass(frozen=True)
 class Dispute:
-    """Why a reply needs a person, the group it is decided with, and any suggested label."""
+    """Why a reply needs a person, the group and pattern it is decided with, and any
+    suggested label."""
 
     reason: str
     group_key: str
     suggested_label: str | None = None
+    pattern: Pattern = Pattern(NONE)
 
 
 def dispute_reason(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> str | None:
@@ -72,7 +77,11 @@ def math_dispute(verdicts: Mapping[str, Verdict], answer: str | None,
                  key: str | None) -> Dispute | None:
     """A math reply's dispute, grouped by (extracted answer, key); None if not disputed."""
     reason = dispute_reason(verdicts)
-    return None if reason is None else Dispute(reason, math_group_key(answer, key))
+    if reason is None:
+        return None
+    outcomes = {name: verdict.outcome for name, verdict in verdicts.items()}
+    return Dispute(reason, math_group_key(answer, key),
+                   pattern=math_pattern(outcomes, answer, key))
 
 
 def code_dispute(verdicts: Mapping[str, Verdict], benchmark: str,
@@ -85,5 +94,7 @@ def code_dispute(verdicts: Mapping[str, Verdict], benchmark: str,
     extended = GRADERS.first_voting("extended", verdicts)
     evidence: Mapping[str, Any] = verdicts[extended].evidence if extended else {}
     suggested = evidence.get("triage")
+    outcomes = {name: verdict.outcome for name, verdict in verdicts.items()}
     return Dispute(reason, code_group_key(benchmark, task_id, first_failure(evidence)),
-                   suggested if LABELS.applies("code", suggested) else None)
+                   suggested if LABELS.applies("code", suggested) else None,
+                   code_pattern(outcomes, evidence))

@@ -27,6 +27,7 @@ class ShrinkSearch(TypedDict, total=False):
     steps: int
     tries: int
     timeouts: int
+    cpu_s: float  # the sample's CPU time on candidates (a timeout counts its limit)
     elapsed_s: float
     complete: bool
     stopped: str | None  # why it stopped before it could shrink no further

@@ -36,5 +36,5 @@ class ReviewApp(App[None]):
 def make_app(db_path: str | Path, reviewer: str, flt: QueueFilter | None = None,
              guidelines: str | None = None) -> ReviewApp:
     """The one factory the CLI, the tests and the benchmark share; `guidelines` is the
-    Markdown text the `g` panel shows."""
+    Markdown text the `i` panel shows."""
     return ReviewApp(db_path, reviewer, flt, guidelines)

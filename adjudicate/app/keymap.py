@@ -1,5 +1,5 @@
-"""Every key of the app, as data: the queue's and the conflicts view's bindings, built from the
-label specs, and the checks of which label actions apply to an item.
+"""Every key of the app, as data: the bindings of the queue, the conflicts view and the pattern
+screens, built from the label specs, and the checks of which label actions apply to an item.
 
 A key means the same thing on every screen. `k` labels "key is wrong", so moving uses ←/→ and
 h/l (vim's left/right), never j/k. The screens take their BINDINGS from here and the help
@@ -14,8 +14,8 @@ from graders.labels import LABELS
 
 MOVE = Binding.Group("move", compact=True)
 SCROLL_KEYS = ("up", "down", "pageup", "pagedown", "home", "end")
-LABEL_ACTIONS = ("label", "label_group", "adjudicate")  # take a label name
-SLOT_ACTIONS = ("label_slot", "adjudicate_slot")  # take a digit: the item's n-th label
+LABEL_ACTIONS = ("label", "label_group", "adjudicate", "decide", "choose")  # take a label name
+SLOT_ACTIONS = ("label_slot", "adjudicate_slot", "decide_slot", "choose_slot")  # take a digit
 
 
 def scroll_bindings() -> list[Binding]:
@@ -28,6 +28,9 @@ def scroll_bindings() -> list[Binding]:
 HELP_BINDING = Binding("question_mark", "help", "help", tooltip="this list of every key")
 QUIT_BINDING = Binding("q", "app.quit", "quit",
                        tooltip="quit (every label is already on disk; nothing to save)")
+
+UNDO_BINDING = Binding("u", "undo", "undo",
+                       tooltip="undo your last action (a decision over many replies at once)")
 
 
 def _slots_in_words() -> str:
@@ -65,7 +68,7 @@ PANEL_BINDINGS: list[BindingType] = [
                     "code: the canonical solution and the input contract)"),
     Binding("o", "original", "original input",
             tooltip="code: the first failing input as grading found it, or its minimal form"),
-    Binding("g", "guidelines", "guidelines",
+    Binding("i", "guidelines", "guidelines",
             tooltip="show or hide the labeling guidelines (review --guidelines FILE.md)"),
 ]
 
@@ -74,13 +77,13 @@ QUEUE_BINDINGS: list[BindingType] = [
     *label_bindings("label", groups=True),
     HELP_BINDING,
     Binding("s", "skip", "skip", tooltip="set this reply aside; it stays in the queue"),
-    Binding("u", "undo", "undo", tooltip="undo your last action (a group label at once)"),
+    UNDO_BINDING,
     Binding("n", "note", "note", tooltip="attach a note to this reply"),
     Binding("slash", "filter", "filter",
-            tooltip="filter by run, benchmark, problem, grader pattern, rule, status"),
+            tooltip="filter by run, benchmark, problem, grader verdicts, rule, status, answer "
+                    "or key text, dispute pattern"),
     Binding("a", "conflicts", "conflicts",
             tooltip="replies reviewers labeled differently, to adjudicate"),
-    *PANEL_BINDINGS,
     Binding("left", "move(-1)", "prev", group=MOVE, key_display="←",
             tooltip="previous reply", priority=True),
     Binding("right", "move(1)", "next", group=MOVE, key_display="→",
@@ -91,17 +94,57 @@ QUEUE_BINDINGS: list[BindingType] = [
             tooltip="does not move: use ←/→ or h/l, because k labels 'bad key'"),
     *scroll_bindings(),
     QUIT_BINDING,
+    # last in the footer: on a narrow terminal these give way before quit does
+    *PANEL_BINDINGS,
+    Binding("p", "patterns", "patterns",
+            tooltip="the queue by dispute pattern: look at examples, settle one in one decision"),
+    Binding("V", "label_view", "label view", show=False,
+            tooltip="label every reply in this view (the filter) in one decision; asks first "
+                    "(a capital acts on many replies, as the capital of a label key does)"),
 ]
 
 # The conflicts view: a label key records the adjudicated label.
 CONFLICTS_BINDINGS: list[BindingType] = [
     *label_bindings("adjudicate", groups=False),
     HELP_BINDING,
-    Binding("u", "undo", "undo", tooltip="undo your last action (here: the last decision)"),
+    Binding("g", "group_by", "group by",
+            tooltip="list conflicts one by one, by (answer, key) or by pattern; a label key "
+                    "then adjudicates the whole group, after a confirmation"),
+    UNDO_BINDING,
     *[Binding(b.key, b.action, b.description, show=False, priority=True,
               tooltip="scroll the reply or program (↑/↓ move in the table)")
       for b in scroll_bindings() if b.key in ("pageup", "pagedown")],
     Binding("escape,a", "close", "back", tooltip="back to the queue"),
+    QUIT_BINDING,
+]
+
+IN_QUEUE_BINDING = Binding("slash", "show_in_queue", "in queue",
+                           tooltip="show this pattern's replies in the queue, to read them")
+
+# The queue by pattern: a table of patterns.
+PATTERNS_BINDINGS: list[BindingType] = [
+    Binding("enter", "open", "examples", priority=True,
+            tooltip="page through random examples of the pattern, then settle it"),
+    HELP_BINDING,
+    IN_QUEUE_BINDING,
+    UNDO_BINDING,
+    Binding("escape,p", "close", "back", tooltip="back to the queue"),
+    QUIT_BINDING,
+]
+
+# One pattern's examples: a label key labels every reply of the pattern (after confirming).
+EXAMPLES_BINDINGS: list[BindingType] = [
+    *label_bindings("decide", groups=False),
+    HELP_BINDING,
+    Binding("left", "page(-1)", "prev", group=MOVE, key_display="←", priority=True,
+            tooltip="the previous examples"),
+    Binding("right", "page(1)", "next", group=MOVE, key_display="→", priority=True,
+            tooltip="more random examples"),
+    Binding("h", "page(-1)", "prev", show=False, tooltip="the previous examples"),
+    Binding("l", "page(1)", "next", show=False, tooltip="more random examples"),
+    IN_QUEUE_BINDING,
+    UNDO_BINDING,
+    Binding("escape", "close", "back", tooltip="back to the patterns"),
     QUIT_BINDING,
 ]
 

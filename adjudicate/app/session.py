@@ -16,18 +16,13 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from adjudicate.app.reference import ReferenceText, reference_of
+from db.batches import Action, Decision, DecisionPreview, Scope, preview_decision, record_decision
 from db.connection import open_db
 from db.errata import Erratum, record_erratum
 from db.errata import bad_key_label as erratum_label
-from db.labels import (
-    Undone,
-    adjudicate,
-    record_label,
-    record_labels,
-    record_skip,
-    set_note,
-    undo_last_n,
-)
+from db.errors import StoreError
+from db.labels import Undone, adjudicate, record_label, record_skip, set_note, undo_last_action
+from db.patterns import PatternSummary, pattern_examples, pattern_members, pattern_summaries
 from db.queue import (
     STATUS_HELP,
     FilterChoices,
@@ -42,23 +37,22 @@ from db.queue import (
 )
 from db.review_item import (
     ExtractionView,
-    GroupPreview,
     QueueItem,
     VerdictView,
-    group_preview,
+    group_members,
     load_item,
     my_states,
 )
 from db.review_progress import LabelConflict, ReviewerCount, ReviewProgress, conflicts, progress
+from db.text_match import TextMatch
 
 # The store's records and filter helpers the rest of the app uses, taken from here.
 __all__ = [
-    "STATUS_HELP", "Erratum", "ExtractionView", "FilterChoices", "GroupPreview", "LabelConflict",
-    "QueueFilter", "QueueItem", "ReferenceText", "ReviewProgress", "ReviewSession", "Undone",
-    "VerdictView",
-    "format_grader_pattern", "parse_grader_pattern",
+    "STATUS_HELP", "Decision", "DecisionPreview", "Erratum", "ExtractionView", "FilterChoices",
+    "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem", "ReferenceText",
+    "ReviewProgress", "ReviewSession", "Scope", "StoreError", "TextMatch", "Undone",
+    "VerdictView", "format_grader_pattern", "parse_grader_pattern",
 ]
-
 
 REGRADE_TIMEOUT_S = 600.0
 
@@ -75,7 +69,6 @@ class ReviewSession:
         self.position = 0
         self.progress: ReviewProgress = ReviewProgress(0, 0, 0, (), None)
         self._index: dict[int, int] = {}
-        self._undo_sizes: list[int] = []  # actions this session, newest last (a group is > 1)
 
     @classmethod
     def open(cls, path: str | Path, reviewer: str, flt: QueueFilter | None = None) -> ReviewSession:
@@ -122,8 +115,29 @@ class ReviewSession:
         return reference_of(item.kind, item.reference, item.contract)
 
     def filter_choices(self) -> FilterChoices:
-        """The runs, benchmarks, graders and rules a filter can name here."""
+        """The runs, benchmarks, graders, rules and patterns a filter can name here."""
         return filter_choices(self.db)
+
+    def patterns(self) -> list[PatternSummary]:
+        """The whole queue by dispute pattern, with counts (this reviewer's labels among them)."""
+        return pattern_summaries(self.db, self.reviewer)
+
+    def pattern_examples(self, pattern_id: str) -> list[int]:
+        """One random reply of each (answer, key) group of a pattern, in a stable random order."""
+        return pattern_examples(self.db, pattern_id)
+
+    def pattern_members(self, pattern_id: str) -> list[int]:
+        return pattern_members(self.db, pattern_id)
+
+    def group_members(self) -> list[int]:
+        """The queued replies sharing the current reply's (answer, key) group."""
+        row = self.current
+        return group_members(self.db, row.reply_id) if row else []
+
+    @property
+    def view_ids(self) -> list[int]:
+        """Every reply in this view (the filtered queue)."""
+        return [row.reply_id for row in self.rows]
 
     @property
     def current(self) -> QueueRow | None:
@@ -159,7 +173,6 @@ class ReviewSession:
         if row is None:
             return False
         record_label(self.db, row.reply_id, self.reviewer, label)
-        self._undo_sizes.append(1)
         self._set_states({row.reply_id: ("labeled", label)})
         return self.move(1)
 
@@ -170,7 +183,6 @@ class ReviewSession:
         if row is None:
             return None
         erratum = record_erratum(self.db, row.reply_id, self.reviewer, kind, new_key, note)
-        self._undo_sizes.append(1)
         self._set_states({row.reply_id: ("labeled", erratum_label())})
         self.move(1)
         return erratum
@@ -187,27 +199,30 @@ class ReviewSession:
             raise RuntimeError(f"grading against the corrected key failed: {last[:300]}")
         return int(done.stdout.strip())
 
-    def preview_group(self, label: str) -> GroupPreview | None:
-        row = self.current
-        if row is None:
-            return None
-        return group_preview(self.db, row.reply_id, self.reviewer, label)
+    def preview(self, reply_ids: list[int], label: str,
+                action: Action = "label") -> DecisionPreview:
+        """What one decision over these replies would do (for its confirmation)."""
+        return preview_decision(self.db, self.reviewer, reply_ids, label, action)
 
-    def label_group(self, label: str, preview: GroupPreview) -> int:
-        """Label every reply of the previewed group at once, then advance past the group."""
-        row = self.current
-        if row is None or not preview.reply_ids:
-            return 0
-        record_labels(self.db, preview.reply_ids, self.reviewer, label)
-        self._undo_sizes.append(len(preview.reply_ids))
-        self._set_states({reply_id: ("labeled", label) for reply_id in preview.reply_ids})
-        members = set(preview.reply_ids)
+    def decide(self, preview: DecisionPreview, *, scope: Scope, subject: str | None,
+               description: str, replace: bool = False, action: Action = "label") -> Decision:
+        """Label (or adjudicate) every previewed reply in one decision, one batch of events
+        that `u` takes back whole; this reviewer's earlier ones are kept unless `replace`."""
+        decision = record_decision(self.db, self.reviewer, preview, scope=scope,
+                                   subject=subject, description=description, replace=replace,
+                                   action=action)
+        if action == "label":
+            self._set_states(my_states(self.db, self.reviewer, list(preview.reply_ids)))
+        self.refresh_progress()  # a decision may reach beyond this view
+        return decision
+
+    def advance_past(self, reply_ids: list[int]) -> None:
+        """Move to the first reply after the cursor that is not one of these (after a group)."""
+        members = set(reply_ids)
         following = next((i for i in range(self.position + 1, len(self.rows))
                           if self.rows[i].reply_id not in members), None)
         if following is not None:
             self.position = following
-        self.refresh_progress()  # the group may reach beyond this view
-        return len(preview.reply_ids)
 
     def skip(self) -> bool:
         """Set the current reply aside for later and advance."""
@@ -215,7 +230,6 @@ class ReviewSession:
         if row is None:
             return False
         record_skip(self.db, row.reply_id, self.reviewer)
-        self._undo_sizes.append(1)
         if row.status != "labeled":
             self._set_states({row.reply_id: ("skipped", None)})
         return self.move(1)
@@ -223,19 +237,17 @@ class ReviewSession:
     def adjudicate(self, reply_id: int, label: str) -> None:
         """Record the final label on a reply reviewers disagree on (undoable like a label)."""
         adjudicate(self.db, reply_id, self.reviewer, label)
-        self._undo_sizes.append(1)
 
     def note(self, text: str) -> None:
         """Attach (or, with an empty text, clear) this reviewer's note on the current reply."""
         row = self.current
         if row is not None:
             set_note(self.db, row.reply_id, self.reviewer, text)
-            self._undo_sizes.append(1)
 
     def undo(self) -> list[Undone]:
-        """Undo the last action (a whole group label at once) and show the reply it touched."""
-        size = self._undo_sizes.pop() if self._undo_sizes else 1
-        undone = undo_last_n(self.db, self.reviewer, size)
+        """Undo this reviewer's last action, from this session or an earlier one (a decision
+        over many replies at once), and show the reply it touched."""
+        undone = undo_last_action(self.db, self.reviewer)
         if undone:
             touched = [u.reply_id for u in undone]
             self._set_states(my_states(self.db, self.reviewer, touched))

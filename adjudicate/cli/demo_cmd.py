@@ -15,7 +15,12 @@ from adjudicate.cli.grade_cmd import grade_everything
 from adjudicate.demo_files import demo_data_dir
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.report import build_report, print_report
-from adjudicate.report.source import errata_from_db, records_from_db, selfcheck_failures_from_db
+from adjudicate.report.source import (
+    decisions_from_db,
+    errata_from_db,
+    records_from_db,
+    selfcheck_failures_from_db,
+)
 from db.connection import open_db
 from db.grading import queue_count
 
@@ -76,7 +81,7 @@ def demo(db_path: Path, reviewer: str, no_review: bool, jobs: int) -> None:
         make_app(db_path, reviewer, QueueFilter()).run()
         db = open_db(db_path)
     report = build_report(records_from_db(db), selfcheck_failures=selfcheck_failures_from_db(db),
-                          errata=errata_from_db(db))
+                          errata=errata_from_db(db), decisions=decisions_from_db(db))
     print_report(report, Console())
     if report.partial:
         click.echo(f"\nSome disputed replies have no label yet: read them with\n"

@@ -9,7 +9,12 @@ from rich.console import Console
 
 from adjudicate.cli.common import db_option, stderr
 from adjudicate.report import FORMATS, build_report, print_report, render
-from adjudicate.report.source import errata_from_db, records_from_db, selfcheck_failures_from_db
+from adjudicate.report.source import (
+    decisions_from_db,
+    errata_from_db,
+    records_from_db,
+    selfcheck_failures_from_db,
+)
 from db.connection import open_db
 
 
@@ -52,7 +57,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
         result = build_report(records, bootstrap=resamples, seed=seed,
                               edge_cases_pass=edge_cases_pass,
                               selfcheck_failures=selfcheck_failures_from_db(db),
-                              errata=errata_from_db(db))
+                              errata=errata_from_db(db), decisions=decisions_from_db(db))
     if fmt == "table" and out is None:
         print_report(result, Console())
         return

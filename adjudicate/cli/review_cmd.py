@@ -12,6 +12,7 @@ from adjudicate.cli.common import db_option
 from db.connection import open_db
 from db.grading import queue_count
 from db.queue import STATUS_HELP, QueueFilter, parse_grader_pattern
+from db.text_match import TextMatch
 from graders.labels import LABELS
 
 
@@ -41,14 +42,17 @@ reviewers can work on one database at once.
 Keys (? in the app lists them all):
 {_label_keys()}
   Shift+label  the whole group of identical answer and key, after a confirmation
+  p  the queue by dispute pattern: examples side by side, a whole pattern in one decision
+  V  label every reply in this view (the filter) in one decision, after a confirmation
   s skip   u undo   n note   / filter   a conflicts   q quit
-  v reference solution   o original failing input (code)   g guidelines (--guidelines)
+  v reference solution   o original failing input (code)   i guidelines (--guidelines)
   ←/→ or h/l move (not j/k: k labels a bad key)
 
 \b
 Examples:
   adjudicate review --db evals.db --reviewer ann
   adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
+  adjudicate review --db evals.db --answer '\\.0$' --regex
   adjudicate review --db evals.db --guidelines LABELING.md
 """
 
@@ -70,19 +74,33 @@ Examples:
 @click.option("--status", type=click.Choice(list(STATUS_HELP)), default=None,
               help="unlabeled: nobody labeled it; labeled: somebody did; skipped: you skipped it; "
                    "mine: you labeled it; conflicting: reviewers disagree.")
+@click.option("--answer", metavar="TEXT", default=None,
+              help="Only replies whose extracted answer contains TEXT.")
+@click.option("--key", metavar="TEXT", default=None, help="Only replies whose key contains TEXT.")
+@click.option("--regex", is_flag=True,
+              help="--answer and --key are regular expressions (matched anywhere: re.search).")
+@click.option("--pattern", "patterns", multiple=True, metavar="ID",
+              help="Only this dispute pattern, by the id the export shows (repeatable).")
 @click.option("--guidelines", type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="The team's labeling guidelines (Markdown), shown in a panel: press g.")
+              help="The team's labeling guidelines (Markdown), shown in a panel: press i.")
 def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tuple[str, ...],
            problems: tuple[str, ...], graders: str, rules: tuple[str, ...],
-           status: str | None, guidelines: Path | None) -> None:
+           status: str | None, answer: str | None, key: str | None, regex: bool,
+           patterns: tuple[str, ...], guidelines: Path | None) -> None:
     """Open the review app (help text: REVIEW_HELP, which lists the label keys)."""
     guide = read_guidelines(guidelines) if guidelines is not None else None
     try:
-        flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks),
-                          problems=_many(problems), graders=parse_grader_pattern(graders),
-                          rules=_many(rules), status=status)
+        grader_pairs = parse_grader_pattern(graders)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--graders") from None
+    try:
+        answer_match, key_match = (TextMatch(text, regex) if text else None
+                                   for text in (answer, key))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--answer/--key") from None
+    flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks), problems=_many(problems),
+                      graders=grader_pairs, rules=_many(rules), status=status,
+                      answer=answer_match, key=key_match, patterns=patterns)
     db = open_db(db_path, create=False)
     try:
         queued = queue_count(db)

@@ -194,7 +194,7 @@ def _store(db: Database, batch: list, summary: CodeSummary) -> None:
         dispute = code_dispute(verdicts, reply.benchmark, reply.task_id)
         if dispute is not None:
             entries.append(QueueEntry(reply.reply_id, "code", dispute.reason, dispute.group_key,
-                                      dispute.suggested_label))
+                                      dispute.suggested_label, dispute.pattern.id))
     set_queue(db, [reply.reply_id for reply, _, _ in batch], entries)
     summary.graded += len(batch)
     summary.queued += len(entries)

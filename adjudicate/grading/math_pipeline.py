@@ -63,7 +63,8 @@ def _store(db: Database, batch: list[MathGrading], summary: MathSummary) -> None
         dispute = math_dispute(grading.verdicts, grading.extraction.answer, grading.item.key)
         if dispute is None:
             continue
-        entries.append(QueueEntry(grading.item.id, "math", dispute.reason, dispute.group_key))
+        entries.append(QueueEntry(grading.item.id, "math", dispute.reason, dispute.group_key,
+                                  pattern=dispute.pattern.id))
         summary.disagree += dispute.reason == DISAGREE
         summary.all_reject += dispute.reason == ALL_REJECT
     set_queue(db, [g.item.id for g in batch], entries)

@@ -26,7 +26,8 @@ from .model import (
 )
 from .progress import notes, run_queue, selfcheck_rows, total_queue
 from .reading import is_bad_key, resolve
-from .records import CODE, MATH, ScoredReply, SelfCheckFailure
+from .records import CODE, MATH, DecisionRecord, ScoredReply, SelfCheckFailure
+from .settlement import decision_rows, settled_ways
 from .stats import mcnemar_exact
 from .tables import RunTable, describe
 
@@ -45,11 +46,14 @@ def build_report(
     pass_k: Sequence[int] | None = None,
     top_pairs: int = 10,
     errata: Iterable[ErratumInput] = (),
+    decisions: Iterable[DecisionRecord] = (),
 ) -> Report:
     """Build the whole report. Intervals: Wilson for one reply per problem, else a bootstrap
     over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}").
-    A problem whose key reviewers corrected is scored against the corrected key (`errata`)."""
+    A problem whose key reviewers corrected is scored against the corrected key (`errata`);
+    `decisions` are the decisions over many replies the records' `decided_by` name."""
     records = list(records)
+    decisions = list(decisions)
     _check(records)
     as_labeled = {r.reply_id: r.labels for r in records}  # before errata set bad keys aside
     records, erratum_rows = apply_errata(records, errata)
@@ -112,6 +116,8 @@ def build_report(
         conflicts=diagnostics.conflicts(ordered, resolutions),
         kappa=diagnostics.reviewer_kappa(ordered, bootstrap=bootstrap, seed=seed, level=level),
         selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),
+        settled=settled_ways(ordered, resolutions, decisions),
+        decisions=decision_rows(ordered, decisions),
         notes=(),
         errata=erratum_rows,
         reviewer_notes=diagnostics.reviewer_notes(ordered, as_labeled),

@@ -1,5 +1,6 @@
-"""The report's closing sections as blocks: disputed (answer, key) pairs, excluded keys, key
-errata, conflicting labels, inter-reviewer agreement, failed self-checks, reviewers' notes."""
+"""The report's closing sections as blocks: disputed (answer, key) pairs, how readings were
+settled, excluded keys, key errata, conflicting labels, inter-reviewer agreement, failed
+self-checks and reviewers' notes."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from graders.labels import LABELS
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table
 from .model import DisputedPair, Kappa, Report
+from .settlement_sections import settlement_blocks
 
 ANSWER_WIDTH = 40  # characters of an answer or key before it is cut
 NOTE_WIDTH = 120
@@ -38,6 +40,7 @@ def diagnostic_blocks(report: Report) -> list[Block]:
                                    f.shorten(f.text(p.key), ANSWER_WIDTH), str(p.replies),
                                    str(p.problems), _reading(p))
                                   for p in report.disputed_pairs)))
+    blocks += settlement_blocks(report)
     if report.bad_keys:
         blocks.append(Heading("Problems excluded: key labeled wrong or ambiguous", 2))
         blocks.append(Table("", ("Benchmark", "Problem", "Key", "Flagged by replies",

@@ -10,6 +10,8 @@ from typing import Any
 
 from graders.evidence import FirstFailure
 
+from .settlement import DecisionRow, SettledWay
+
 READING = "reading"  # the pseudo-grader: score by reading
 READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too
 
@@ -304,6 +306,8 @@ class Report:
     conflicts: tuple[Conflict, ...]
     kappa: tuple[Kappa, ...]
     selfcheck_failures: tuple[SelfCheckRow, ...]
+    settled: tuple[SettledWay, ...]
+    decisions: tuple[DecisionRow, ...]
     notes: tuple[Note, ...]
     errata: tuple[ErratumRow, ...] = ()  # keys reviewers corrected or called ambiguous
     reviewer_notes: tuple[ReviewerNote, ...] = ()

@@ -20,7 +20,8 @@ class ScoredReply:
 
     `labels` maps reviewer -> that reviewer's current label (skips left out); `adjudicated`,
     when set, overrides them. `evidence` maps grader -> its evidence JSON (for code, the
-    extended tests' evidence carries the first failing input).
+    extended tests' evidence carries the first failing input). `decided_by` and
+    `adjudication_decision` say which DecisionRecord set a label, if one did.
     """
 
     reply_id: int
@@ -39,6 +40,10 @@ class ScoredReply:
     adjudicated: str | None = None
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
     notes: dict[str, str] = field(default_factory=dict)  # reviewer -> their note on it
+    # which decision over many replies set a label (reviewer -> DecisionRecord id) or the
+    # adjudication; absent or None: given one by one
+    decided_by: dict[str, int] = field(default_factory=dict)
+    adjudication_decision: int | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -75,3 +80,20 @@ class SelfCheckFailure:
     benchmark: str
     problem: str
     reason: str
+
+
+@dataclass(frozen=True)
+class DecisionRecord:
+    """One decision that labeled (or adjudicated) many replies at once: a group of identical
+    (answer, key) pairs, a dispute pattern, or a filtered view."""
+
+    decision_id: int
+    reviewer: str
+    action: str  # label | adjudicate
+    scope: str  # group | pattern | view
+    label: str
+    description: str  # the pattern's name, the group's pair, the view's filter
+    replies: int  # replies it covered
+    written: int  # of them, labeled by it (the rest were kept as they were)
+    kept: int  # earlier labels (or adjudications) it kept
+    decided_at: str

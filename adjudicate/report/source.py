@@ -5,7 +5,8 @@ from __future__ import annotations
 from sqlite_utils import Database
 
 from adjudicate.report.errata import ErratumInput
-from adjudicate.report.records import ScoredReply, SelfCheckFailure
+from adjudicate.report.records import DecisionRecord, ScoredReply, SelfCheckFailure
+from db.batches import batch_records, settling_batches
 from db.errata import active_errata, corrected_replies, erratum_verdicts
 from db.grading import failed_selfchecks
 from db.stored import stored_replies
@@ -13,10 +14,13 @@ from graders.registry import GRADERS
 
 
 def records_from_db(db: Database, run: str | None = None) -> list[ScoredReply]:
-    """One ScoredReply per reply: current verdicts, queue state, labels (skips left out)."""
+    """One ScoredReply per reply: current verdicts, queue state, labels (skips left out) and
+    which decision over many replies set each label, if one did."""
     records = []
+    settling = settling_batches(db)
     for reply in stored_replies(db, run=run, with_text=False, evidence_kinds=("code",)):
         extraction = reply.main_extraction
+        labels = reply.settled_labels()
         records.append(
             ScoredReply(
                 reply_id=reply.reply_id, run=reply.run, benchmark=reply.benchmark,
@@ -26,10 +30,14 @@ def records_from_db(db: Database, run: str | None = None) -> list[ScoredReply]:
                 queue_reason=reply.queue.reason if reply.queue else None,
                 extraction_rule=extraction.rule if extraction else None,
                 answer=extraction.answer if extraction else None,
-                key=reply.key, labels=reply.settled_labels(),
+                key=reply.key, labels=labels,
                 adjudicated=reply.adjudication.label if reply.adjudication else None,
                 evidence={g: v.evidence for g, v in reply.verdicts.items()},
                 notes={who: state.note for who, state in reply.labels.items() if state.note},
+                decided_by={who: settling.labels[(reply.reply_id, who)] for who in labels
+                            if (reply.reply_id, who) in settling.labels},
+                adjudication_decision=settling.adjudications.get(reply.reply_id)
+                if reply.adjudication else None,
             )
         )
     return records
@@ -66,3 +74,10 @@ def errata_from_db(db: Database) -> list[ErratumInput]:
             erratum.reviewer, erratum.note, erratum.created_at,
             tuple(corrected_replies(db, erratum.problem_id)), verdicts))
     return found
+
+
+def decisions_from_db(db: Database) -> list[DecisionRecord]:
+    """Every decision over many replies (a group, a pattern, a view), oldest first."""
+    return [DecisionRecord(b.batch_id, b.reviewer, b.action, b.scope, b.label, b.description,
+                           b.replies, b.written, b.kept, b.created_at)
+            for b in batch_records(db)]

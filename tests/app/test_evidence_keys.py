@@ -154,24 +154,24 @@ async def test_k_then_ambiguous_excludes_the_problem_and_escape_records_nothing(
     assert [b.problem for b in report.bad_keys] == ["0"]
 
 
-async def test_the_guidelines_panel_toggles_with_g(errata_db):
+async def test_the_guidelines_panel_toggles_with_i(errata_db):
     app = make_app(errata_db, "ann", guidelines=GUIDELINES)
     async with app.run_test(size=SIZE) as pilot:
         panel = app.screen.query_one(GuidelinesPanel)
         assert not panel.display
-        await pilot.press("g")
+        await pilot.press("i")
         await pilot.pause()
         assert panel.display
         assert "the final answer equals the key" in panel.query_one(Markdown).source
         await pilot.press("v")  # one panel at a time
         assert app.screen.query_one(ReferencePanel).display and not panel.display
-        await pilot.press("g", "g")
+        await pilot.press("i", "i")
         assert not panel.display
 
 
-async def test_without_guidelines_g_does_nothing(errata_db):
+async def test_without_guidelines_i_does_nothing(errata_db):
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("g")
+        await pilot.press("i")
         assert list(app.screen.query(GuidelinesPanel)) == []
         assert app.screen.check_action("guidelines", ()) is False

@@ -8,10 +8,14 @@ import re
 import pytest
 
 from adjudicate.app import make_app
-from adjudicate.app.dialogs.confirm import ConfirmDialog
+from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
+from adjudicate.app.dialogs.decision import DecisionDialog
 from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
 from adjudicate.app.screens.conflicts import ConflictsScreen
+from adjudicate.app.screens.pattern_examples import PatternExamplesScreen
+from adjudicate.app.screens.patterns import PatternsScreen
+from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.safe_text import visible
 from db.connection import open_db
@@ -74,8 +78,8 @@ async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
         await pilot.press("escape")
 
         await pilot.press("C")  # a group label asks first, quoting the answer and the key
-        assert isinstance(app.screen, ConfirmDialog)
-        assert_drawn_safely(app, "Label all")
+        assert isinstance(app.screen, DecisionDialog)
+        assert_drawn_safely(app, "9␛]0;pwned␇")
         await pilot.press("n")
 
         await pilot.press("slash")  # the filter dialog suggests the hostile run names
@@ -89,6 +93,21 @@ async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
         await pilot.press("a")  # two reviewers disagree on the first math reply
         assert isinstance(app.screen, ConflictsScreen)
         assert_drawn_safely(app, "run␛]0;pwned␇")  # the table, and the item below it
+        await pilot.press("g")  # grouped by (answer, key): the group's title is the pair
+        assert_drawn_safely(app, "answer 9␛]0;pwned␇")
+        await pilot.press("escape")
+
+        await pilot.press("p")  # the patterns, then one pattern's examples side by side
+        assert isinstance(app.screen, PatternsScreen)
+        assert_drawn_safely(app, "pattern")
+        await pilot.press("enter")
+        assert isinstance(app.screen, PatternExamplesScreen)
+        assert_drawn_safely(app)
+        await pilot.press("escape", "escape")
+
+        await pilot.press("V")  # label the view: its label dialog names the view
+        assert isinstance(app.screen, (ChooseLabelDialog, ReviewScreen))
+        assert_drawn_safely(app, "")
         await pilot.press("escape")
 
         await pilot.press("question_mark")

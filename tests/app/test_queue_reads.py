@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from db.batches import preview_decision
 from db.connection import open_db
 from db.labels import adjudicate, record_label, record_skip
 from db.queue import (
@@ -16,7 +17,7 @@ from db.queue import (
     parse_grader_pattern,
     resume_index,
 )
-from db.review_item import group_preview, load_item
+from db.review_item import group_members, load_item
 from db.review_progress import conflicts, label_rate, progress
 
 
@@ -140,13 +141,15 @@ def test_item_holds_the_stored_strings_and_every_current_verdict(db):
     assert item.reply_text[span.start:span.end] == span.answer == "\\dfrac{3}{4}"
 
 
-def test_group_preview_counts_what_a_group_label_would_change(db):
+def test_a_groups_decision_preview_counts_what_it_would_change(db):
     rows = load_queue(db, "ann")
     record_label(db, rows[1].reply_id, "ann", "incorrect")
     record_label(db, rows[2].reply_id, "ann", "correct")
-    preview = group_preview(db, rows[2].reply_id, "ann", "correct")
-    assert preview.reply_ids == tuple(r.reply_id for r in rows[:3])
-    assert preview.relabeled == {"incorrect": 1}
+    members = group_members(db, rows[2].reply_id)
+    assert members == [r.reply_id for r in rows[:3]]
+    preview = preview_decision(db, "ann", members, "correct")
+    assert (preview.mine, preview.mine_differ, preview.writes(False), preview.writes(True)) == (
+        2, 1, 1, 2)
 
 
 def test_progress_counts_per_reviewer_and_pace(db):

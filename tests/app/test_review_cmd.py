@@ -15,7 +15,10 @@ from db.errors import StoreError
     (["--graders", "exact maybe"], "GRADER OUTCOME"),
     # a status that does not exist lists the ones that do
     (["--status", "done"], "unlabeled"),
-    # the test runner is no terminal
+    # a regular expression that does not compile says why
+    (["--answer", "(", "--regex"], "not a regular expression"),
+    # the test runner is no terminal (so the text filters were read: no error before this)
+    (["--answer", "(", "--key", "\\frac"], "needs a terminal"),
     ([], "needs a terminal"),
 ])
 def test_bad_invocations_are_one_clear_line(review_db, extra, message):

@@ -6,7 +6,7 @@ import pytest
 from textual.widgets import Input
 
 from adjudicate.app import make_app
-from adjudicate.app.dialogs.confirm import ConfirmDialog
+from adjudicate.app.dialogs.decision import DecisionDialog
 from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
 from db.connection import open_db
@@ -94,8 +94,9 @@ async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(revie
     async with app.run_test(size=SIZE) as pilot:
         group = [r.reply_id for r in app.screen.session.rows[:3]]
         await pilot.press("C")
-        assert isinstance(app.screen, ConfirmDialog)
-        assert "Label all 3 queued replies" in str(app.screen.query_one("#confirm-body").render())
+        assert isinstance(app.screen, DecisionDialog)
+        body = str(app.screen.query_one("#decision-body").render())
+        assert "3 replies · 1 problem · 1 run" in body and "y labels 3 as correct" in body
         await pilot.press("y")
         on_disk = labels_on_disk(review_db, "ann")
         assert on_disk == {r: ("correct", "labeled", None) for r in group}
@@ -115,12 +116,24 @@ async def test_shift_label_cancelled_writes_nothing(review_db):
         assert labels_on_disk(review_db, "ann") == {} and current_id(app) == first
 
 
-async def test_group_confirmation_warns_about_labels_it_would_change(review_db):
+async def test_a_group_label_keeps_my_earlier_labels_unless_i_replace_them(review_db):
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
+        group = [r.reply_id for r in app.screen.session.rows[:3]]
         await pilot.press("x", "left", "C")
-        body = str(app.screen.query_one("#confirm-body").render())
-        assert "changes 1 of your earlier labels (1 incorrect)" in body
+        body = str(app.screen.query_one("#decision-body").render())
+        assert "You had already labeled 1 of them, 1 otherwise: they are kept" in body
+        assert "y labels 2 as correct; r labels 3" in body
+        await pilot.press("y")  # keep: the incorrect stays
+        assert labels_on_disk(review_db, "ann") == {
+            group[0]: ("incorrect", "labeled", None), group[1]: ("correct", "labeled", None),
+            group[2]: ("correct", "labeled", None)}
+        await pilot.press("u")  # the decision goes; my own label stays
+        assert labels_on_disk(review_db, "ann") == {group[0]: ("incorrect", "labeled", None)}
+        app.screen.session.jump_to(group[0])
+        await pilot.press("C", "r")  # replace: all three
+        assert {r: s[0] for r, s in labels_on_disk(review_db, "ann").items()} == dict.fromkeys(
+            group, "correct")
 
 
 async def test_shift_label_on_a_single_reply_just_labels_it(review_db):
@@ -256,7 +269,7 @@ async def test_conflicts_view_records_the_adjudicated_label(review_db):
     app = make_app(review_db, "carol")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("a")
-        assert len(app.screen.conflicts) == 1
+        assert len(app.screen.groups) == 1
         await pilot.press("x")
         await pilot.press("escape")
         assert app.screen.__class__.__name__ == "ReviewScreen"

@@ -40,6 +40,31 @@ def test_conflicts_view(review_db, snap_compare):
     assert snap_compare(make_app(review_db, "carol"), terminal_size=SIZE, press=["a"])
 
 
+def _labeled_before(review_db) -> None:
+    """ann read one reply of the \\dfrac{3}{4} group one by one; bob labeled another."""
+    ids = [r for r, _, _ in queue_order(review_db)]
+    db = open_db(review_db)
+    record_label(db, ids[0], "ann", "incorrect")
+    record_label(db, ids[1], "bob", "correct")
+    db.close()
+
+
+def test_pattern_list(review_db, snap_compare):
+    _labeled_before(review_db)
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["p"])
+
+
+def test_pattern_examples(review_db, snap_compare):
+    # the pattern of no pattern the graders split on: examples side by side
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE,
+                        press=["p", "down", "down", "down", "enter"])
+
+
+def test_pattern_decision_confirmation(review_db, snap_compare):
+    _labeled_before(review_db)
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["p", "enter", "c"])
+
+
 # -- the evidence beside an item (issue 15) -----------------------------------------------------
 def test_math_reference_panel(tmp_path, snap_compare):
     # GSM8K's worked answer, opened at its "#### 15"
@@ -79,4 +104,4 @@ def test_guidelines_panel(tmp_path, snap_compare):
              "the right key if you know it.\n\n## Code\n\n- **reference quirk**: the samples "
              "agree with each other against the reference.\n")
     assert snap_compare(make_app(path, "ann", guidelines=guide), terminal_size=SIZE,
-                        press=["g"])
+                        press=["i"])

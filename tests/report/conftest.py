@@ -8,7 +8,11 @@ from dataclasses import dataclass
 import pytest
 
 from adjudicate.report import Report, build_report
-from adjudicate.report.source import records_from_db, selfcheck_failures_from_db
+from adjudicate.report.source import (
+    decisions_from_db,
+    records_from_db,
+    selfcheck_failures_from_db,
+)
 
 from .demo_db import apply_bundled_reading, build_demo_db
 
@@ -25,10 +29,12 @@ def demo_reports(tmp_path_factory) -> DemoReports:
     db = build_demo_db(tmp_path_factory.mktemp("demo") / "demo.db", jobs=2)
     try:
         unlabeled = build_report(records_from_db(db),
-                                 selfcheck_failures=selfcheck_failures_from_db(db))
+                                 selfcheck_failures=selfcheck_failures_from_db(db),
+                                 decisions=decisions_from_db(db))
         applied = apply_bundled_reading(db)
         labeled = build_report(records_from_db(db),
-                               selfcheck_failures=selfcheck_failures_from_db(db))
+                               selfcheck_failures=selfcheck_failures_from_db(db),
+                               decisions=decisions_from_db(db))
     finally:
         db.close()
     return DemoReports(unlabeled, labeled, applied)

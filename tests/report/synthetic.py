@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from itertools import count
 
-from adjudicate.report.records import ScoredReply, SelfCheckFailure
+from adjudicate.report.records import DecisionRecord, ScoredReply, SelfCheckFailure
 
 MATH_GRADERS = ("exact", "normalized", "symbolic")
 
@@ -132,13 +132,15 @@ SELFCHECK = (SelfCheckFailure("HumanEval+", "HumanEval/32", "reference fails its
 
 
 def _math(rid, run, bench, problem, sample, accepting, *, rule="boxed", answer="", key="",
-          labels=None, adjudicated=None, queued=None, graders=MATH_GRADERS):
+          labels=None, adjudicated=None, queued=None, graders=MATH_GRADERS, decided_by=None,
+          adjudication_decision=None):
     verdicts = _verdicts(set(accepting), graders)
     if queued is None:
         queued = len(set(verdicts.values())) > 1 or "accept" not in verdicts.values()
     return ScoredReply(rid, run, bench, "math", problem, sample, verdicts, queued=queued,
                        queue_reason="disputed" if queued else None, extraction_rule=rule,
-                       answer=answer, key=key, labels=labels or {}, adjudicated=adjudicated)
+                       answer=answer, key=key, labels=labels or {}, adjudicated=adjudicated,
+                       decided_by=decided_by or {}, adjudication_decision=adjudication_decision)
 
 
 def golden_records() -> list[ScoredReply]:
@@ -149,13 +151,14 @@ def golden_records() -> list[ScoredReply]:
         # MATH-mini, one reply per problem in two runs (Wilson intervals, McNemar between runs).
         _math(1, a_off, "MATH-mini", "p1", 0, {e, n, s}, answer="3", key="3"),
         _math(2, a_off, "MATH-mini", "p2", 0, {n, s}, answer="\\dfrac{1}{2}", key="\\frac12",
-              labels={"ana": "correct", "ben": "correct"}),
+              labels={"ana": "correct", "ben": "correct"}, decided_by={"ana": 1, "ben": 3}),
         _math(3, a_off, "MATH-mini", "p3", 0, {s}, answer="10,080", key="10080",
               labels={"ana": "correct", "ben": "incorrect"}, adjudicated="correct"),
         _math(4, a_off, "MATH-mini", "p4", 0, set(), answer="|x| < 2", key="(-2,2)",
               labels={"ana": "correct", "ben": "correct"}),
         _math(5, a_off, "MATH-mini", "p5", 0, set(), rule="last_number", answer="128",
-              key="-256", labels={"ana": "incorrect", "ben": "incorrect"}),
+              key="-256", labels={"ana": "incorrect", "ben": "incorrect"},
+              decided_by={"ana": 2}),
         _math(6, a_off, "MATH-mini", "p6", 0, {e, n, s}, answer="7", key="7"),
         _math(7, a_off, "MATH-mini", "p7", 0, {s}, answer="2\\sqrt5", key="2 \\sqrt{5}",
               labels={"ana": "correct", "ben": "incorrect"}),  # conflict, not adjudicated
@@ -163,13 +166,14 @@ def golden_records() -> list[ScoredReply]:
               labels={"ana": "bad_key"}),  # key labeled wrong: p8 leaves every score
         _math(11, a_high, "MATH-mini", "p1", 0, {e, n, s}, answer="3", key="3"),
         _math(12, a_high, "MATH-mini", "p2", 0, {n, s}, answer="\\dfrac{1}{2}", key="\\frac12",
-              labels={"ana": "correct"}),
+              labels={"ana": "correct"}, decided_by={"ana": 1}),
         _math(13, a_high, "MATH-mini", "p3", 0, set(), rule="last_number", answer="128 > 0",
               key="10080", labels={"ana": "incorrect"}),
         _math(14, a_high, "MATH-mini", "p4", 0, set(), rule="answer_line", answer="|x| < 2",
               key="(-2,2)", labels={"ana": "correct"}),
         _math(15, a_high, "MATH-mini", "p5", 0, set(), rule="last_number", answer="128",
-              key="-256", labels={"ana": "incorrect", "ben": "incorrect"}),
+              key="-256", labels={"ana": "incorrect", "ben": "incorrect"},
+              decided_by={"ana": 2}),  # ana's group label; ben read it
         _math(16, a_high, "MATH-mini", "p6", 0, {e, n, s}, answer="7", key="7"),
         _math(17, a_high, "MATH-mini", "p7", 0, {s}, answer="2\\sqrt5", key="2 \\sqrt{5}"),
         _math(18, a_high, "MATH-mini", "p8", 0, {e, n, s}, answer="9", key="9"),
@@ -225,6 +229,20 @@ def _failure(state: str, problem: str, sample: int) -> dict:
                 "exception": {"type": "ValueError", "message": "n < 1", "line": 4}}
     return {**common, "kind": "wrong_output", "expected": "0", "actual": "1"}
 
+
+# The decisions golden_records' `decided_by` name; the fourth was undone (nothing in force).
+GOLDEN_DECISIONS = (
+    DecisionRecord(1, "ana", "label", "pattern", "correct",
+                   "same number · normalized, symbolic accept", 2, 2, 0,
+                   "2026-01-05T10:00:00.000000+00:00"),
+    DecisionRecord(2, "ana", "label", "group", "incorrect", "answer 128 · key -256", 2,
+                   2, 0, "2026-01-05T10:05:00.000000+00:00"),
+    DecisionRecord(3, "ben", "label", "view", "correct", "run a-thinking-off · answer contains “1”",
+                   3, 3, 0, "2026-01-06T09:00:00.000000+00:00"),
+    DecisionRecord(4, "ben", "label", "pattern", "correct",
+                   "extra wrapper (x =) · normalized, symbolic accept", 1, 1, 0,
+                   "2026-01-06T09:30:00.000000+00:00"),
+)
 
 GOLDEN_SELFCHECK = (
     SelfCheckFailure("HumanEval+-mini", "HumanEval/32", "reference fails its own tests"),

@@ -18,7 +18,7 @@ import pytest
 from adjudicate.report import FORMATS, build_report, render
 from adjudicate.report.render_csv import COLUMNS
 
-from .synthetic import GOLDEN_SELFCHECK, golden_records
+from .synthetic import GOLDEN_DECISIONS, GOLDEN_SELFCHECK, golden_records
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("ADJUDICATE_REGEN_GOLDEN") == "1"
@@ -26,13 +26,14 @@ FILES = {"table": "report.txt", "markdown": "report.md", "json": "report.json",
          "csv": "report.csv", "html": "report.html"}
 TOP_LEVEL_KEYS = ["schema", "settings", "partial", "queue", "runs", "run_differences",
                   "disputed_summary", "disputed_pairs", "bad_keys", "conflicts", "kappa",
-                  "selfcheck_failures", "notes", "errata", "reviewer_notes"]
+                  "selfcheck_failures", "settled", "decisions", "notes", "errata",
+                  "reviewer_notes"]
 
 
 @pytest.fixture(scope="module")
 def report():
     return build_report(golden_records(), bootstrap=200, seed=0, edge_cases_pass=True,
-                        selfcheck_failures=GOLDEN_SELFCHECK)
+                        selfcheck_failures=GOLDEN_SELFCHECK, decisions=GOLDEN_DECISIONS)
 
 
 def test_every_format_has_a_golden_file():
@@ -55,7 +56,7 @@ def test_output_matches_golden_file(report, fmt):
 
 def test_output_is_identical_when_built_again(report):
     again = build_report(golden_records(), bootstrap=200, seed=0, edge_cases_pass=True,
-                         selfcheck_failures=GOLDEN_SELFCHECK)
+                         selfcheck_failures=GOLDEN_SELFCHECK, decisions=GOLDEN_DECISIONS)
     assert all(render(again, fmt) == render(report, fmt) for fmt in FORMATS)
 
 

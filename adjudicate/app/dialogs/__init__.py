@@ -1,1 +1,1 @@
-"""Modal dialogs: confirm a group label, write a note, set filters."""
+"""Modal dialogs: confirm a decision over many replies, pick its label, write a note, set filters."""

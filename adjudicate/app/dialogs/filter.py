@@ -1,4 +1,5 @@
-"""Choose which queued replies to show: run, benchmark, problem, grader pattern, rule, status."""
+"""Choose which queued replies to show: run, benchmark, problem, grader verdicts, rule, status,
+answer and key text (substring or regular expression), dispute pattern."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ from textual.containers import Grid, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
-from textual.widgets import Input, Label, Select, Static
+from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from adjudicate.app.session import (
     STATUS_HELP,
     FilterChoices,
     QueueFilter,
+    TextMatch,
     format_grader_pattern,
     parse_grader_pattern,
 )
@@ -67,6 +69,21 @@ class FilterDialog(ModalScreen[QueueFilter | None]):
                 yield Select([(f"{name}: {why}", name) for name, why in STATUS_HELP.items()],
                              value=f.status if f.status else Select.NULL, id="status",
                              prompt="any status")
+                yield Label("answer")
+                yield Input(f.answer.text if f.answer else "", id="answer",
+                            placeholder="any; text in the extracted answer, e.g. .0")
+                yield Label("key")
+                yield Input(f.key.text if f.key else "", id="key",
+                            placeholder="any; text in the key")
+                yield Label("")
+                yield Checkbox("answer and key are regular expressions (re.search)",
+                               value=bool((f.answer and f.answer.regex) or (f.key and f.key.regex)),
+                               id="regex")
+                yield Label("pattern")
+                yield Select([(label, pattern) for pattern, label in c.patterns],
+                             value=f.patterns[0] if len(f.patterns) == 1 and f.patterns[0] in
+                             {p for p, _ in c.patterns} else Select.NULL, id="pattern",
+                             prompt="any dispute pattern")
             yield Static(Content(f"graders here: {graders}"), classes="dialog-about")
             yield Static(id="filter-error")
             yield Static(Content.from_markup(
@@ -85,12 +102,18 @@ class FilterDialog(ModalScreen[QueueFilter | None]):
             return self.query_one(f"#{name}", Input).value
 
         status = self.query_one("#status", Select).value
+        pattern = self.query_one("#pattern", Select).value
+        regex = self.query_one("#regex", Checkbox).value
         try:
+            answer, key = (TextMatch(value(name), regex) if value(name) else None
+                           for name in ("answer", "key"))
             flt = QueueFilter(
                 runs=_split(value("runs")), benchmarks=_split(value("benchmarks")),
                 problems=_split(value("problems")), graders=parse_grader_pattern(value("graders")),
                 rules=_split(value("rules")),
                 status=status if isinstance(status, str) else None,
+                answer=answer, key=key,
+                patterns=(pattern,) if isinstance(pattern, str) else (),
             )
         except ValueError as exc:
             self.query_one("#filter-error", Static).update(Content(visible(str(exc))))
@@ -101,6 +124,8 @@ class FilterDialog(ModalScreen[QueueFilter | None]):
         for field in self.query(Input):
             field.value = ""
         self.query_one("#status", Select).clear()
+        self.query_one("#pattern", Select).clear()
+        self.query_one("#regex", Checkbox).value = False
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -1,4 +1,5 @@
-"""`?`: every key of the queue and of the conflicts view, generated from their bindings."""
+"""`?`: every key of the queue, the conflicts view and the pattern screens, generated from
+their bindings."""
 
 from __future__ import annotations
 
@@ -14,7 +15,12 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from adjudicate.app.keymap import CONFLICTS_BINDINGS, QUEUE_BINDINGS
+from adjudicate.app.keymap import (
+    CONFLICTS_BINDINGS,
+    EXAMPLES_BINDINGS,
+    PATTERNS_BINDINGS,
+    QUEUE_BINDINGS,
+)
 from graders.labels import LABELS
 
 
@@ -31,16 +37,17 @@ def _is(prefix: str, kind: str | None = None) -> Callable[[Binding], bool]:
 
 
 def _labels_of(kind: str) -> Callable[[Binding], bool]:
-    return lambda b: _is("label", kind)(b) or _is("adjudicate", kind)(b)
+    return lambda b: any(_is(action, kind)(b) for action in ("label", "adjudicate", "decide"))
 
 
 def sections() -> tuple[tuple[str, Callable[[Binding], bool]], ...]:
     """The help screen's sections, in order, each with the test of which bindings it holds."""
     return (
         *((f"{kind.capitalize()} labels", _labels_of(kind)) for kind in LABELS.kinds()),
-        ("Digit alternates", lambda b: _is("label_slot")(b) or _is("adjudicate_slot")(b)),
+        ("Digit alternates", lambda b: b.action.split("(")[0].endswith("_slot")),
         ("Shift: the whole group with the same answer and key", _is("label_group")),
-        ("Move and scroll", lambda b: b.action.split("(")[0] in ("move", "scroll", "vim_hint")),
+        ("Move and scroll", lambda b: b.action.split("(")[0] in ("move", "scroll", "vim_hint",
+                                                                 "page")),
         ("Everything else", lambda b: True),
     )
 
@@ -89,3 +96,14 @@ class HelpScreen(ModalScreen[None]):
                 "key records the adjudicated label."), classes="help-intro")
             yield Static(help_table(Binding.make_bindings(CONFLICTS_BINDINGS), display),
                          id="help-conflicts")
+            yield Static(Text.from_markup(
+                "[b]The patterns[/b] (p). The queue by kind of dispute, each with its verdicts; "
+                "Enter opens one."), classes="help-intro")
+            yield Static(help_table(Binding.make_bindings(PATTERNS_BINDINGS), display),
+                         id="help-patterns")
+            yield Static(Text.from_markup(
+                "[b]A pattern's examples.[/b] Random replies of it side by side; a label key "
+                "labels every reply of the pattern in one decision, after a confirmation."),
+                classes="help-intro")
+            yield Static(help_table(Binding.make_bindings(EXAMPLES_BINDINGS), display),
+                         id="help-examples")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -9,7 +11,8 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
-from adjudicate.app.dialogs.confirm import ConfirmDialog
+from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
+from adjudicate.app.dialogs.decision import Answer, DecisionDialog
 from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
@@ -17,8 +20,16 @@ from adjudicate.app.messages import ProgressRefreshed
 from adjudicate.app.screens.conflicts import ConflictsScreen
 from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
 from adjudicate.app.screens.help import HelpScreen
-from adjudicate.app.session import GroupPreview, QueueFilter, QueueItem, ReviewSession
-from adjudicate.app.widgets.code_view import CodeItemView, program_of
+from adjudicate.app.screens.patterns import PatternsScreen
+from adjudicate.app.session import (
+    DecisionPreview,
+    QueueFilter,
+    QueueItem,
+    ReviewSession,
+    Scope,
+    StoreError,
+)
+from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView, main_extraction
@@ -128,36 +139,67 @@ class ReviewScreen(EvidenceActions):
         item = self.item
         if item is None or not LABELS.applies(item.kind, label):
             return
-        preview = self.session.preview_group(label)
-        if preview is None or preview.size <= 1:
+        members = self.session.group_members()
+        if len(members) <= 1:
             self.notify("No other queued reply has this answer and key; labeled this one.")
             self.action_label(label)
             return
+        what = _group_words(item)
+        preview = self.session.preview(members, label)
         self.app.push_screen(
-            ConfirmDialog(f"Label {preview.size} replies", self._group_question(item, label, preview)),
-            lambda yes: self._label_group(label, preview) if yes else None)
+            DecisionDialog(f"Label the group {LABELS.short(label)}", preview, f"Group: {what}"),
+            lambda answer: self._decided(preview, answer, "group", item.group_key, what, members))
 
-    def _group_question(self, item: QueueItem, label: str, preview: GroupPreview) -> Content:
-        if item.kind == "math":
-            extraction = main_extraction(item)
-            same = Content.from_markup(
-                "answer [b]$answer[/b]   key [b]$key[/b]",
-                answer=(extraction.answer if extraction and extraction.answer else "(none)"),
-                key=item.key or "(none)")
-        else:
-            same = Content(f"the same program for {item.task_id} ({program_of(item)[1]})")
-        changes = ", ".join(f"{n} {LABELS.short(old)}" for old, n in preview.relabeled.items())
-        return Content.from_markup(
-            "Label all [b]$n[/b] queued replies with\n$same\nas [b]$label[/b]?$changes",
-            n=str(preview.size), same=same.plain, label=LABELS.short(label),
-            changes=f"\n\nThis changes {sum(preview.relabeled.values())} of your earlier labels "
-                    f"({changes})." if preview.relabeled else "")
+    def action_label_view(self) -> None:
+        rows = self.session.rows
+        kinds = {row.kind for row in rows}
+        if len(kinds) != 1:
+            self.notify("Nothing in this view to label." if not rows else
+                        "This view holds math and code replies, and a label fits one kind: "
+                        "narrow it first (/, e.g. by benchmark).", severity="warning", timeout=6)
+            return
+        view = self.session.filter.describe()
+        self.app.push_screen(
+            ChooseLabelDialog("Label every reply in this view",
+                              f"{len(rows):,} queued replies · view: {view}", kinds.pop()),
+            self._label_view)
 
-    def _label_group(self, label: str, preview: GroupPreview) -> None:
-        count = self.session.label_group(label, preview)
-        self.notify(f"Labeled {count} replies {LABELS.short(label)}.")
+    def _label_view(self, label: str | None) -> None:
+        if label is None:
+            return
+        view = self.session.filter.describe()
+        preview = self.session.preview(self.session.view_ids, label)
+        self.app.push_screen(
+            DecisionDialog(f"Label this view {LABELS.short(label)}", preview, f"View: {view}"),
+            lambda answer: self._decided(preview, answer, "view", None, view))
+
+    def _decided(self, preview: DecisionPreview, answer: Answer | None, scope: Scope,
+                 subject: str | None, description: str, advance: list[int] | None = None) -> None:
+        """Record a confirmed decision over many replies, then say what it did."""
+        if answer is None:
+            return
+        try:
+            decision = self.session.decide(preview, scope=scope, subject=subject,
+                                           description=description, replace=answer == "replace")
+        except StoreError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        if advance:
+            self.session.advance_past(advance)
+        kept = f", kept {decision.kept:,} of your earlier labels" if decision.kept else ""
+        self.notify(f"Labeled {decision.written:,} replies {LABELS.short(preview.label)}{kept}.")
         self.show_current()
         self._recount_soon()
+
+    def action_patterns(self) -> None:
+        self.app.push_screen(PatternsScreen(self.session), self._from_patterns)
+
+    def _from_patterns(self, pattern_id: str | None) -> None:
+        if pattern_id is not None:
+            self._apply_filter(replace(self.session.filter, patterns=(pattern_id,)))
+        else:
+            self.show_current()
+            self._recount_soon()
 
     def action_skip(self) -> None:
         if self.item is None:
@@ -251,3 +293,12 @@ class ReviewScreen(EvidenceActions):
     def on_progress_refreshed(self, message: ProgressRefreshed) -> None:
         self.session.progress = message.progress
         self.query_one(ProgressLine).show(message.progress, self.session.reviewer)
+
+
+def _group_words(item: QueueItem) -> str:
+    """What a group shares: 'answer 160.0 · key 160' (code: the same first failure)."""
+    if item.kind == "math":
+        extraction = main_extraction(item)
+        answer = extraction.answer if extraction and extraction.answer else "(none)"
+        return f"answer {answer} · key {item.key or '(none)'}"
+    return f"the same first failing input of {item.benchmark} {item.task_id}"

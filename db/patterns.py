@@ -1,0 +1,141 @@
+"""The queue by dispute pattern: each queued reply's pattern kept current from the stored
+evidence, the patterns with their counts, their replies and random examples of them.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlite_utils import Database
+
+from db.connection import write_transaction
+from graders.patterns import VERSION, Pattern, code_pattern, math_pattern, parse_pattern
+from graders.registry import GRADERS
+
+CHUNK = 500
+
+
+def refresh_patterns(db: Database) -> int:
+    """Compute the pattern of every queued reply that has none, or one of an older
+    `graders.patterns.VERSION`, from its stored extraction, key and verdicts; returns how many.
+    Nothing is written when every pattern is current."""
+    stale = [row[0] for row in db.execute(
+        "SELECT reply_id FROM queue WHERE pattern IS NULL OR pattern_version IS NOT ?",
+        [VERSION])]
+    if not stale:
+        return 0
+    with write_transaction(db):
+        for start in range(0, len(stale), CHUNK):
+            chunk = stale[start:start + CHUNK]
+            db.conn.executemany(
+                "UPDATE queue SET pattern = ?, pattern_version = ? WHERE reply_id = ?",
+                [(pattern.id, VERSION, reply_id)
+                 for reply_id, pattern in _stored_patterns(db, chunk).items()])
+    return len(stale)
+
+
+def _stored_patterns(db: Database, reply_ids: Sequence[int]) -> dict[int, Pattern]:
+    marks = ", ".join("?" * len(reply_ids))
+    outcomes: dict[int, dict[str, str]] = {r: {} for r in reply_ids}
+    evidence: dict[int, dict[str, str]] = {r: {} for r in reply_ids}
+    for reply_id, grader, verdict, blob in db.execute(
+        f"SELECT reply_id, grader, verdict, evidence FROM verdicts WHERE current = 1 "
+        f"AND reply_id IN ({marks})", list(reply_ids)):
+        outcomes[reply_id][grader] = verdict
+        evidence[reply_id][grader] = blob
+    out = {}
+    for reply_id, kind, key, answer in db.execute(
+        f"""SELECT q.reply_id, q.kind, COALESCE(r.key_override, p.answer),
+                   (SELECT e.answer FROM extractions e WHERE e.reply_id = q.reply_id
+                    AND e.current = 1 ORDER BY e.extractor LIMIT 1)
+            FROM queue q JOIN replies r ON r.id = q.reply_id
+            JOIN problems p ON p.id = r.problem_id WHERE q.reply_id IN ({marks})""",
+            list(reply_ids)):
+        if kind == "math":
+            out[reply_id] = math_pattern(outcomes[reply_id], answer, key)
+        else:
+            extended = GRADERS.first_voting("extended", outcomes[reply_id])
+            decoded = json.loads(evidence[reply_id][extended]) if extended else {}
+            out[reply_id] = code_pattern(outcomes[reply_id],
+                                         decoded if isinstance(decoded, dict) else {})
+    return out
+
+
+@dataclass(frozen=True)
+class PatternSummary:
+    """One pattern of the queue: how many replies, problems, runs and (answer, key) groups it
+    holds, and how many of its replies are labeled."""
+
+    pattern: Pattern
+    replies: int
+    problems: int
+    runs: int
+    groups: int
+    labeled_by_me: int
+    labeled_by_anyone: int
+
+
+def pattern_summaries(db: Database, reviewer: str) -> list[PatternSummary]:
+    """Every pattern in the queue: patterns one decision may settle first, most replies first;
+    then the ones without a pattern (to be read one by one)."""
+    rows = db.execute(
+        """SELECT q.pattern, COUNT(*), COUNT(DISTINCT r.problem_id), COUNT(DISTINCT r.run_id),
+                  COUNT(DISTINCT q.group_key),
+                  SUM(EXISTS (SELECT 1 FROM labels l WHERE l.reply_id = q.reply_id
+                              AND l.reviewer = ? AND l.status = 'labeled')),
+                  SUM(EXISTS (SELECT 1 FROM labels a WHERE a.reply_id = q.reply_id
+                              AND a.status = 'labeled')
+                      OR EXISTS (SELECT 1 FROM adjudications d WHERE d.reply_id = q.reply_id))
+           FROM queue q JOIN replies r ON r.id = q.reply_id
+           WHERE q.pattern IS NOT NULL GROUP BY q.pattern""", [reviewer]).fetchall()
+    summaries = [PatternSummary(parse_pattern(pattern), *counts) for pattern, *counts in rows]
+    return sorted(summaries, key=lambda s: (not s.pattern.decidable, -s.replies, s.pattern.id))
+
+
+def pattern_members(db: Database, pattern_id: str) -> list[int]:
+    """The queued replies of one pattern, in reply order."""
+    return [row[0] for row in db.execute(
+        "SELECT reply_id FROM queue WHERE pattern = ? ORDER BY reply_id", [pattern_id])]
+
+
+def pattern_examples(db: Database, pattern_id: str) -> list[int]:
+    """One random reply of each (answer, key) group of a pattern, the groups in random order:
+    what a reviewer pages through before deciding. Seeded by the pattern, so it is stable."""
+    groups: dict[str, list[int]] = {}
+    for reply_id, group_key in db.execute(
+        "SELECT reply_id, group_key FROM queue WHERE pattern = ? ORDER BY reply_id",
+        [pattern_id]):
+        groups.setdefault(group_key, []).append(reply_id)
+    rng = random.Random(pattern_id)
+    picks = [rng.choice(members) for members in groups.values()]
+    rng.shuffle(picks)
+    return picks
+
+
+@dataclass(frozen=True)
+class DecisionsNeeded:
+    """How many decisions settle part of the queue: one per (answer, key) group (group labels
+    alone), against one per decidable pattern plus one per group of no pattern."""
+
+    replies: int
+    groups: int  # decisions with group labels alone
+    patterns: int  # decidable patterns
+    unpatterned_replies: int
+    unpatterned_groups: int
+
+    @property
+    def with_patterns(self) -> int:
+        return self.patterns + self.unpatterned_groups
+
+
+def decisions_needed(db: Database, reasons: Sequence[str] = ()) -> DecisionsNeeded:
+    """The count over the queue, or over replies queued for one of `reasons` (e.g. disagree)."""
+    where = f"WHERE reason IN ({', '.join('?' * len(reasons))})" if reasons else ""
+    rows = db.execute(f"SELECT pattern, group_key FROM queue {where}", list(reasons)).fetchall()
+    decidable = {p for p, _ in rows if p is not None and parse_pattern(p).decidable}
+    rest = [g for p, g in rows if p not in decidable]
+    return DecisionsNeeded(len(rows), len({g for _, g in rows}), len(decidable), len(rest),
+                           len(set(rest)))
