@@ -190,6 +190,14 @@ def m002_patterns_and_batches(db: Database) -> None:
 
 
 @MIGRATIONS()
+def m003_queue_key_issue(db: Database) -> None:
+    """Why a queued reply's key looks wrong (`graders.math.suspect_keys`); NULL: it looks fine.
+    Replies against such a key are queued (reason `suspect_key`, beside m001's reasons) even when
+    graders agree."""
+    db.execute("ALTER TABLE queue ADD COLUMN key_issue TEXT")
+
+
+@MIGRATIONS()
 def m005_probe_outputs(db: Database) -> None:
     """What every base-passing sample returned on each queued failing input, and the tally."""
     for statement in _statements(

@@ -70,6 +70,7 @@ class FirstFailure(TypedDict, total=False):
     cpu_s: float
     stdout: str | None
     detail: str
+    caught_by: str  # a timeout: the harness's clock, the host's watchdog or the CPU rlimit
     minimal: MinimalInput  # the input shrunk, when grading shrinks
     # older or foreign evidence
     input: str

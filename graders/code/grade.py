@@ -41,6 +41,9 @@ class CodeGradeConfig:
     shrink: ShrinkLimits | None = None  # shrink each first failing input within these limits
 
 
+_MEASURED = ("elapsed_s", "cpu_s", "stdout")  # what only the harness measures
+
+
 class _Judge:
     """Judges results as they stream in; remembers the first failure."""
 
@@ -72,7 +75,7 @@ class _Judge:
 
     def check(self, index: int, message: dict[str, Any]) -> _Judgement:
         if "to" in message:
-            return Failure("timeout", index, self.context(index, message))
+            return self.timed_out(index, "the harness's clock", message)
         if "x" in message:
             return Failure("exception", index,
                            {**self.context(index, message), "exception": message["x"]})
@@ -100,6 +103,15 @@ class _Judge:
                 "cpu_s": round(float(message.get("t", 0.0)), 6),
                 "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o"),
                 **shown}
+
+    def timed_out(self, index: int, caught_by: str,
+                  message: dict[str, Any] | None = None) -> Failure:
+        """A time limit exceeded reads the same however it was caught (the harness's clock, the
+        host's watchdog, the CPU rlimit): which one fires first depends on the machine's load."""
+        evidence = self.context(index, message or {})
+        if message is None:  # killed from outside: no timings or output of its own to show
+            evidence = {k: v for k, v in evidence.items() if k not in _MEASURED}
+        return Failure("timeout", index, {**evidence, "caught_by": caught_by})
 
     def oracle(self, index: int) -> str:
         """The case's own property, else equality with a stated value, else the problem's."""
@@ -202,6 +214,10 @@ def _settle(state: _Judge, result: RunResult) -> str | None:
         kind = "load_timeout" if result.load.get("load") == "timeout" else "load_error"
         state.failure = Failure(kind, None, {"exception": result.load.get("x"),
                                              "stdout": result.load.get("o")})
+    elif result.watchdog and result.watchdog != "load time limit" and index < len(state.limits):
+        state.failure = state.timed_out(index, f"the host's watchdog ({result.watchdog})")
+    elif result.signal == _SIGXCPU and result.loaded and index < len(state.limits):
+        state.failure = state.timed_out(index, "the CPU-time rlimit (SIGXCPU)")
     elif result.watchdog:
         kind = "load_timeout" if result.watchdog == "load time limit" else "timeout"
         known = kind != "load_timeout" and index < len(state.limits)

@@ -19,6 +19,7 @@ from graders.code.sandbox import Sandbox, Segment, TestSuite
 
 # an input that ended its job: the host's reason, shaped like the harness's own messages
 KILLED = "killed"
+_SIGXCPU = 24  # the CPU-time rlimit ended the process
 
 
 @dataclass
@@ -69,7 +70,9 @@ def run_inputs(sandbox: Sandbox, program: str, entry_point: str, inputs: list[li
         index = result.next_index
         if index >= count:
             return outcome
-        reason = result.watchdog or f"exit code {result.exit_code}, signal {result.signal}"
+        reason = (f"the host's watchdog ({result.watchdog})" if result.watchdog else
+                  "the CPU-time rlimit (SIGXCPU)" if result.signal == _SIGXCPU else
+                  f"exit code {result.exit_code}, signal {result.signal}")
         message = {"i": index, KILLED: reason, "t": limits[index]}
         if record(message):
             outcome.stopped = True

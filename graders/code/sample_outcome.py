@@ -39,9 +39,9 @@ def judge_message(problem: CodeProblem, case: TestCase, args: list[Any], expecte
                   strict_numbers: bool = False) -> Outcome:
     """The outcome of one sample result on `args`, whose reference output is `expected`."""
     limit = {"time_limit_s": round(time_limit, 6)}
-    if is_timeout(message):
-        detail = f"killed by the host: {message[KILLED]}" if KILLED in message else None
-        return Outcome("timeout", evidence={**limit, **({"detail": detail} if detail else {})})
+    if is_timeout(message):  # read the same however it was caught, as grading's timeouts
+        return Outcome("timeout", evidence={**limit,
+                                            "caught_by": message.get(KILLED, "the harness's clock")})
     if KILLED in message:
         return Outcome("crash", evidence={"detail": f"the process ended: {message[KILLED]}"})
     if "x" in message:
