@@ -22,7 +22,11 @@ from graders.labels import LABELS
 from graders.verdict import Verdict
 
 KINDS = ("wrong", "ambiguous")
-_CORRECTED = "problem_id = ? AND key_override IS NULL"  # the replies a corrected key reaches
+# The replies a corrected key reaches: the problem's replies graded against the key it corrects,
+# whether the key is the problem's or came with the reply (ToRA's `gt`); a reply carrying a
+# different key of its own keeps it.
+_CORRECTED = ("SELECT r.id, r.text FROM replies r JOIN problems p ON p.id = r.problem_id "
+              "WHERE r.problem_id = ? AND COALESCE(r.key_override, p.answer) IS ? ORDER BY r.id")
 
 
 def bad_key_label() -> str:
@@ -114,7 +118,7 @@ class ReplyToRegrade:
 
 def replies_to_regrade(db: Database, versions: Mapping[str, str]) -> list[ReplyToRegrade]:
     """Replies of every corrected problem missing a verdict against its corrected key from a
-    current grader (a reply with a key of its own keeps it: the erratum is the problem's)."""
+    current grader (those graded against the key it corrects)."""
     todo = []
     for erratum in active_errata(db):
         if not erratum.corrects:
@@ -125,9 +129,7 @@ def replies_to_regrade(db: Database, versions: Mapping[str, str]) -> list[ReplyT
                 "WHERE erratum_id = ?", [erratum.id]):
             have.setdefault(reply_id, set()).add((grader, version))
         wanted = set(versions.items())
-        for reply_id, text in db.execute(
-                f"SELECT id, text FROM replies WHERE {_CORRECTED} ORDER BY id",
-                [erratum.problem_id]):
+        for reply_id, text in db.execute(_CORRECTED, [erratum.problem_id, erratum.old_key]):
             if not wanted <= have.get(reply_id, set()):
                 todo.append(ReplyToRegrade(erratum.id, reply_id, text, erratum.new_key or ""))
     return todo
@@ -161,7 +163,6 @@ def erratum_verdicts(db: Database, erratum_id: int,
     return found
 
 
-def corrected_replies(db: Database, problem_id: int) -> list[int]:
-    """The replies a problem's corrected key applies to (those with no key of their own)."""
-    return [row[0] for row in db.execute(
-        f"SELECT id FROM replies WHERE {_CORRECTED} ORDER BY id", [problem_id])]
+def corrected_replies(db: Database, erratum: Erratum) -> list[int]:
+    """The replies an erratum's corrected key applies to: those graded against its old key."""
+    return [row[0] for row in db.execute(_CORRECTED, [erratum.problem_id, erratum.old_key])]

@@ -73,7 +73,7 @@ def errata_from_db(db: Database) -> list[ErratumInput]:
         found.append(ErratumInput(
             erratum.benchmark, erratum.task_id, erratum.kind, erratum.old_key, erratum.new_key,
             erratum.reviewer, erratum.note, erratum.created_at,
-            tuple(corrected_replies(db, erratum.problem_id)), verdicts))
+            tuple(corrected_replies(db, erratum)), verdicts))
     return found
 
 

@@ -23,13 +23,14 @@ REPLIES = [
 ]
 
 
-def build_errata_db(folder: Path, replies: list[dict] | None = None) -> Path:
+def build_errata_db(folder: Path, replies: list[dict] | None = None,
+                    options: ImportOptions | None = None) -> Path:
     """The database, graded: problem 0's three replies are queued (its key is wrong)."""
     path = folder / "errata.db"
     db = open_db(path)
     import_file(db, str(write_jsonl(folder / "gsm8k.jsonl", PROBLEMS)), ImportOptions())
     import_file(db, str(write_jsonl(folder / "replies.jsonl", replies or REPLIES)),
-                ImportOptions(run="gpt", benchmark="gsm8k"))
+                options or ImportOptions(run="gpt", benchmark="gsm8k"))
     grade_math_replies(db, jobs=1)
     db.close()
     return path

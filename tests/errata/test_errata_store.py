@@ -8,6 +8,8 @@ import sqlite3
 import pytest
 
 from adjudicate.grading.errata_stage import regrade_errata
+from adjudicate.importers.pipeline import ImportOptions
+from adjudicate.importers.reading import ReplyFields
 from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
@@ -15,7 +17,7 @@ from db.errata import active_errata, erratum_verdicts, record_erratum
 from db.errors import StoreError
 from db.labels import record_label, undo_last
 from graders.registry import GRADERS
-from tests.errata.data import build_errata_db, reply_ids
+from tests.errata.data import REPLIES, build_errata_db, reply_ids
 
 
 @pytest.fixture
@@ -46,6 +48,29 @@ def test_a_corrected_key_is_recorded_with_its_label_and_regraded(db):
     assert "accept" not in {outcome for outcome, _ in again[third].values()}
     assert {r: verdicts(db, r) for r in (first, second, third)} == before  # originals stay
     assert regrade_errata(db, jobs=1) == 0  # nothing left to do
+
+
+def test_a_key_that_came_with_the_replies_is_corrected_too(tmp_path):
+    # ToRA-style files carry the key with each reply (`gt`); a reply with another key of its
+    # own was not graded against the wrong one and keeps its verdicts
+    replies = [{**reply, "gt": "15" if reply["id"] == "0" else "4"} for reply in REPLIES]
+    replies.append({"id": "0", "reply": "so it is 16.5\n#### 16.5", "gt": "16.5"})
+    folder = tmp_path / "own"
+    folder.mkdir()
+    path = build_errata_db(folder, replies, ImportOptions(
+        run="tora", benchmark="gsm8k", fields=ReplyFields(gold_field="gt")))
+    db = open_db(path)
+    try:
+        first, second, third, own = reply_ids(db, "0")
+        erratum = record_erratum(db, first, "ann", "wrong", "16.5")
+        assert erratum.old_key == "15"
+        assert regrade_errata(db, jobs=1) == 3
+        assert set(erratum_verdicts(db, erratum.id, GRADERS.versions("math"))) == {
+            first, second, third}
+        fixed = build_report(records_from_db(db), errata=errata_from_db(db), bootstrap=20)
+        assert [(e.problem, e.replies_regraded) for e in fixed.errata] == [("0", 3)]
+    finally:
+        db.close()
 
 
 def test_the_report_scores_the_problem_with_the_corrected_key(db):
