@@ -111,6 +111,16 @@ def test_expected_output_is_recorded_for_every_kind_of_failure(problem, expected
         assert first["minimal"]["expected"] is not None
 
 
+def test_a_timeout_the_host_caught_keeps_the_expected_output(problem, expected, sandbox):
+    # sleeping spends no CPU, so the harness's CPU-time clock never fires: the host's wall-clock
+    # watchdog ends the run, on any machine
+    first = first_failure("    import time\n    time.sleep(30)\n    return 0\n", problem,
+                          expected, sandbox, max_timeouts=1)
+    assert first["kind"] == "timeout" and first["caught_by"].startswith("the host's watchdog")
+    assert (first["call"], first["expected"]) == ("total([1, 2])", "3")
+    assert first["minimal"]["expected"] is not None
+
+
 def test_without_shrink_limits_there_is_no_minimal(problem, expected, sandbox):
     verdicts = grade_sample(PROMPT + "    return 0\n", problem, expected, sandbox,
                             CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5)))
