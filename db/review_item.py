@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from db.probes import tally_for
 from graders.registry import GRADERS
 
 
@@ -60,6 +61,10 @@ class QueueItem:
     my_note: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     key_issue: str | None = None  # why the key looks wrong (a suspect key), when it does
+    problem_id: int | None = None
+    reference: str | None = None  # the worked solution (math) or canonical solution (code)
+    contract: str | None = None  # code: the benchmark's input contract (EvalPlus asserts)
+    tally: dict[str, Any] | None = None  # code: the other samples' outputs on its failing input
 
 
 def _decode(evidence: str) -> dict[str, Any]:
@@ -75,7 +80,9 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
     row = db.execute(
         """SELECT p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, p.statement,
                   COALESCE(r.key_override, p.answer), p.entry_point, r.text, r.form,
-                  q.reason, q.group_key, q.suggested_label, p.metadata, q.key_issue
+                  q.reason, q.group_key, q.suggested_label, p.metadata, q.key_issue, p.id,
+                  p.reference,
+                  CASE WHEN json_valid(p.tests) THEN json_extract(p.tests, '$.contract') END
            FROM replies r JOIN problems p ON p.id = r.problem_id JOIN runs ru ON ru.id = r.run_id
            LEFT JOIN queue q ON q.reply_id = r.id
            WHERE r.id = ?""", [reply_id],
@@ -83,7 +90,7 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
     if row is None:
         return None
     (kind, run, benchmark, task_id, sample_index, statement, key, entry_point, text, form,
-     reason, group_key, suggested, metadata, key_issue) = row
+     reason, group_key, suggested, metadata, key_issue, problem_id, reference, contract) = row
     extractions = tuple(ExtractionView(*e) for e in db.execute(
         "SELECT extractor, rule, answer, span_start, span_end FROM extractions "
         "WHERE reply_id = ? AND current = 1 ORDER BY extractor", [reply_id]))
@@ -104,7 +111,21 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
         text, form, reason, group_key, group_size, suggested, extractions, tuple(verdicts),
         mine[0], None if mine[1] == "cleared" else mine[1], mine[2], _decode(metadata or "{}"),
         key_issue,
+        problem_id=problem_id, reference=reference,
+        contract=contract if isinstance(contract, str) else None,
+        tally=_tally(db, problem_id, verdicts) if kind == "code" else None,
     )
+
+
+def _tally(db: Database, problem_id: int, verdicts: Sequence[VerdictView]) -> dict[str, Any] | None:
+    """The tally grading stored for the input a reviewer sees first (the minimal one)."""
+    for verdict in verdicts:
+        first = verdict.evidence.get("first_failure")
+        if verdict.outcome != "accept" and isinstance(first, dict):
+            minimal = first.get("minimal")
+            key = minimal.get("input_key") if isinstance(minimal, dict) else None
+            return tally_for(db, problem_id, key) if isinstance(key, str) else None
+    return None
 
 
 def group_members(db: Database, reply_id: int) -> list[int]:

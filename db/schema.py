@@ -197,6 +197,71 @@ def m003_queue_key_issue(db: Database) -> None:
     db.execute("ALTER TABLE queue ADD COLUMN key_issue TEXT")
 
 
+@MIGRATIONS()
+def m005_probe_outputs(db: Database) -> None:
+    """What every base-passing sample returned on each queued failing input, and the tally."""
+    for statement in _statements(
+        """
+        CREATE TABLE probe_outputs (
+            reply_id INTEGER NOT NULL REFERENCES replies(id),
+            input_key TEXT NOT NULL,                    -- names the input exactly (a hash)
+            version TEXT NOT NULL,
+            kind TEXT NOT NULL,                         -- pass | wrong_output | exception | ...
+            output TEXT NOT NULL,                       -- what it returned, shown
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (reply_id, input_key, version)
+        );
+        CREATE TABLE probe_tallies (
+            problem_id INTEGER NOT NULL REFERENCES problems(id),
+            input_key TEXT NOT NULL,
+            version TEXT NOT NULL,
+            tally TEXT NOT NULL,                        -- JSON: reference, groups, quirk hint
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (problem_id, input_key, version)
+        );
+        """
+    ):
+        db.execute(statement)
+
+
+@MIGRATIONS()
+def m006_errata(db: Database) -> None:
+    """Keys reviewers found wrong or ambiguous (with the right key where they know it), and
+    the replies of such a problem graded again against the corrected key."""
+    for statement in _statements(
+        f"""
+        CREATE TABLE errata (
+            id INTEGER PRIMARY KEY,
+            problem_id INTEGER NOT NULL REFERENCES problems(id),
+            kind TEXT NOT NULL CHECK (kind IN ('wrong', 'ambiguous')),
+            old_key TEXT,                               -- the key as the reviewer saw it
+            new_key TEXT,                               -- the right key (NULL: not known)
+            reviewer TEXT NOT NULL,
+            note TEXT,
+            reply_id INTEGER REFERENCES replies(id),    -- the reply it was found on
+            event_id INTEGER REFERENCES label_events(id),  -- the bad-key label it came with
+            created_at TEXT NOT NULL
+        );
+        CREATE INDEX errata_problem ON errata(problem_id);
+        CREATE TRIGGER errata_append_only_update BEFORE UPDATE ON errata
+            BEGIN SELECT RAISE(ABORT, 'errata is append-only'); END;
+        CREATE TRIGGER errata_append_only_delete BEFORE DELETE ON errata
+            BEGIN SELECT RAISE(ABORT, 'errata is append-only'); END;
+        CREATE TABLE erratum_verdicts (
+            erratum_id INTEGER NOT NULL REFERENCES errata(id),
+            reply_id INTEGER NOT NULL REFERENCES replies(id),
+            grader TEXT NOT NULL,
+            grader_version TEXT NOT NULL,
+            verdict TEXT NOT NULL CHECK (verdict IN {OUTCOMES_SQL}),
+            evidence TEXT NOT NULL DEFAULT '{{}}',
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (erratum_id, reply_id, grader, grader_version)
+        );
+        """
+    ):
+        db.execute(statement)
+
+
 def _statements(script: str) -> list[str]:
     """Split a script into statements; executescript() would commit the migration's transaction."""
     statements, current = [], []

@@ -21,6 +21,39 @@ class ExceptionInfo(TypedDict, total=False):
     line: int | None
 
 
+class ShrinkSearch(TypedDict, total=False):
+    """How the search for a minimal failing input went, and whether it stopped early."""
+
+    steps: int
+    tries: int
+    timeouts: int
+    cpu_s: float  # the sample's CPU time on candidates (a timeout counts its limit)
+    elapsed_s: float
+    complete: bool
+    stopped: str | None  # why it stopped before it could shrink no further
+    rejected_by_contract: int
+    contract: str  # how candidate inputs were checked
+
+
+class MinimalInput(TypedDict, total=False):
+    """The smallest input found that fails like the first failing one (graders/code/minimal)."""
+
+    call: str
+    args: Any  # the input as tagged JSON, to run it again
+    input_key: str
+    kind: str
+    expected: str
+    reference_value: Any  # the reference's output as tagged JSON
+    reference_s: float
+    actual: str
+    exception: ExceptionInfo | str | None
+    time_limit_s: float | None
+    detail: str
+    same_as_original: bool
+    seen_alone: bool
+    search: ShrinkSearch
+
+
 class FirstFailure(TypedDict, total=False):
     """The first input a code sample failed, as the grader saw it."""
 
@@ -28,7 +61,8 @@ class FirstFailure(TypedDict, total=False):
     index: int | None  # position within that set
     kind: str  # wrong_output | exception | timeout | output_too_large | crash | load_error ...
     call: str  # the call as text: `f(1, 2)`
-    expected: str
+    expected: str | None  # also for an exception or a timeout
+    expected_error: str  # the reference itself failed on this input: there is no expected output
     actual: str
     exception: ExceptionInfo | str | None
     time_limit_s: float | None
@@ -37,6 +71,7 @@ class FirstFailure(TypedDict, total=False):
     stdout: str | None
     detail: str
     caught_by: str  # a timeout: the harness's clock, the host's watchdog or the CPU rlimit
+    minimal: MinimalInput  # the input shrunk, when grading shrinks
     # older or foreign evidence
     input: str
     time_limit: float

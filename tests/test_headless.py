@@ -8,9 +8,10 @@ import sys
 CORE_MODULES = [
     "graders", "graders.verdict", "graders.registry", "graders.math.engine", "graders.code",
     "db.connection", "db.labels", "db.export", "db.grading", "db.queue", "db.review_item",
-    "db.review_progress",
+    "db.review_progress", "db.errata", "db.probes",
     "adjudicate.importers.pipeline", "adjudicate.exporting", "adjudicate.grading.math_pipeline",
     "adjudicate.grading.code_pipeline", "adjudicate.report", "adjudicate.report.source",
+    "adjudicate.grading.errata_stage", "adjudicate.grading.probe_stage", "adjudicate.errata_file",
 ]
 
 

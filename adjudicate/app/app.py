@@ -20,20 +20,22 @@ class ReviewApp(App[None]):
     CSS_PATH = ["app.tcss", "screens/screens.tcss", "dialogs/dialogs.tcss"]
 
     def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None,
-                 order: str = "review") -> None:
+                 order: str = "review", guidelines: str | None = None) -> None:
         super().__init__()
         self.session = ReviewSession.open(db_path, reviewer, flt, order)
+        self.guidelines = guidelines
         self.sub_title = visible(f"{reviewer} · {Path(db_path).name}") + (
             " · sample order" if order == "sample" else "")
 
     def get_default_screen(self) -> Screen:
-        return ReviewScreen(self.session)
+        return ReviewScreen(self.session, self.guidelines)
 
     def on_unmount(self) -> None:
         self.session.close()
 
 
 def make_app(db_path: str | Path, reviewer: str, flt: QueueFilter | None = None,
-             order: str = "review") -> ReviewApp:
-    """The one factory the CLI, the tests and the benchmark share."""
-    return ReviewApp(db_path, reviewer, flt, order)
+             order: str = "review", guidelines: str | None = None) -> ReviewApp:
+    """The one factory the CLI, the tests and the benchmark share; `guidelines` is the
+    Markdown text the `i` panel shows."""
+    return ReviewApp(db_path, reviewer, flt, order, guidelines)

@@ -61,6 +61,17 @@ def label_bindings(action: str, *, groups: bool) -> list[Binding]:
     return bindings
 
 
+# Evidence beside the item, one key each (the screen hides what does not apply).
+PANEL_BINDINGS: list[BindingType] = [
+    Binding("v", "reference", "reference",
+            tooltip="show or hide the reference solution (math: opened at its final answer; "
+                    "code: the canonical solution and the input contract)"),
+    Binding("o", "original", "original input",
+            tooltip="code: the first failing input as grading found it, or its minimal form"),
+    Binding("i", "guidelines", "guidelines",
+            tooltip="show or hide the labeling guidelines (review --guidelines FILE.md)"),
+]
+
 # The queue. Footer order: the labels, then help (so it shows on narrow terminals), the rest.
 QUEUE_BINDINGS: list[BindingType] = [
     *label_bindings("label", groups=True),
@@ -84,10 +95,12 @@ QUEUE_BINDINGS: list[BindingType] = [
     *scroll_bindings(),
     QUIT_BINDING,
     # last in the footer: on a narrow terminal these give way before quit does
+    *PANEL_BINDINGS,
     Binding("p", "patterns", "patterns",
             tooltip="the queue by dispute pattern: look at examples, settle one in one decision"),
-    Binding("v", "label_view", "label view", show=False,
-            tooltip="label every reply in this view (the filter) in one decision; asks first"),
+    Binding("V", "label_view", "label view", show=False,
+            tooltip="label every reply in this view (the filter) in one decision; asks first "
+                    "(a capital acts on many replies, as the capital of a label key does)"),
 ]
 
 # The conflicts view: a label key records the adjudicated label.

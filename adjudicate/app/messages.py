@@ -13,3 +13,11 @@ class ProgressRefreshed(Message):
     def __init__(self, progress: ReviewProgress) -> None:
         super().__init__()
         self.progress = progress
+
+
+class ErrataRegraded(Message):
+    """A worker graded the replies of corrected problems against their corrected keys."""
+
+    def __init__(self, count: int | None, error: str | None = None) -> None:
+        super().__init__()
+        self.count, self.error = count, error  # count None: it failed, `error` says why

@@ -8,13 +8,18 @@ shows the next item only after that.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import replace
 from pathlib import Path
 
 from sqlite_utils import Database
 
+from adjudicate.app.reference import ReferenceText, reference_of
 from db.batches import Action, Decision, DecisionPreview, Scope, preview_decision, record_decision
 from db.connection import open_db
+from db.errata import Erratum, record_erratum
+from db.errata import bad_key_label as erratum_label
 from db.errors import StoreError
 from db.labels import Undone, adjudicate, record_label, record_skip, set_note, undo_last_action
 from db.patterns import PatternSummary, pattern_examples, pattern_members, pattern_summaries
@@ -54,11 +59,13 @@ ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sa
 
 # The store's records and filter helpers the rest of the app uses, taken from here.
 __all__ = [
-    "STATUS_HELP", "Decision", "DecisionPreview", "ExtractionView", "FilterChoices",
-    "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem",
+    "STATUS_HELP", "Decision", "DecisionPreview", "Erratum", "ExtractionView", "FilterChoices",
+    "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem", "ReferenceText",
     "ReviewProgress", "ReviewSession", "Scope", "StoreError", "TextMatch", "Undone",
     "VerdictView", "format_grader_pattern", "parse_grader_pattern",
 ]
+
+REGRADE_TIMEOUT_S = 600.0
 
 
 class ReviewSession:
@@ -126,6 +133,10 @@ class ReviewSession:
         """Every reply reviewers labeled differently, adjudicated or not."""
         return conflicts(self.db)
 
+    def reference(self, item: QueueItem) -> ReferenceText:
+        """The item's reference solution, for the reference panel."""
+        return reference_of(item.kind, item.reference, item.contract)
+
     def filter_choices(self) -> FilterChoices:
         """The runs, benchmarks, graders, rules and patterns a filter can name here."""
         return filter_choices(self.db)
@@ -190,6 +201,29 @@ class ReviewSession:
             record_label(self.db, row.reply_id, self.reviewer, label)
         self._set_states({row.reply_id: ("labeled", label)})
         return self.move(1)
+
+    def key_erratum(self, kind: str, new_key: str | None, note: str | None) -> Erratum | None:
+        """Label the current reply's key bad and record why (wrong, with the corrected key if
+        given, or ambiguous), in one transaction; then advance."""
+        row = self.current
+        if row is None:
+            return None
+        erratum = record_erratum(self.db, row.reply_id, self.reviewer, kind, new_key, note)
+        self._set_states({row.reply_id: ("labeled", erratum_label())})
+        self.move(1)
+        return erratum
+
+    def regrade_errata(self) -> int:
+        """Grade the replies of corrected problems against their corrected keys, in a child
+        process (SymPy and its worker pool stay out of the app; a worker thread waits for it);
+        returns how many replies. Raises RuntimeError with the child's last words if it fails."""
+        done = subprocess.run(
+            [sys.executable, "-m", "adjudicate.grading.errata_stage", self.db_path],
+            stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=REGRADE_TIMEOUT_S)
+        if done.returncode != 0 or not done.stdout.strip().isdigit():
+            last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+            raise RuntimeError(f"grading against the corrected key failed: {last[:300]}")
+        return int(done.stdout.strip())
 
     def preview(self, reply_ids: list[int], label: str,
                 action: Action = "label") -> DecisionPreview:

@@ -7,6 +7,7 @@ import click
 from adjudicate import __version__
 from adjudicate.cli.common import AdjudicateGroup
 from adjudicate.cli.demo_cmd import demo
+from adjudicate.cli.errata_cmd import errata
 from adjudicate.cli.explain import explain
 from adjudicate.cli.export_cmd import export
 from adjudicate.cli.grade_cmd import grade
@@ -31,10 +32,11 @@ def main() -> None:
       adjudicate grade --db evals.db
       adjudicate review --db evals.db --reviewer ann
       adjudicate report --db evals.db --format markdown --out REPORT.md
+      adjudicate errata --db evals.db --out ERRATA.md
 
     Every command takes --db (or the ADJUDICATE_DB environment variable).
     """
 
 
-for command in (demo, import_, grade, queue, review, labels, report, explain, runs, export):
+for command in (demo, import_, grade, queue, review, labels, report, errata, explain, runs, export):
     main.add_command(command)

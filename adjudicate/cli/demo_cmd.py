@@ -17,6 +17,7 @@ from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.report import build_report, print_report
 from adjudicate.report.source import (
     decisions_from_db,
+    errata_from_db,
     provenance_from_db,
     records_from_db,
     sample_from_db,
@@ -82,8 +83,8 @@ def demo(db_path: Path, reviewer: str, no_review: bool, jobs: int) -> None:
         make_app(db_path, reviewer, QueueFilter()).run()
         db = open_db(db_path)
     report = build_report(records_from_db(db), selfcheck_failures=selfcheck_failures_from_db(db),
-                          decisions=decisions_from_db(db), sample=sample_from_db(db),
-                          source=provenance_from_db(db))
+                          errata=errata_from_db(db), decisions=decisions_from_db(db),
+                          sample=sample_from_db(db), source=provenance_from_db(db))
     print_report(report, Console())
     if report.partial:
         click.echo(f"\nSome disputed replies have no label yet: read them with\n"

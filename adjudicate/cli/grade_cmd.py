@@ -62,6 +62,7 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                      timeout_s: float = 5.0, unsafe_no_isolation: bool = False) -> None:
     """Grade math then code replies with progress bars, and say what happened."""
     from adjudicate.grading.code_pipeline import grade_code_replies
+    from adjudicate.grading.errata_stage import regrade_errata
     from adjudicate.grading.math_pipeline import grade_math_replies
     from graders.code.sandbox import IsolationUnavailable
 
@@ -78,6 +79,12 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         )
     else:
         click.echo("Math: nothing new to grade.")
+    with staged_progress("Grading against corrected keys") as (stage, advance):
+        corrected = regrade_errata(db, jobs=jobs, timeout_s=timeout_s, on_stage=stage,
+                                   on_progress=advance)
+    if corrected:
+        click.echo(f"Errata: graded {corrected:,} replies again against the keys reviewers "
+                   "corrected.")
     with staged_progress("Grading code replies") as (stage, advance):
         try:
             code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance,

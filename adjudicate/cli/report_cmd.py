@@ -11,6 +11,7 @@ from adjudicate.cli.common import db_option, stderr
 from adjudicate.report import FORMATS, build_report, print_report, render
 from adjudicate.report.source import (
     decisions_from_db,
+    errata_from_db,
     provenance_from_db,
     records_from_db,
     sample_from_db,
@@ -58,7 +59,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
         result = build_report(records, bootstrap=resamples, seed=seed,
                               edge_cases_pass=edge_cases_pass,
                               selfcheck_failures=selfcheck_failures_from_db(db),
-                              decisions=decisions_from_db(db),
+                              errata=errata_from_db(db), decisions=decisions_from_db(db),
                               sample=sample_from_db(db),
                               source=provenance_from_db(db, run))
     if fmt == "table" and out is None:

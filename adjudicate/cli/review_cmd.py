@@ -44,8 +44,9 @@ Keys (? in the app lists them all):
 {_label_keys()}
   Shift+label  the whole group of identical answer and key, after a confirmation
   p  the queue by dispute pattern: examples side by side, a whole pattern in one decision
-  v  label every reply in this view (the filter) in one decision, after a confirmation
+  V  label every reply in this view (the filter) in one decision, after a confirmation
   s skip   u undo   n note   / filter   a conflicts   q quit
+  v reference solution   o original failing input (code)   i guidelines (--guidelines)
   ←/→ or h/l move (not j/k: k labels a bad key)
 
 With --order sample the queue comes in a seeded random order recorded in the database, and the
@@ -59,6 +60,7 @@ Examples:
   adjudicate review --db evals.db --graders 'exact rejects, symbolic accepts' --rule boxed
   adjudicate review --db evals.db --answer '\\.0$' --regex
   adjudicate review --db evals.db --order sample --audit 50
+  adjudicate review --db evals.db --guidelines LABELING.md
 """
 
 
@@ -87,14 +89,17 @@ Examples:
 @click.option("--pattern", "patterns", multiple=True, metavar="ID",
               help="Only this dispute pattern, by the id the export shows (repeatable).")
 @sample_options
+@click.option("--guidelines", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="The team's labeling guidelines (Markdown), shown in a panel: press i.")
 def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tuple[str, ...],
            problems: tuple[str, ...], graders: str, rules: tuple[str, ...],
            status: str | None, answer: str | None, key: str | None, regex: bool,
            patterns: tuple[str, ...], order: str, seed: int | None, reshuffle: bool,
-           audit: int | None) -> None:
+           audit: int | None, guidelines: Path | None) -> None:
     """Open the review app (help text: REVIEW_HELP, which lists the label keys)."""
     if order != "sample" and (audit is not None or reshuffle or seed is not None):
         raise click.UsageError("--seed, --reshuffle and --audit apply to --order sample")
+    guide = read_guidelines(guidelines) if guidelines is not None else None
     try:
         grader_pairs = parse_grader_pattern(graders)
     except ValueError as exc:
@@ -126,4 +131,19 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
         db.close()
     from adjudicate.app import make_app  # Textual loads only when the app really starts
 
-    make_app(db_path, reviewer.strip() or getpass.getuser(), flt, order).run()
+    make_app(db_path, reviewer.strip() or getpass.getuser(), flt, order, guide).run()
+
+
+MAX_GUIDELINES = 1 << 20
+
+
+def read_guidelines(path: Path) -> str:
+    """The guidelines file's text; a clear error for one that is not UTF-8 text or too large."""
+    if path.stat().st_size > MAX_GUIDELINES:
+        raise click.BadParameter(f"{path}: over {MAX_GUIDELINES:,} bytes; guidelines are a "
+                                 "page of Markdown", param_hint="--guidelines")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as error:
+        raise click.BadParameter(f"{path}: not UTF-8 text (byte {error.start}): save it as "
+                                 "UTF-8 Markdown", param_hint="--guidelines") from None

@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from adjudicate.grading.probe_stage import probe_failing_inputs
 from adjudicate.grading.requeue import with_imported
 from db.grading import (
     GradedReply,
@@ -36,6 +37,7 @@ from graders.code import (
 )
 from graders.code.evidence import build_verdicts
 from graders.code.expected import VERSION as EXPECTED_VERSION
+from graders.code.minimal import DEFAULT_SHRINK, ShrinkLimits
 from graders.disputes import code_dispute
 from graders.progress import Advance, Stage
 from graders.registry import GRADERS, PLUS
@@ -55,6 +57,7 @@ class CodeSummary:
     # (problem as "benchmark task_id", what failed, the self-check's issues)
     selfcheck_failures: list[tuple[str, str, list[str]]] = field(default_factory=list)
     unusable: list[tuple[str, str]] = field(default_factory=list)  # (problem, why): not graded
+    probed: int = 0  # (sample, failing input) pairs run to show what the other samples did
 
 
 def code_problem(row: dict[str, Any]) -> CodeProblem:
@@ -71,7 +74,7 @@ def problem_name(row: dict[str, Any]) -> str:
 def grade_code_replies(
     db: Database, *, jobs: int = 2, run: str | None = None,
     on_stage: Stage | None = None, on_progress: Advance | None = None,
-    unsafe_no_isolation: bool = False,
+    unsafe_no_isolation: bool = False, shrink: ShrinkLimits | None = DEFAULT_SHRINK,
 ) -> CodeSummary:
     """Grade every code reply missing a current base/plus verdict; resumable batch by batch.
 
@@ -79,8 +82,11 @@ def grade_code_replies(
     share). A reply or problem the grader fails on gets `error` verdicts; the rest go on.
     Where the kernel refuses the sandbox's namespaces, `IsolationUnavailable` is raised before
     anything is stored, unless `unsafe_no_isolation` allows running samples without them.
+    Each first failing input is shrunk within `shrink` (None: not shrunk), and the other
+    base-passing samples of a problem are run on its queued failing inputs.
     """
-    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation))
+    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation),
+                             shrink=shrink)
     todo = replies_to_grade(db, "code", GRADERS.versions("code"), run)
     summary = CodeSummary()
     if not todo:
@@ -124,6 +130,8 @@ def grade_code_replies(
             _store(db, batch, summary)
             batch = []
     _store(db, batch, summary)
+    summary.probed = probe_failing_inputs(db, problems, expected, jobs, config, on_stage,
+                                          on_progress)
     return summary
 
 

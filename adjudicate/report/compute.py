@@ -9,6 +9,7 @@ from dataclasses import replace
 from itertools import combinations
 
 from . import diagnostics, partial, provenance
+from .errata import ErratumInput, apply_errata
 from .estimates import EstimatePlan, Planned, Ratio, RatioDiff
 from .model import (
     READING,
@@ -46,12 +47,14 @@ def build_report(
     selfcheck_failures: Iterable[SelfCheckFailure] = (),
     pass_k: Sequence[int] | None = None,
     top_pairs: int = 10,
+    errata: Iterable[ErratumInput] = (),
     decisions: Iterable[DecisionRecord] = (),
     sample: Mapping[int, SampleSlot] | None = None,
     source: Provenance | None = None,
 ) -> Report:
     """Build the whole report. Intervals: Wilson for one reply per problem, else a bootstrap
     over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}").
+    A problem whose key reviewers corrected is scored against the corrected key (`errata`);
     `decisions` are the decisions over many replies the records' `decided_by` name.
 
     `sample` places ranked replies in the recorded sample order (reply id -> slot): where a
@@ -61,6 +64,8 @@ def build_report(
     records = list(records)
     decisions = list(decisions)
     _check(records)
+    as_labeled = {r.reply_id: r.labels for r in records}  # before errata set bad keys aside
+    records, erratum_rows = apply_errata(records, errata)
     bench_rank, run_rank = _import_order(records)
     ordered = sorted(
         records,
@@ -130,6 +135,8 @@ def build_report(
         settled=settled_ways(ordered, resolutions, decisions),
         decisions=decision_rows(ordered, decisions),
         notes=(),
+        errata=erratum_rows,
+        reviewer_notes=diagnostics.reviewer_notes(ordered, as_labeled),
         provenance=provenance.complete(source, ordered),
     )
     return replace(report, notes=tuple(notes(report, tables)))

@@ -1,5 +1,6 @@
 """The report's closing sections as blocks: disputed (answer, key) pairs, how readings were
-settled, excluded keys, conflicting labels, inter-reviewer agreement and failed self-checks."""
+settled, excluded keys, key errata, conflicting labels, inter-reviewer agreement, failed
+self-checks and reviewers' notes."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from .model import DisputedPair, Kappa, Report
 from .settlement_sections import settlement_blocks
 
 ANSWER_WIDTH = 40  # characters of an answer or key before it is cut
+NOTE_WIDTH = 120
 
 
 def _reading(p: DisputedPair) -> str:
@@ -54,6 +56,8 @@ def diagnostic_blocks(report: Report) -> list[Block]:
                             tuple((k.benchmark, k.problem, f.shorten(f.text(k.key), ANSWER_WIDTH),
                                    k.reason, str(k.replies), str(k.labeled_bad_key))
                                   for k in report.suspect_keys)))
+    if report.errata:
+        blocks += errata_blocks(report)
     if report.conflicts:
         blocks.append(Heading("Conflicting labels (not adjudicated; counted as neither)", 2))
         blocks.append(Table("", ("Reply", "Benchmark", "Run", "Problem", "Sample", "Labels"),
@@ -76,8 +80,31 @@ def diagnostic_blocks(report: Report) -> list[Block]:
         blocks.append(Table("", ("Benchmark", "Problem", "Reason", "Replies"),
                             tuple((r.benchmark, r.problem, r.reason, str(r.replies))
                                   for r in report.selfcheck_failures)))
+    if report.reviewer_notes:
+        blocks.append(Heading("Reviewers' notes", 2))
+        blocks.append(Table("", ("Benchmark", "Problem", "Run", "Sample", "Reviewer", "Label",
+                                 "Note"),
+                            tuple((n.benchmark, n.problem, n.run, str(n.sample_index),
+                                   n.reviewer, LABELS.short(n.label) if n.label else f.DASH,
+                                   f.shorten(n.note, NOTE_WIDTH))
+                                  for n in report.reviewer_notes)))
     return blocks
 
+
+def errata_blocks(report: Report) -> list[Block]:
+    """Keys reviewers corrected or called ambiguous, and what the scores did with them."""
+    return [
+        Heading("Key errata found by reading", 2),
+        Table("", ("Benchmark", "Problem", "Key", "Corrected key", "Reviewers", "Scored",
+                   "Notes"),
+              tuple((e.benchmark, e.problem, f.shorten(f.text(e.old_key), ANSWER_WIDTH),
+                     f.shorten(f.text(e.new_key), ANSWER_WIDTH) if e.new_key else e.kind,
+                     ", ".join(e.reviewers),
+                     f"{e.status} ({e.replies_regraded} replies)" if e.replies_regraded
+                     else e.status,
+                     f.shorten("; ".join(e.notes), NOTE_WIDTH) if e.notes else f.DASH)
+                    for e in report.errata)),
+    ]
 
 
 def _agreement_cell(k: Kappa) -> str:

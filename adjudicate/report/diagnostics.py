@@ -20,6 +20,7 @@ from .model import (
     Estimate,
     ExtractionRuleStat,
     Kappa,
+    ReviewerNote,
     SuspectKey,
     TriageExample,
     TriageRow,
@@ -199,3 +200,13 @@ def conflicts(
     ]
     return tuple(sorted(found, key=lambda c: (c.benchmark, c.run, natural_key(c.problem),
                                               c.sample_index, c.reply_id)))
+
+
+def reviewer_notes(records: Sequence[ScoredReply],
+                   labels: dict[int, dict[str, str]]) -> tuple[ReviewerNote, ...]:
+    """Every reviewer's note, with the reply it is about and that reviewer's label on it
+    (`labels`: as they labeled it, before a corrected key set a bad-key label aside)."""
+    return tuple(
+        ReviewerNote(r.benchmark, r.run, r.problem, r.sample_index, r.reply_id, who,
+                     labels.get(r.reply_id, r.labels).get(who), note)
+        for r in records for who, note in sorted(r.notes.items()))

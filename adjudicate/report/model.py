@@ -287,6 +287,35 @@ class Note:
 
 
 @dataclass(frozen=True)
+class ErratumRow:
+    """What the report did with one problem's errata."""
+
+    benchmark: str
+    problem: str
+    kind: str  # wrong | ambiguous | disputed (reviewers differ)
+    old_key: str | None
+    new_key: str | None
+    reviewers: tuple[str, ...]
+    notes: tuple[str, ...]  # "reviewer: note"
+    status: str
+    replies_regraded: int
+
+
+@dataclass(frozen=True)
+class ReviewerNote:
+    """A reviewer's note beside the item it is about (the reply and its reading)."""
+
+    benchmark: str
+    run: str
+    problem: str
+    sample_index: int
+    reply_id: int
+    reviewer: str
+    label: str | None  # that reviewer's label on it
+    note: str
+
+
+@dataclass(frozen=True)
 class Report:
     """The whole report: per-run tables, run-vs-run differences, diagnostics, progress."""
 
@@ -305,4 +334,6 @@ class Report:
     settled: tuple[SettledWay, ...]
     decisions: tuple[DecisionRow, ...]
     notes: tuple[Note, ...]
+    errata: tuple[ErratumRow, ...] = ()  # keys reviewers corrected or called ambiguous
+    reviewer_notes: tuple[ReviewerNote, ...] = ()
     provenance: Provenance | None = None

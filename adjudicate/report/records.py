@@ -39,6 +39,7 @@ class ScoredReply:
     labels: dict[str, str] = field(default_factory=dict)
     adjudicated: str | None = None
     evidence: dict[str, dict[str, Any]] = field(default_factory=dict)
+    notes: dict[str, str] = field(default_factory=dict)  # reviewer -> their note on it
     # which decision over many replies set a label (reviewer -> DecisionRecord id) or the
     # adjudication; absent or None: given one by one
     decided_by: dict[str, int] = field(default_factory=dict)

@@ -7,10 +7,12 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from adjudicate.report.errata import ErratumInput
 from adjudicate.report.records import DecisionRecord, ScoredReply, SelfCheckFailure
 from adjudicate.report.sample_model import Provenance
 from adjudicate.report.strata import SampleSlot
 from db.batches import batch_records, settling_batches
+from db.errata import active_errata, corrected_replies, erratum_verdicts
 from db.export import grader_versions
 from db.grading import failed_selfchecks
 from db.sample_order import sample_slots
@@ -42,6 +44,7 @@ def records_from_db(db: Database, run: str | None = None) -> list[ScoredReply]:
                 key=reply.key, labels=labels,
                 adjudicated=reply.adjudication.label if reply.adjudication else None,
                 evidence={g: v.evidence for g, v in reply.verdicts.items()},
+                notes={who: state.note for who, state in reply.labels.items() if state.note},
                 decided_by={who: settling.labels[(reply.reply_id, who)] for who in labels
                             if (reply.reply_id, who) in settling.labels},
                 adjudication_decision=settling.adjudications.get(reply.reply_id)
@@ -67,6 +70,22 @@ def selfcheck_failures_from_db(db: Database) -> list[SelfCheckFailure]:
             reason="; ".join(reasons) + (f" ({detail})" if detail else ""),
         ))
     return failures
+
+
+def errata_from_db(db: Database) -> list[ErratumInput]:
+    """Every standing erratum, with its problem's verdicts against the corrected key (a
+    reply's only when every current math grader has judged it)."""
+    versions = GRADERS.versions("math")
+    found = []
+    for erratum in active_errata(db):
+        verdicts = {reply_id: {grader: outcome for grader, (outcome, _) in by_grader.items()}
+                    for reply_id, by_grader in erratum_verdicts(db, erratum.id, versions).items()
+                    if set(by_grader) == set(versions)}
+        found.append(ErratumInput(
+            erratum.benchmark, erratum.task_id, erratum.kind, erratum.old_key, erratum.new_key,
+            erratum.reviewer, erratum.note, erratum.created_at,
+            tuple(corrected_replies(db, erratum)), verdicts))
+    return found
 
 
 def decisions_from_db(db: Database) -> list[DecisionRecord]:

@@ -6,7 +6,10 @@ Prints base / plus pass@1, newly failed samples and wall time for both graders, 
 per-sample agreement, and every sample on which they differ.
 
     python bench/code/bench_code.py [--jobs 2] [--per-task 10] [--evalplus-bin PATH]
-        [--strict-numbers] [--evalplus-cache FILE]
+        [--strict-numbers] [--evalplus-cache FILE] [--no-shrink]
+
+Ours shrinks every first failing input as `adjudicate grade` does; --no-shrink leaves that out,
+to see what it costs.
 
 The baseline needs EvalPlus 0.3.1 in a virtualenv of its own (it pins other versions of its
 dependencies), by default at /work/venvs/evalplus:
@@ -39,6 +42,7 @@ from graders.code import (
     grade_code_many,
     load_evalplus,
 )
+from graders.code.minimal import ShrinkLimits
 from graders.code.problem import read_jsonl
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
@@ -111,19 +115,28 @@ def main() -> None:
     parser.add_argument("--evalplus-bin", default=EVALPLUS_BIN)
     parser.add_argument("--skip-evalplus", action="store_true")
     parser.add_argument("--strict-numbers", action="store_true")
+    parser.add_argument("--no-shrink", action="store_true",
+                        help="grade without shrinking first failing inputs (what it costs)")
     parser.add_argument("--evalplus-cache", type=Path)
     args = parser.parse_args()
     if not DATA.is_dir():
         sys.exit(f"no data at {DATA}")
     samples = load_samples(args.per_task)
     print(f"{len(samples)} samples, {args.jobs} jobs")
-    config = CodeGradeConfig(strict_numbers=args.strict_numbers)
+    config = CodeGradeConfig(strict_numbers=args.strict_numbers,
+                             shrink=None if args.no_shrink else ShrinkLimits())
     ours, our_ref_s, our_grade_s = run_ours(samples, args.jobs, config)
     our_base = {k: v["base"].outcome == "accept" for k, v in ours.items()}
     our_plus = {k: v["plus"].outcome == "accept" for k, v in ours.items()}
     recorded = sum(v["plus"].evidence.get("first_failure") is not None
                    for v in ours.values() if v["plus"].outcome != "accept")
     summary("ours", our_base, our_plus, our_ref_s, our_grade_s)
+    searches = [v["plus"].evidence["first_failure"]["minimal"]["search"] for v in ours.values()
+                if (v["plus"].evidence.get("first_failure") or {}).get("minimal")]
+    if searches:
+        print(f"          shrinking: {len(searches)} failing samples, "
+              f"{sum(s['elapsed_s'] for s in searches):.1f} s in workers, "
+              f"{sum(not s['complete'] for s in searches)} stopped early")
     print(f"          first failing input recorded for {recorded} of "
           f"{sum(not p for p in our_plus.values())} failed samples; outcomes: "
           f"{dict(sorted(_count(v['plus'].outcome for v in ours.values()).items()))}")

@@ -17,7 +17,9 @@ from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
 from graders.code.evidence import build_verdicts
 from graders.code.expected import ExpectedOutputs, compute_expected
 from graders.code.grade import CodeGradeConfig, grade_sample
+from graders.code.probes import ProbeAnswer, ProbeInput, probe_sample
 from graders.code.problem import CodeProblem
+from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import IsolationUnavailable, Sandbox, SandboxError
 from graders.code.selfcheck import SelfCheckResult, selfcheck_problem
 from graders.progress import Advance
@@ -150,9 +152,13 @@ def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Advanc
     ordered = sorted(items, key=lambda job: (-len(job.problem.suite.payload),
                                              job.problem.task_id))
 
+    # one oracle per problem: the reference's answers on shrunk inputs serve all its samples
+    oracles = {id(job.problem): ReferenceOracle(job.problem) for job in ordered} \
+        if config.shrink else {}
+
     def work(sandbox: Sandbox, job: CodeJob) -> CodeResult:
         return CodeResult(job.key, grade_sample(job.program, job.problem, job.expected,
-                                                sandbox, config))
+                                                sandbox, config, oracles.get(id(job.problem))))
 
     def failed(job: CodeJob, error: str) -> CodeResult:
         count = len(job.problem.tests)
@@ -206,3 +212,29 @@ def selfcheck_many(pairs: Mapping[Key, CheckPair], jobs: int = 2,
         return item[0], SelfCheckResult(problem.task_id, verdicts, verdicts)
 
     return _parallel(list(pairs.items()), jobs, config, work, failed, on_progress)
+
+
+@dataclass(frozen=True)
+class ProbeJob:
+    """One sample to run on a problem's probe inputs; `key` is the caller's (the reply id)."""
+
+    key: Any
+    program: str
+    problem: CodeProblem
+    inputs: tuple[ProbeInput, ...]
+
+
+def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Advance | None = None,
+               config: CodeGradeConfig | None = None,
+               ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
+    """Run each sample on its probe inputs in parallel; yields (key, answers by input key)."""
+    config = config or CodeGradeConfig()
+
+    def work(sandbox: Sandbox, job: ProbeJob) -> tuple[Any, dict[str, ProbeAnswer]]:
+        return job.key, probe_sample(sandbox, job.program, job.problem, job.inputs,
+                                     config.strict_numbers)
+
+    def failed(job: ProbeJob, error: str) -> tuple[Any, dict[str, ProbeAnswer]]:
+        return job.key, {probe.key: ProbeAnswer("error", error[:200]) for probe in job.inputs}
+
+    return _parallel(list(items), jobs, config, work, failed, on_progress)

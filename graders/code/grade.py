@@ -17,8 +17,11 @@ from graders.code.compare import coerce, judge
 from graders.code.evidence import Failure, build_verdicts, call_text, clip
 from graders.code.expected import ExpectedOutputs, TimeLimits, segments
 from graders.code.extract import assemble_program, extract_program
+from graders.code.first_failure import complete_failure
 from graders.code.inside.tagged import Digest
+from graders.code.minimal import ShrinkLimits
 from graders.code.problem import CodeProblem
+from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import RunResult, Sandbox, SandboxConfig, SandboxError, Segment
 from graders.verdict import Verdict
 
@@ -35,6 +38,10 @@ class CodeGradeConfig:
     time_limits: TimeLimits = field(default_factory=TimeLimits)
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     strict_numbers: bool = False  # True: 0 is not 0.0 is not False (EvalPlus says they are)
+    shrink: ShrinkLimits | None = None  # shrink each first failing input within these limits
+
+
+_MEASURED = ("elapsed_s", "cpu_s", "stdout")  # what only the harness measures
 
 
 class _Judge:
@@ -83,21 +90,27 @@ class _Judge:
         return self.compare(index, actual, self.expected_value(index), message)
 
     def context(self, index: int, message: dict[str, Any]) -> dict[str, Any]:
-        """Evidence common to every kind of failure (built only once a failure is found)."""
+        """Evidence common to every kind of failure (built only once a failure is found),
+        the expected output included: a reviewer needs it for a timeout or an exception too."""
         case = self.tests[index]
+        expected = self.expected_value(index)
+        shown: dict[str, Any] = {
+            "expected": expected if isinstance(expected, Digest) else clip(expected)}
+        if case.expected is NO_VALUE and index in self.expected.errors:
+            shown = {"expected": None, "expected_error": self.expected.errors[index]}
         return {"call": call_text(self.problem.entry_point, case.args, case.text),
                 "elapsed_s": round(float(message.get("w", 0.0)), 6),
                 "cpu_s": round(float(message.get("t", 0.0)), 6),
-                "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o")}
+                "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o"),
+                **shown}
 
     def timed_out(self, index: int, caught_by: str,
                   message: dict[str, Any] | None = None) -> Failure:
         """A time limit exceeded reads the same however it was caught (the harness's clock, the
         host's watchdog, the CPU rlimit): which one fires first depends on the machine's load."""
-        evidence = (self.context(index, message) if message is not None else
-                    {"call": call_text(self.problem.entry_point, self.tests[index].args,
-                                       self.tests[index].text),
-                     "time_limit_s": round(self.limits[index], 6)})
+        evidence = self.context(index, message or {})
+        if message is None:  # killed from outside: no timings or output of its own to show
+            evidence = {k: v for k, v in evidence.items() if k not in _MEASURED}
         return Failure("timeout", index, {**evidence, "caught_by": caught_by})
 
     def oracle(self, index: int) -> str:
@@ -132,13 +145,16 @@ class _Judge:
 
 
 def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
-                 sandbox: Sandbox | None = None,
-                 config: CodeGradeConfig | None = None) -> dict[str, Verdict]:
-    """{"base": Verdict, "plus": Verdict} for a complete program (prompt + body, or solution)."""
+                 sandbox: Sandbox | None = None, config: CodeGradeConfig | None = None,
+                 oracle: ReferenceOracle | None = None) -> dict[str, Verdict]:
+    """{"base": Verdict, "plus": Verdict} for a complete program (prompt + body, or solution).
+
+    With `config.shrink`, a first failing input also gets its minimal form; `oracle` holds the
+    reference's answers on shrunk inputs (share one per problem across samples)."""
     config = config or CodeGradeConfig()
     if sandbox is None:
         with Sandbox(config.sandbox) as own:
-            return grade_sample(program, problem, expected, own, config)
+            return grade_sample(program, problem, expected, own, config, oracle)
     began = time.monotonic()
     count, base_count = len(problem.tests), len(problem.base)
     if expected.task_id != problem.task_id or len(expected.outputs) != count:
@@ -166,6 +182,9 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
             start = state.recheck + 1
             if start == count:
                 break
+        if error is None and state.failure is not None:
+            complete_failure(state.failure, sandbox, program, problem, state.tests, config.shrink,
+                             oracle, config.strict_numbers)
     except SandboxError as failure:
         error = str(failure)
     elapsed_ms = (time.monotonic() - began) * 1000
@@ -201,16 +220,19 @@ def _settle(state: _Judge, result: RunResult) -> str | None:
         state.failure = state.timed_out(index, "the CPU-time rlimit (SIGXCPU)")
     elif result.watchdog:
         kind = "load_timeout" if result.watchdog == "load time limit" else "timeout"
-        state.failure = Failure(kind, None if kind == "load_timeout" else index,
-                                {"detail": f"killed by the host: {result.watchdog}",
-                                 "time_limit_s": (round(state.limits[index], 6)
-                                                  if index < len(state.limits) else None)})
+        known = kind != "load_timeout" and index < len(state.limits)
+        state.failure = Failure(kind, None if kind == "load_timeout" else index, {
+            **(state.context(index, {}) if known else {}),
+            "detail": f"killed by the host: {result.watchdog}",
+            "time_limit_s": round(state.limits[index], 6) if known else None})
     elif not result.ended and index < len(state.limits):
         kind = "timeout" if result.signal == _SIGXCPU else "crash"
         moment = "this input" if result.loaded else "the program finished loading"
         detail = (f"the process ended before {moment} (exit code {result.exit_code}, "
                   f"signal {result.signal})")
-        state.failure = Failure(kind, index if result.loaded else None, {"detail": detail})
+        state.failure = Failure(kind, index if result.loaded else None, {
+            **(state.context(index, {}) if result.loaded and index < len(state.limits) else {}),
+            "detail": detail})
     return None
 
 

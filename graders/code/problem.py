@@ -38,6 +38,7 @@ class CodeProblem:
     atol: float = 0.0
     oracle: str = "equal"
     source: str = "evalplus"
+    contract: str = ""  # EvalPlus's input contract: assert lines for the entry point's body
 
     @classmethod
     def from_fields(cls, task_id: str, statement: str, reference: str, entry_point: str,
@@ -50,7 +51,8 @@ class CodeProblem:
                        base=tuple(TestCase(list(args)) for args in base),
                        plus=tuple(TestCase(list(args)) for args in plus),
                        atol=float(tests.get("atol") or 0.0),
-                       oracle=_oracle(task_id, entry_point), source="evalplus")
+                       oracle=_oracle(task_id, entry_point), source="evalplus",
+                       contract=str(tests.get("contract") or ""))
         if "test" in tests:
             return cls(task_id, statement, reference, entry_point,
                        base=tuple(split_check(tests["test"], entry_point, task_id)),

@@ -6,7 +6,7 @@ HumanEval+ copy's problem 32) or whose `return None` stub passes is reported, no
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from graders.code.expected import ExpectedOutputs
 from graders.code.grade import CodeGradeConfig, grade_sample
@@ -52,7 +52,7 @@ def selfcheck_problem(problem: CodeProblem, expected: ExpectedOutputs,
                       sandbox: Sandbox | None = None,
                       config: CodeGradeConfig | None = None) -> SelfCheckResult:
     """Grade the reference and a stub returning None against the problem's base+plus tests."""
-    config = config or CodeGradeConfig()
+    config = replace(config or CodeGradeConfig(), shrink=None)  # a stub's failure needs no shrinking
     if sandbox is None:
         with Sandbox(config.sandbox) as own:
             return selfcheck_problem(problem, expected, own, config)

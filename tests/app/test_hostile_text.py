@@ -114,7 +114,7 @@ async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
         assert_drawn_safely(app)
         await pilot.press("escape", "escape")
 
-        await pilot.press("v")  # label the view: its label dialog names the view
+        await pilot.press("V")  # label the view: its label dialog names the view
         assert isinstance(app.screen, (ChooseLabelDialog, ReviewScreen))
         await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "")
@@ -131,7 +131,7 @@ async def test_the_highlighted_span_is_the_extracted_answer(hostile_db):
     app = make_app(hostile_db, "carol")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        reply = app.screen.query_one(ReplyView)
+        reply = app.screen.query_one("#math-reply", ReplyView)
         content = reply.render()
         style = reply.get_visual_style("reply-view--span")
         highlighted = "".join(content.plain[s.start:s.end] for s in content.spans

@@ -141,7 +141,7 @@ async def test_everything_in_a_filtered_view_is_labeled_in_one_decision(two_runs
         await pilot.press("enter")
         view = [r.reply_id for r in app.screen.session.rows]
         assert len(view) == 8
-        await pilot.press("v")
+        await pilot.press("V")
         assert isinstance(app.screen, ChooseLabelDialog)
         await pilot.press("c")
         assert isinstance(app.screen, DecisionDialog)
@@ -158,7 +158,7 @@ async def test_everything_in_a_filtered_view_is_labeled_in_one_decision(two_runs
 async def test_a_view_holding_math_and_code_is_not_labeled_at_once(two_runs):
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("v")
+        await pilot.press("V")
         assert isinstance(app.screen, ReviewScreen)
     assert rows(two_runs, "SELECT COUNT(*) FROM label_events") == [(0,)]
 

@@ -44,3 +44,17 @@ def test_a_missing_database_is_not_created(tmp_path):
 def test_help_has_an_example():
     result = CliRunner().invoke(review, ["--help"])
     assert result.exit_code == 0 and "adjudicate review --db evals.db --reviewer ann" in result.output
+
+
+@pytest.mark.parametrize("content, message", [
+    (None, "does not exist"),  # no such file
+    (b"# Rules\n\xff\xfe broken\n", "not UTF-8 text (byte 8)"),
+    (b"x" * ((1 << 20) + 1), "over 1,048,576 bytes"),
+])
+def test_bad_guidelines_are_one_clear_line(review_db, tmp_path, content, message):
+    path = tmp_path / "GUIDE.md"
+    if content is not None:
+        path.write_bytes(content)
+    result = CliRunner().invoke(review, ["--db", str(review_db), "--guidelines", str(path)])
+    assert result.exit_code != 0 and message in result.output
+    assert "Traceback" not in result.output

@@ -31,9 +31,9 @@ async def go_to(pilot, kind: str) -> None:
 
 # -- one key labels and advances ---------------------------------------------------------------
 @pytest.mark.parametrize("kind, presses", [
-    # math: the letters, then the digit alternates
-    ("math", [("c", "correct"), ("x", "incorrect"), ("k", "bad_key"),
-              ("1", "correct"), ("2", "incorrect"), ("3", "bad_key")]),
+    # math: the letters, then the digit alternates (a bad key asks: wrong or ambiguous)
+    ("math", [("c", "correct"), ("x", "incorrect"), ("k a enter", "bad_key"),
+              ("1", "correct"), ("2", "incorrect"), ("3 a enter", "bad_key")]),
     # code: the letters (the last one stays put at the end), then relabel after moving back
     ("code", [("b", "bug"), ("e", "edge_case"), ("t", "timeout"),
               ("left", None), ("left", None),
@@ -49,7 +49,8 @@ async def test_a_label_key_labels_and_advances(review_db, kind, presses):
                 await pilot.press(key)
                 continue
             labeled, position = current_id(app), app.screen.session.position
-            await pilot.press(key)
+            await pilot.press(*key.split())
+            await pilot.pause()
             expected_events.append((labeled, "label", label))
             assert labels_on_disk(review_db, "ann")[labeled] == (label, "labeled", None)
             assert events_on_disk(review_db, "ann") == expected_events

@@ -63,3 +63,45 @@ def test_pattern_examples(review_db, snap_compare):
 def test_pattern_decision_confirmation(review_db, snap_compare):
     _labeled_before(review_db)
     assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["p", "enter", "c"])
+
+
+# -- the evidence beside an item (issue 15) -----------------------------------------------------
+def test_math_reference_panel(tmp_path, snap_compare):
+    # GSM8K's worked answer, opened at its "#### 15"
+    from tests.app.evidence_builder import build_evidence_db
+
+    path = build_evidence_db(tmp_path / "evidence.db")
+    assert snap_compare(make_app(path, "ann"), terminal_size=SIZE, press=["v"])
+
+
+def test_key_dialog_asks_wrong_or_ambiguous(tmp_path, snap_compare):
+    from tests.app.evidence_builder import build_evidence_db
+
+    path = build_evidence_db(tmp_path / "evidence.db")
+    assert snap_compare(make_app(path, "ann"), terminal_size=SIZE, press=["k", "w", *"16.5"])
+
+
+def test_code_minimal_input_with_the_other_samples(tmp_path, snap_compare):
+    from tests.app.evidence_builder import build_evidence_db
+
+    path = build_evidence_db(tmp_path / "evidence.db")
+    assert snap_compare(make_app(path, "ann"), terminal_size=SIZE, press=["right"])
+
+
+def test_code_reference_panel(tmp_path, snap_compare):
+    from tests.app.evidence_builder import build_evidence_db
+
+    path = build_evidence_db(tmp_path / "evidence.db")
+    assert snap_compare(make_app(path, "ann"), terminal_size=SIZE, press=["right", "v"])
+
+
+def test_guidelines_panel(tmp_path, snap_compare):
+    from tests.app.evidence_builder import build_evidence_db
+
+    path = build_evidence_db(tmp_path / "evidence.db")
+    guide = ("# Labeling guidelines\n\n## Math\n\n- **correct**: the final answer has the "
+             "key's value, in any form.\n- **k**: press it when the key itself is wrong; give "
+             "the right key if you know it.\n\n## Code\n\n- **reference quirk**: the samples "
+             "agree with each other against the reference.\n")
+    assert snap_compare(make_app(path, "ann", guidelines=guide), terminal_size=SIZE,
+                        press=["i"])

@@ -16,5 +16,6 @@ async def test_a_suspect_key_is_shown_with_why(tmp_path):
         assert "suspect key" in key_line and "a stray '..'" in key_line
         header = str(app.screen.query_one("ItemHeader").render())
         assert "suspect key: check the key first" in header
-        await pilot.press("k")  # the reviewer can label it a bad key in one press, as ever
+        await pilot.press("k", "w", "enter")  # k asks wrong or ambiguous: wrong, no correction
+        await pilot.pause()
     assert list(labels_on_disk(path, "ann").values()) == [("bad_key", "labeled", None)]

@@ -27,14 +27,18 @@ CODE_CATEGORY_LABELS = {"bug": "bug", "edge": "edge_case", "timeout": "timeout",
                         "reference-quirk": "reference_quirk"}
 
 
+MATH_TIMEOUT_S = 120.0
+
+
 def build_demo_db(path: Path, *, jobs: int = 2) -> Database:
-    """Import the demo files and grade them, exactly as `adjudicate demo --no-review` does."""
+    """Import the demo files and grade them as `adjudicate demo --no-review` does, with a math
+    time limit no busy machine reaches (no demo reply is meant to time out; 5 s can, under load)."""
     data = demo_data_dir()
     db = open_db(path)
     for name, run, model, settings, benchmark in DEMO_FILES:
         import_file(db, str(data / name), ImportOptions(
             run=run, model=model, settings=settings, benchmark=benchmark))
-    grade_math_replies(db, jobs=jobs)
+    grade_math_replies(db, jobs=jobs, timeout_s=MATH_TIMEOUT_S)
     grade_code_replies(db, jobs=jobs)
     return db
 

@@ -23,12 +23,13 @@ GOLDEN = Path(__file__).parent / "golden" / "demo"
 REGENERATE = os.environ.get("ADJUDICATE_REGEN_GOLDEN") == "1"
 FILES = {"table": "report.txt", "markdown": "report.md", "json": "report.json",
          "csv": "report.csv", "html": "report.html"}
-ELAPSED = re.compile(r'("(?:elapsed_s|cpu_s)": )[-+0-9.e]+')  # the sandbox's timing varies run to run
+ELAPSED = re.compile(r'("(?:elapsed_s|cpu_s|reference_s)": )[-+0-9.e]+')  # the sandbox's timing varies run to run
 
 
 def stable(text: str, fmt: str = "") -> str:
-    """The output minus what the clock decides: timings, and how a timeout was caught (the
-    harness's clock, the host's watchdog or the CPU rlimit fires first depending on load)."""
+    """The output minus what the clock decides: timings, how a timeout was caught (the
+    harness's clock, the host's watchdog or the CPU rlimit fires first depending on load) and
+    how far a timeout was shrunk (each smaller input tried runs to a time limit)."""
     if fmt == "json":
         text = json_text(_timeouts_as_any_machine_sees_them(json.loads(text)), indent=2) + "\n"
     return ELAPSED.sub(r'\1"<elapsed>"', text)
@@ -40,6 +41,8 @@ def _timeouts_as_any_machine_sees_them(value):
             value = {k: v for k, v in value.items() if k not in ("elapsed_s", "cpu_s", "stdout")}
             if "caught_by" in value:
                 value["caught_by"] = "<depends on the machine's load>"
+            if isinstance(value.get("minimal"), dict):  # each input tried runs to a time limit
+                value["minimal"] = "<depends on the machine's speed>"
         return {k: _timeouts_as_any_machine_sees_them(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_timeouts_as_any_machine_sees_them(v) for v in value]

@@ -26,7 +26,8 @@ FILES = {"table": "report.txt", "markdown": "report.md", "json": "report.json",
          "csv": "report.csv", "html": "report.html"}
 TOP_LEVEL_KEYS = ["schema", "settings", "partial", "queue", "runs", "run_differences",
                   "disputed_summary", "disputed_pairs", "bad_keys", "suspect_keys", "conflicts",
-                  "kappa", "selfcheck_failures", "settled", "decisions", "notes", "provenance"]
+                  "kappa", "selfcheck_failures", "settled", "decisions", "notes", "errata",
+                  "reviewer_notes", "provenance"]
 
 
 @pytest.fixture(scope="module")

@@ -6,8 +6,8 @@ from dataclasses import replace
 
 from textual import work
 from textual.app import ComposeResult
+from textual.containers import Horizontal
 from textual.content import Content
-from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
@@ -18,6 +18,7 @@ from adjudicate.app.dialogs.note import NoteDialog
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.messages import ProgressRefreshed
 from adjudicate.app.screens.conflicts import ConflictsScreen
+from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
 from adjudicate.app.screens.help import HelpScreen
 from adjudicate.app.screens.patterns import PatternsScreen
 from adjudicate.app.session import (
@@ -32,6 +33,7 @@ from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView, main_extraction
+from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
 from graders.labels import LABELS
 
@@ -39,24 +41,30 @@ PROGRESS_EVERY_S = 5.0
 RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did
 
 
-class ReviewScreen(Screen[None]):
-    """The current item, with the header above and progress and the key footer below."""
+class ReviewScreen(EvidenceActions):
+    """The current item, with the header above and progress and the key footer below; the
+    reference and guidelines panels open beside it."""
 
     BINDINGS = QUEUE_BINDINGS
 
-    def __init__(self, session: ReviewSession) -> None:
+    def __init__(self, session: ReviewSession, guidelines: str | None = None) -> None:
         super().__init__()
         self.session = session
+        self.guidelines = guidelines
         self.item: QueueItem | None = None
         self._footer_shape: str | None = "unset"
         self._recount: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield ItemHeader(id="item-header")
-        with ContentSwitcher(id="item-views", initial="empty"):
-            yield MathItemView(id="math")
-            yield CodeItemView(id="code")
-            yield Static(id="empty")
+        with Horizontal(id="item-row"):
+            with ContentSwitcher(id="item-views", initial="empty"):
+                yield MathItemView(id="math")
+                yield CodeItemView(id="code")
+                yield Static(id="empty")
+            yield ReferencePanel(id="reference-panel")
+            if self.guidelines is not None:
+                yield GuidelinesPanel(self.guidelines, id="guidelines-panel")
         yield ProgressLine(id="progress-line")
         yield Footer()
 
@@ -83,6 +91,7 @@ class ReviewScreen(Screen[None]):
             switcher.current = item.kind
             self.query_one(f"#{item.kind}", ItemView).show(item)
         self.query_one(ProgressLine).show(session.progress, session.reviewer)
+        self.refresh_panels()
         shape = item.kind if item else None
         if shape != self._footer_shape:  # the footer recomposes: only when the keys change
             self._footer_shape = shape
@@ -104,6 +113,9 @@ class ReviewScreen(Screen[None]):
         applies = label_action_applies(action, parameters, item.kind if item else None)
         if applies is not None:
             return applies
+        evidence = self.evidence_check(action)
+        if evidence is not None:
+            return evidence
         if action in ("skip", "note", "move", "scroll"):
             return True if item is not None else None
         return True
@@ -111,6 +123,9 @@ class ReviewScreen(Screen[None]):
     # -- labeling (synchronous: committed before the next item shows) ----------------------
     def action_label(self, label: str) -> None:
         if self.item is None or not LABELS.applies(self.item.kind, label):
+            return
+        if is_key_label(label):  # wrong or ambiguous, and the right key if known: ask first
+            self.ask_about_key()
             return
         advanced = self.session.label(label)
         self.show_current()
@@ -240,7 +255,11 @@ class ReviewScreen(Screen[None]):
         self.notify("j/k do not move here (k labels 'bad key'): use ←/→ or h/l.", timeout=4)
 
     def action_scroll(self, direction: str) -> None:
-        if self.item is not None:
+        """Scroll the open panel if there is one, else the reply or program."""
+        panel = self.open_panel()
+        if panel is not None:
+            panel.scroll_main(direction)
+        elif self.item is not None:
             self.query_one(f"#{self.item.kind}", ItemView).scroll_main(direction)
 
     def action_filter(self) -> None:

@@ -1,8 +1,6 @@
-"""The code item: the prompt, base/plus verdicts, the first failing input, the program."""
+"""The code item: the prompt, base/plus verdicts, the (minimal) failing input, the program."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -10,12 +8,11 @@ from textual.content import Content
 from textual.highlight import highlight
 from textual.widgets import Static
 
-from adjudicate.app.formatting import block, compact, counts, exception_text, first_failure
+from adjudicate.app.formatting import compact, counts
 from adjudicate.app.session import QueueItem
+from adjudicate.app.widgets.failure_lines import failure_lines
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.safe_text import visible_data
-from graders.evidence import TIMEOUT_KINDS
-from graders.labels import LABELS
 from graders.verdict import OUTCOMES
 
 EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",
@@ -37,10 +34,10 @@ class TestPanel(Static):
 
     COMPONENT_CLASSES = {f"verdict-table--{o}" for o in OUTCOMES}
 
-    def show(self, item: QueueItem) -> None:
-        self.update(Content("\n").join(self._lines(item)))
+    def show(self, item: QueueItem, original: bool = False) -> None:
+        self.update(Content("\n").join(self._lines(item, original)))
 
-    def _lines(self, item: QueueItem) -> list[Content]:
+    def _lines(self, item: QueueItem, original: bool) -> list[Content]:
         lines: list[Content] = []
         for verdict in item.verdicts:
             outcome = verdict.outcome if verdict.outcome in OUTCOMES else "error"
@@ -53,49 +50,8 @@ class TestPanel(Static):
                 f" · {tally}" if tally else "", f" · {rest}" if rest else ""))
         if not item.verdicts:
             lines.append(Content("no verdicts stored for this sample yet"))
-        lines += failure_lines(item)
+        lines += failure_lines(item, original)
         return lines
-
-
-def failure_lines(item: QueueItem) -> list[Content]:
-    """First failing input with expected vs actual (or exception, or time limit); suggestion."""
-    lines: list[Content] = []
-    found = first_failure(item.verdicts)
-    if found is None:
-        reasons = [str(v.evidence["reason"]) for v in item.verdicts if "reason" in v.evidence]
-        lines.append(Content("no failing input recorded" + (f": {reasons[0]}" if reasons else "")))
-    else:
-        verdict, failing = found
-        index = failing.get("index")
-        suite = failing.get("set") or verdict.grader
-        lines.append(Content.from_markup(
-            "[b]First failing input[/b]$index ($suite tests)",
-            index=f" #{index}" if index is not None else "", suite=suite))
-        rows: list[tuple[str, Any]] = [  # stored JSON: any value, shown with block()
-            ("input", failing.get("call") or failing.get("input", "(not recorded)")),
-            ("expected", failing.get("expected", "(not recorded)"))]
-        kind = failing.get("kind")
-        if failing.get("exception"):
-            rows.append(("raised", exception_text(failing["exception"])))
-        elif kind in TIMEOUT_KINDS or (kind is None and "actual" not in failing
-                                        and failing.get("time_limit_s") is not None):
-            rows.append(("time limit", f"exceeded {failing.get('time_limit_s', '?')} s"))
-        elif "actual" in failing:
-            rows.append(("actual", failing["actual"]))
-        else:
-            rows.append(("failure", (kind or "unknown").replace("_", " ")))
-        stdout = failing.get("stdout")
-        if stdout:
-            rows.append(("stdout", stdout))
-        for name, value in rows:
-            lines.append(Content.from_markup("  [b]$name[/b] $value",
-                                             name=f"{name:<10}", value=block(value)))
-    if item.suggested_label:
-        key = LABELS[item.suggested_label].key if item.suggested_label in LABELS else None
-        lines.append(Content.from_markup(
-            "[b]Suggested[/b]: $label$press", label=item.suggested_label,
-            press=f" (press {key})" if key else ""))
-    return lines
 
 
 class CodeItemView(ItemView):
@@ -104,6 +60,7 @@ class CodeItemView(ItemView):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
         super().__init__(id=id)
         self._prompt: str | None = None
+        self.original = False  # `o`: show the first failing input as found, not its minimal form
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="code-problem", can_focus=False) as problem:
@@ -124,7 +81,7 @@ class CodeItemView(ItemView):
             self.query_one("#code-problem").border_title = f"Prompt · {title}"
             self.query_one("#code-statement", Static).update(
                 highlight((item.statement or "").strip("\n") or "(no prompt stored)", language="python"))
-        self.query_one(TestPanel).show(item)
+        self.query_one(TestPanel).show(item, self.original)
         source, where = program_of(item)
         pane = self.query_one("#code-program", VerticalScroll)
         pane.border_subtitle = where

@@ -73,11 +73,11 @@ class MathItemView(ItemView):
         if lines != self._extraction:
             self._extraction = lines
             self.query_one("#math-extraction", Lines).show_lines([Content(t) for t in lines])
-        self.query_one(ReplyView).show(item.reply_text,
+        self.query_one("#math-reply", ReplyView).show(item.reply_text,
                                        extraction.start if extraction else None,
                                        extraction.end if extraction else None)
 
     def scroll_main(self, direction: str) -> None:
         """Scroll the reply (the keyboard never needs to focus it)."""
-        self.query_one(ReplyView).scroll_main(direction)
+        self.query_one("#math-reply", ReplyView).scroll_main(direction)
 

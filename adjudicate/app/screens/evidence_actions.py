@@ -1,0 +1,108 @@
+"""The review screen's evidence keys: the reference and guidelines panels, the original input,
+and `k` asking what is wrong with the key (then regrading a corrected key in a worker)."""
+
+from __future__ import annotations
+
+import subprocess
+
+from textual import work
+from textual.screen import Screen
+
+from adjudicate.app.dialogs.key_erratum import KeyErratumDialog, KeyFinding
+from adjudicate.app.messages import ErrataRegraded
+from adjudicate.app.session import QueueItem, ReviewSession
+from adjudicate.app.widgets.code_view import CodeItemView
+from adjudicate.app.widgets.item_lines import describe_item
+from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
+from adjudicate.safe_text import visible
+from graders.labels import LABELS
+
+
+def is_key_label(label: str) -> bool:
+    """The label that blames the key (asked about before it is recorded)."""
+    return label in LABELS and LABELS[label].reading == "excluded"
+
+
+class EvidenceActions(Screen[None]):
+    """Mixed into the review screen, which provides `session`, `item` and `show_current`."""
+
+    session: ReviewSession
+    item: QueueItem | None
+
+    def show_current(self) -> None:
+        raise NotImplementedError
+
+    def evidence_check(self, action: str) -> bool | None:
+        """Which evidence keys apply now (None: not one of them)."""
+        if action == "reference":
+            return self.item is not None
+        if action == "guidelines":
+            return bool(self.query(GuidelinesPanel))
+        if action == "original":
+            return self.item is not None and self.item.kind == "code"
+        return None
+
+    def refresh_panels(self) -> None:
+        """Keep an open reference panel on the item now shown."""
+        panel = self.query_one(ReferencePanel)
+        if panel.display and self.item is not None:
+            panel.show(self.item.kind, self.session.reference(self.item))
+        elif panel.display:
+            panel.display = False
+
+    def open_panel(self) -> ReferencePanel | GuidelinesPanel | None:
+        for panel in (*self.query(ReferencePanel), *self.query(GuidelinesPanel)):
+            if panel.display:
+                return panel
+        return None
+
+    def action_reference(self) -> None:
+        panel = self.query_one(ReferencePanel)
+        for other in self.query(GuidelinesPanel):
+            other.display = False
+        panel.display = not panel.display and self.item is not None
+        self.refresh_panels()
+
+    def action_guidelines(self) -> None:
+        for panel in self.query(GuidelinesPanel):
+            panel.display = not panel.display
+            self.query_one(ReferencePanel).display = False
+
+    def action_original(self) -> None:
+        view = self.query_one(CodeItemView)
+        view.original = not view.original
+        self.show_current()
+
+    # -- `k`: what is wrong with the key ----------------------------------------------------
+    def ask_about_key(self) -> None:
+        item = self.item
+        if item is not None:
+            self.app.push_screen(KeyErratumDialog(item.key, describe_item(item)),
+                                 self._record_key)
+
+    def _record_key(self, finding: KeyFinding | None) -> None:
+        if finding is None:
+            return
+        erratum = self.session.key_erratum(finding.kind, finding.new_key, finding.note)
+        self.show_current()
+        if erratum is not None and erratum.corrects:
+            self.notify(f"Key {erratum.old_key!r} recorded as wrong; grading this problem's "
+                        f"replies against {erratum.new_key!r}…", markup=False)
+            self.regrade_errata()
+        elif erratum is not None:
+            self.notify(f"Key recorded as {erratum.kind}; the problem leaves every score.")
+
+    @work(thread=True, exclusive=True, group="errata")
+    def regrade_errata(self) -> None:
+        try:
+            self.post_message(ErrataRegraded(self.session.regrade_errata()))
+        except (RuntimeError, OSError, subprocess.SubprocessError) as error:
+            self.post_message(ErrataRegraded(None, str(error)))
+
+    def on_errata_regraded(self, message: ErrataRegraded) -> None:
+        if message.count is None:
+            self.notify(visible(f"{message.error}; `adjudicate grade` will do it."),
+                        severity="warning", markup=False, timeout=8)
+            return
+        self.notify(f"Graded {message.count} replies against the corrected key; the report "
+                    "scores the problem with it.")

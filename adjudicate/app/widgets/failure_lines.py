@@ -1,0 +1,112 @@
+"""The code item's failing input: the minimal one first (the original one key away), expected
+against actual, and what the other samples returned on it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.content import Content
+
+from adjudicate.app.formatting import block, compact, exception_text, first_failure
+from adjudicate.app.session import QueueItem
+from graders.evidence import TIMEOUT_KINDS
+from graders.labels import LABELS
+
+SHOWN_GROUPS = 4  # output groups of the tally on the line; the rest are summed up
+
+
+def failure_lines(item: QueueItem, original: bool = False) -> list[Content]:
+    """First failing input (its minimal form unless `original`) and any suggestion."""
+    lines: list[Content] = []
+    found = first_failure(item.verdicts)
+    if found is None:
+        reasons = [str(v.evidence["reason"]) for v in item.verdicts if "reason" in v.evidence]
+        lines.append(Content("no failing input recorded" + (f": {reasons[0]}" if reasons else "")))
+    else:
+        verdict, failing = found
+        minimal = failing.get("minimal")
+        index = failing.get("index")
+        suite = failing.get("set") or verdict.grader
+        where = f"#{index} of the {suite} tests" if index is not None else f"{suite} tests"
+        if isinstance(minimal, dict) and not original:
+            lines.append(Content.from_markup("[b]Minimal failing input[/b] ($where; $how)",
+                                             where=where, how=_how(failing, minimal)))
+            lines += _rows(minimal)
+            search = minimal.get("search") or {}
+            if search.get("stopped"):
+                lines.append(_row("search", f"stopped early: {search['stopped']}"))
+            lines += tally_lines(item.tally)
+        else:
+            back = " · o: the minimal one" if isinstance(minimal, dict) else ""
+            lines.append(Content.from_markup("[b]First failing input[/b] ($where$back)",
+                                             where=where, back=back))
+            lines += _rows(failing)
+            stdout = failing.get("stdout")
+            if stdout:
+                lines.append(_row("stdout", stdout))
+    if item.suggested_label:
+        key = LABELS[item.suggested_label].key if item.suggested_label in LABELS else None
+        lines.append(Content.from_markup(
+            "[b]Suggested[/b]: $label$press", label=item.suggested_label,
+            press=f" (press {key})" if key else ""))
+    return lines
+
+
+def _how(failing: Any, minimal: Any) -> str:
+    if minimal.get("same_as_original"):
+        return "the first failing input could not be shrunk · o: shown as grading found it"
+    before, after = len(str(failing.get("call") or "")), len(str(minimal.get("call") or ""))
+    if after < before:
+        return f"shrunk from {before:,} to {after:,} characters · o: the original"
+    return "simpler than the first failing input · o: the original"
+
+
+def _rows(failing: Any) -> list[Content]:
+    rows: list[tuple[str, Any]] = [  # stored JSON: any value, shown with block()
+        ("input", failing.get("call") or failing.get("input", "(not recorded)")),
+        ("expected", failing.get("expected", "(not recorded)")
+         if failing.get("expected") is not None or "expected_error" not in failing
+         else f"(the reference failed: {failing['expected_error']})")]
+    kind = failing.get("kind")
+    if failing.get("exception"):
+        rows.append(("raised", exception_text(failing["exception"])))
+    elif kind in TIMEOUT_KINDS or (kind is None and "actual" not in failing
+                                    and failing.get("time_limit_s") is not None):
+        rows.append(("time limit", f"exceeded {failing.get('time_limit_s', '?')} s"))
+    elif "actual" in failing:
+        rows.append(("actual", failing["actual"]))
+    else:
+        rows.append(("failure", (kind or "unknown").replace("_", " ")))
+    return [_row(name, value) for name, value in rows]
+
+
+def _row(name: str, value: Any) -> Content:
+    return Content.from_markup("  [b]$name[/b] $value", name=f"{name:<10}", value=block(value))
+
+
+def tally_lines(tally: dict[str, Any] | None) -> list[Content]:
+    """'reference 0 · 4 of 5 samples: 7 (runs a, b) · 1 of 5: 0 (as the reference)' and the
+    quirk suggestion, if grading computed them."""
+    if not tally:
+        return []
+    total = tally.get("samples", 0)
+    groups = tally.get("groups") or []
+    parts = [f"reference {compact(tally.get('reference'), 30)}"]
+    for number, group in enumerate(groups[:SHOWN_GROUPS]):
+        runs = group.get("runs") or []
+        whose = " samples" if number == 0 else ""
+        same = " (as the reference)" if group.get("matches_reference") else ""
+        parts.append(f"{group.get('count')} of {total}{whose}: "
+                     f"{compact(group.get('output'), 30)}{same}"
+                     + (f" (runs {', '.join(runs)})" if len(runs) > 1 else ""))
+    if len(groups) > SHOWN_GROUPS:
+        rest = sum(g.get("count", 0) for g in groups[SHOWN_GROUPS:])
+        parts.append(f"{rest} more in {len(groups) - SHOWN_GROUPS} other outputs")
+    lines = [_row("others", " · ".join(parts))]
+    quirk = tally.get("reference_quirk")
+    if quirk:
+        lines.append(Content.from_markup(
+            "  [b]reference quirk?[/b] $n samples from $runs runs agree on $output against the "
+            "reference: only a suggestion", n=str(quirk.get("samples")),
+            runs=str(quirk.get("runs")), output=compact(quirk.get("output"), 30)))
+    return lines

@@ -1,0 +1,106 @@
+"""Keys reviewers corrected: score those problems against the corrected key, list every erratum.
+
+Pure: records and errata in, records and rows out. A problem is scored with a corrected key
+when every reviewer's standing erratum on it gives the same corrected key and each of its
+replies has been graded against that key; its bad-key labels then stop excluding it (the key
+they blamed is replaced), while other labels stand (they judge the reply, not the key). An
+ambiguous key, a wrong key without a correction, or reviewers giving different keys leave
+the problem excluded, as a bad-key label does.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+
+from graders.disputes import dispute_reason
+from graders.labels import LABELS
+from graders.verdict import Verdict
+
+from .model import ErratumRow
+from .records import ScoredReply
+
+APPLIED = "scored with the corrected key"
+AMBIGUOUS = "excluded: the key is ambiguous"
+NO_CORRECTION = "excluded: the key is wrong, no corrected key given"
+DISAGREE = "excluded: reviewers give different corrected keys"
+PENDING = "excluded until `adjudicate grade` grades the replies against the corrected key"
+
+
+@dataclass(frozen=True)
+class ErratumInput:
+    """One reviewer's standing erratum, with the verdicts against its corrected key."""
+
+    benchmark: str
+    problem: str
+    kind: str  # wrong | ambiguous
+    old_key: str | None
+    new_key: str | None
+    reviewer: str
+    note: str | None
+    created_at: str
+    replies: tuple[int, ...] = ()  # the problem's replies the corrected key applies to
+    # reply id -> grader -> outcome against the corrected key (current graders only)
+    verdicts: dict[int, dict[str, str]] = field(default_factory=dict)
+
+
+def _excluding(label: str) -> bool:
+    return label in LABELS and LABELS[label].reading == "excluded"
+
+
+def apply_errata(records: Sequence[ScoredReply], errata: Iterable[ErratumInput],
+                 ) -> tuple[list[ScoredReply], tuple[ErratumRow, ...]]:
+    """Records with corrected problems regraded, and one row per problem with errata."""
+    by_problem: dict[tuple[str, str], list[ErratumInput]] = defaultdict(list)
+    for erratum in errata:
+        by_problem[(erratum.benchmark, erratum.problem)].append(erratum)
+    replies: dict[tuple[str, str], list[ScoredReply]] = defaultdict(list)
+    for record in records:
+        replies[(record.benchmark, record.problem)].append(record)
+    corrected: dict[int, tuple[str, dict[str, str]]] = {}
+    rows = []
+    for (benchmark, problem), found in sorted(by_problem.items()):
+        status, kind, new_key = _decide(found)
+        regraded = 0
+        if status == APPLIED:
+            verdicts, wanted = found[-1].verdicts, set(found[-1].replies)
+            targets = [r for r in replies[(benchmark, problem)] if r.reply_id in wanted]
+            if targets and all(r.reply_id in verdicts for r in targets):
+                regraded = len(targets)
+                for record in targets:
+                    corrected[record.reply_id] = (new_key or "", verdicts[record.reply_id])
+            else:
+                status = PENDING
+        rows.append(ErratumRow(
+            benchmark, problem, kind, found[0].old_key, new_key,
+            tuple(e.reviewer for e in found),
+            tuple(f"{e.reviewer}: {e.note}" for e in found if e.note), status, regraded))
+    return [_regraded(r, *corrected[r.reply_id]) if r.reply_id in corrected else r
+            for r in records], tuple(rows)
+
+
+def _decide(found: Sequence[ErratumInput]) -> tuple[str, str, str | None]:
+    """(status, kind, corrected key) for one problem's standing errata."""
+    kinds = {e.kind for e in found}
+    keys = {e.new_key for e in found}
+    if kinds == {"ambiguous"}:
+        return AMBIGUOUS, "ambiguous", None
+    if len(kinds) > 1 or len(keys) > 1:
+        return DISAGREE, "disputed", None
+    new_key = next(iter(keys))
+    if not new_key:
+        return NO_CORRECTION, "wrong", None
+    return APPLIED, "wrong", new_key
+
+
+def _regraded(record: ScoredReply, key: str, verdicts: dict[str, str]) -> ScoredReply:
+    """The reply as if the corrected key had shipped: its verdicts against it, its queue
+    state by the same rule grading uses, bad-key labels dropped."""
+    labels = {who: label for who, label in record.labels.items() if not _excluding(label)}
+    adjudicated = record.adjudicated
+    if adjudicated is not None and _excluding(adjudicated):
+        adjudicated = None
+    as_verdicts = [Verdict(grader, "", outcome, {}, 0.0) for grader, outcome in verdicts.items()]
+    return replace(record, key=key, verdicts=dict(verdicts), labels=labels,
+                   adjudicated=adjudicated, queued=dispute_reason(as_verdicts) is not None)

@@ -1,0 +1,132 @@
+"""What the other samples did on a failing input: run them on it, then tally their outputs.
+
+For a queued sample's minimal (or first) failing input, every sample of the problem that passes
+the base tests runs on it in the sandbox; the host judges each output against the reference's
+and groups equal outputs. When a wrong output is shared by samples from two or more runs, the
+tally suggests a reference quirk: only a suggestion, for the reviewer to weigh.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from graders.code.cases import NO_VALUE, TestCase
+from graders.code.evidence import clip
+from graders.code.expected import ExpectedOutputs, TimeLimits
+from graders.code.input_runs import run_inputs
+from graders.code.inside.tagged import Digest, decode
+from graders.code.problem import CodeProblem
+from graders.code.sample_outcome import PASS, judge_message
+from graders.code.sandbox import Sandbox
+from graders.code.shrink_values import input_key
+
+VERSION = "1"
+QUIRK_RUNS = 2  # distinct runs whose samples must agree against the reference
+
+
+@dataclass(frozen=True)
+class ProbeInput:
+    """One input to ask every sample about, with the reference's output on it."""
+
+    key: str
+    args: list[Any]
+    expected: Any  # the reference's output (decoded)
+    case: TestCase  # the failing case it came from: its conversion, tolerance and oracle
+    time_limit_s: float
+    call: str
+    which: str  # "minimal" or "original"
+
+
+def probe_input(problem: CodeProblem, first_failure: dict[str, Any], expected: ExpectedOutputs,
+                limits: TimeLimits) -> ProbeInput | None:
+    """The input a reviewer sees first for this failure (the minimal one when there is one);
+    None when there is no input (a load failure) or no reference output to judge by."""
+    index, where = first_failure.get("index"), first_failure.get("set")
+    if index is None or where not in ("base", "plus"):
+        return None
+    position = index + (len(problem.base) if where == "plus" else 0)
+    if position >= len(problem.tests):
+        return None
+    case = problem.tests[position]
+    minimal = first_failure.get("minimal") or {}
+    if not minimal.get("same_as_original") and "args" in minimal:
+        if "reference_value" not in minimal:
+            return None
+        args = decode(minimal["args"])
+        limit = max(limits.floor_s, limits.factor * float(minimal.get("reference_s") or 0.0))
+        return ProbeInput(input_key(args), args, decode(minimal["reference_value"]), case,
+                          limit, str(minimal.get("call")), "minimal")
+    value = case.expected if case.expected is not NO_VALUE else expected.outputs[position]
+    if isinstance(value, Digest) or (case.expected is NO_VALUE and position in expected.errors):
+        return None
+    return ProbeInput(input_key(case.args), case.args, value, case,
+                      expected.time_limits(limits)[position], str(first_failure.get("call")),
+                      "minimal" if minimal else "original")  # minimal: it could not shrink
+
+
+@dataclass(frozen=True)
+class ProbeAnswer:
+    """One sample's outcome on one probe input: `output` is what it returned, shown, or what
+    went wrong ("raised ValueError", "timed out")."""
+
+    kind: str  # pass | wrong_output | exception | timeout | crash | output_too_large | error
+    output: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "output": self.output}
+
+
+def probe_sample(sandbox: Sandbox, program: str, problem: CodeProblem,
+                 inputs: Sequence[ProbeInput], strict_numbers: bool = False) -> dict[str, ProbeAnswer]:
+    """Run one program on every probe input (one job); its answer on each, by input key."""
+    run = run_inputs(sandbox, program, problem.entry_point, [p.args for p in inputs],
+                     [p.time_limit_s for p in inputs], "probe")
+    answers = {}
+    for index, probe in enumerate(inputs):
+        message = run.messages.get(index)
+        if message is None:
+            answers[probe.key] = ProbeAnswer("error", run.failed or "did not run")
+            continue
+        outcome = judge_message(problem, probe.case, probe.args, probe.expected, message,
+                                probe.time_limit_s, strict_numbers)
+        answers[probe.key] = ProbeAnswer(outcome.kind, _shown(outcome.kind, outcome.evidence))
+    return answers
+
+
+def _shown(kind: str, evidence: dict[str, Any]) -> str:
+    if kind in (PASS, "wrong_output"):
+        return str(evidence.get("actual"))
+    if kind == "exception":
+        return f"raised {evidence['exception'].get('type')}"
+    if kind == "timeout":
+        return "timed out"
+    return kind.replace("_", " ")
+
+
+def tally(probe: ProbeInput, answers: Iterable[tuple[str, ProbeAnswer]]) -> dict[str, Any]:
+    """The distribution of (run, answer) pairs: groups of equal outputs, largest first, and
+    whether a wrong output shared across runs suggests a reference quirk."""
+    groups: dict[tuple[str, str], dict[str, Any]] = {}
+    total = 0
+    for run, answer in answers:
+        total += 1
+        group = groups.setdefault((answer.kind, answer.output), {
+            "output": answer.output, "kind": answer.kind, "count": 0, "runs": set(),
+            "matches_reference": answer.kind == PASS})
+        group["count"] += 1
+        group["runs"].add(run)
+    ordered = sorted(groups.values(), key=lambda g: (-g["count"], g["output"]))
+    quirk = None
+    for group in ordered:
+        if group["kind"] == "wrong_output" and len(group["runs"]) >= QUIRK_RUNS:
+            quirk = {"output": group["output"], "samples": group["count"],
+                     "runs": len(group["runs"]),
+                     "note": "only a suggestion: samples from different runs agree with each "
+                             "other against the reference"}
+            break
+    return {"version": VERSION, "input_key": probe.key, "call": probe.call,
+            "which": probe.which, "reference": clip(probe.expected), "samples": total,
+            "groups": [{**g, "runs": sorted(g["runs"])} for g in ordered],
+            "reference_quirk": quirk}
