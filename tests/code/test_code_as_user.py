@@ -19,7 +19,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
-THROWAWAY_UID = 60999
+# One uid per run: two suites running at once (two checkouts on one machine) must not share a
+# uid, or one run's "kill everything of that uid" cleanup ends the other's processes.
+THROWAWAY_UID = 62000 + os.getpid() % 3000
 MODULES = ("test_code_hostile.py", "test_code_attacks.py", "test_code_refusal.py",
            "test_code_leftovers.py")
 
