@@ -94,12 +94,11 @@ def open_executor(name: str, jobs: int | None, address: str | None,
     from adjudicate.grading.cluster.connect import ClusterError
     from adjudicate.grading.cluster.executor import RayExecutor
 
-    try:
-        where = RayExecutor(address, jobs, batch_size)
-    except ClusterError as error:
-        raise click.ClickException(str(error)) from None
+    where = RayExecutor(address, jobs, batch_size)  # it reaches the cluster with the first work
     try:
         yield where
+    except ClusterError as error:
+        raise click.ClickException(str(error)) from None
     finally:
         where.close()
 

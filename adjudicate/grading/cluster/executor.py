@@ -33,19 +33,31 @@ class RayExecutor:
 
     def __init__(self, address: str | None = None, jobs: int | None = None,
                  batch_size: int | None = None, setup: str | None = None) -> None:
-        self._ray = connect(address)
+        self._address, self._jobs, self._setup = address, jobs, setup
         self._batch_size = batch_size
-        count = min(jobs, cluster_cpus(self._ray)) if jobs else cluster_cpus(self._ray)
-        try:
-            self._pool = WorkerPool(self._ray, count, setup)
-        except self._ray.exceptions.RayError as error:
-            self._ray.shutdown()
-            raise ClusterUnreachable(f"the Ray workers did not start: "
-                                     f"{str(error).strip().splitlines()[-1][:300]}") from None
-        self._check_versions(self._pool.hellos)
+        self._ray: Any = None
+        self._started: WorkerPool | None = None
         self._shipped: dict[tuple[int, int], tuple[Any, CodeProblem, ExpectedOutputs]] = {}
         self._code_ready: CodeGradeConfig | None = None
         self.code_workers: list[dict[str, Any]] = []  # each worker's sandbox, as it reported
+
+    @property
+    def _pool(self) -> WorkerPool:
+        """The workers, started when there is first work for them (a run with nothing to
+        grade never reaches the cluster)."""
+        if self._started is None:
+            self._ray = connect(self._address)
+            cpus = cluster_cpus(self._ray)
+            try:
+                self._started = WorkerPool(self._ray, min(self._jobs or cpus, cpus),
+                                           self._setup)
+            except self._ray.exceptions.RayError as error:
+                self.close()
+                raise ClusterUnreachable(
+                    "the Ray workers did not start: "
+                    f"{str(error).strip().splitlines()[-1][:300]}") from None
+            self._check_versions(self._started.hellos)
+        return self._started
 
     def _check_versions(self, hellos: list[dict[str, Any]]) -> None:
         mine = {**GRADERS.versions("math"), **GRADERS.versions("code")}
@@ -147,10 +159,12 @@ class RayExecutor:
     def close(self) -> None:
         """Stop the workers and leave the cluster (a Ray instance started for this run ends)."""
         self._shipped.clear()
-        pool = getattr(self, "_pool", None)
-        if pool is not None:
-            pool.close()
-        self._ray.shutdown()
+        if self._started is not None:
+            self._started.close()
+            self._started = None
+        if self._ray is not None:
+            self._ray.shutdown()
+            self._ray = None
 
 
 def _math_failed(batch: Batch, why: str) -> list[tuple[int, Any, dict]]:
