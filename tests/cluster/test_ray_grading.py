@@ -65,22 +65,48 @@ def test_math_on_ray_gives_the_local_verdicts(ray_cluster, shared_data, tmp_path
 def test_code_on_ray_gives_the_local_verdicts_though_a_worker_dies(ray_cluster, shared_data,
                                                                    tmp_path):
     """HumanEval+ problems with CodeGen-16B samples; the worker grading sample 2 of
-    HumanEval/3 kills itself the first time, and its batch is graded again elsewhere."""
-    flag = tmp_path / "died-once"
-    ours = humaneval_db(shared_data, tmp_path, tasks=[0, 3, 7, 12, 28, 53], per_task=3,
+    HumanEval/3 kills itself the first time, and its batch is graded again elsewhere. Each
+    problem's reference runs once, is self-checked once, and goes to the object store once."""
+    flag, log = tmp_path / "died-once", tmp_path / "log"
+    log.mkdir()
+    tasks = [0, 3, 7, 12, 28, 53]
+    ours = humaneval_db(shared_data, tmp_path, tasks=tasks, per_task=3,
                         marks={(3, 2): f"DIE-ONCE:{flag}"})
     local = graded_locally(copy_db(ours, "local.db"), "code")
-    done = drive(ray_cluster, ours, "--faults", "--batch-size", "2")
+    done = drive(ray_cluster, ours, "--faults", "--batch-size", "2", "--log", str(log))
     assert done.returncode == 0, done.stderr[-3000:]
     assert flag.exists()  # the worker did die on it
     assert graded(ours) == local
     assert any(row[3] == "reject" for row in local["verdicts"])  # the slice is not trivial
-    workers = json.loads(done.stdout.split("WORKERS ", 1)[1].splitlines()[0])
+    names = sorted(f"HumanEval/{number}" for number in tasks)
+    assert sorted((log / "expected").read_text().split()) == names
+    assert sorted((log / "selfcheck").read_text().split()) == names
+    assert printed(done, "PUTS") == len(tasks)
+    stages = printed(done, "PROGRESS")
+    assert stages == [["Grading math replies", 0, 0], ["Running reference solutions", 6, 6],
+                      ["Self-checking references and stubs", 6, 6],
+                      ["Grading code replies", 18, 18]]
+    workers = printed(done, "WORKERS")
     assert len({w["slot"] for w in workers}) == len(workers) == 2
     if workers[0]["uid"] is not None:  # as root: each sandbox its own sample uid and cgroups
         assert len({w["uid"] for w in workers}) == 2
         cgroups = [path for w in workers for path in w["cgroups"]]
         assert len(set(cgroups)) == len(cgroups)
+
+
+def test_a_node_refusing_isolation_is_named_and_nothing_is_graded(ray_cluster, shared_data,
+                                                                  tmp_path):
+    """Where the kernel refuses the sandbox's user namespaces (each worker's sandbox starts
+    under `no_userns.py`), the workers say so as they start, naming their node; the run stops
+    before any sample runs."""
+    ours = humaneval_db(shared_data, tmp_path, tasks=[0, 3], per_task=2)
+    done = drive(ray_cluster, ours, "--refuse-namespaces")
+    assert done.returncode == 1, done.stderr[-3000:]
+    error = done.stderr.strip().splitlines()[-1]
+    assert error.startswith("Error: code samples were not graded: on Ray node ")
+    assert "(127.0.0.1): the kernel refused the sandbox's namespaces" in error
+    assert "--unsafe-no-isolation" in error
+    assert graded(ours)["verdicts"] == []
 
 
 def test_a_batch_whose_worker_always_dies_becomes_error_verdicts(ray_cluster, shared_data,
@@ -135,6 +161,12 @@ def test_a_killed_driver_keeps_its_batches_and_a_rerun_completes(ray_cluster, sh
     db = open_db(ours, create=False)
     assert [s.label for s in labels_for(db, first)] == ["correct"]
     db.close()
+
+
+def printed(done: subprocess.CompletedProcess[str], what: str):
+    """The JSON the driver printed after `what`."""
+    line = next(line for line in done.stdout.splitlines() if line.startswith(what + " "))
+    return json.loads(line.split(" ", 1)[1])
 
 
 def _reply_with(path: Path, text: str) -> int:

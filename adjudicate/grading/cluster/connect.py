@@ -37,12 +37,13 @@ def import_ray() -> ModuleType:
     return ray
 
 
-def connect(address: str | None) -> ModuleType:
+def connect(address: str | None) -> tuple[ModuleType, bool]:
     """Join the cluster at `address`, else at `RAY_ADDRESS`, else start a Ray instance on
-    this machine for this run (never joining one found running: it may be someone else's)."""
+    this machine for this run (never joining one found running: it may be someone else's).
+    Also says whether this call joined (so its caller leaves), or a caller's `ray.init` had."""
     ray = import_ray()
     if ray.is_initialized():
-        return ray
+        return ray, False
     address = address or os.environ.get("RAY_ADDRESS") or "local"
     # workers report what the user must know (a node without isolation) in their results, so
     # their logs stay on the cluster instead of interleaving with the progress bar
@@ -55,7 +56,7 @@ def connect(address: str | None) -> ModuleType:
         where = "on this machine" if address == "local" else f"at {address}"
         raise ClusterUnreachable(f"cannot reach a Ray cluster {where}: "
                                  f"{str(error).splitlines()[0][:300]}") from None
-    return ray
+    return ray, True
 
 
 def cluster_cpus(ray: ModuleType) -> int:

@@ -36,6 +36,7 @@ class RayExecutor:
         self._address, self._jobs, self._setup = address, jobs, setup
         self._batch_size = batch_size
         self._ray: Any = None
+        self._joined = False  # whether this executor joined the cluster (and so leaves it)
         self._started: WorkerPool | None = None
         self._shipped: dict[tuple[int, int], tuple[Any, CodeProblem, ExpectedOutputs]] = {}
         self._code_ready: CodeGradeConfig | None = None
@@ -46,7 +47,7 @@ class RayExecutor:
         """The workers, started when there is first work for them (a run with nothing to
         grade never reaches the cluster)."""
         if self._started is None:
-            self._ray = connect(self._address)
+            self._ray, self._joined = connect(self._address)
             cpus = cluster_cpus(self._ray)
             try:
                 self._started = WorkerPool(self._ray, min(self._jobs or cpus, cpus),
@@ -157,14 +158,15 @@ class RayExecutor:
         return self._shipped[key][0]
 
     def close(self) -> None:
-        """Stop the workers and leave the cluster (a Ray instance started for this run ends)."""
+        """Stop the workers and leave the cluster if this executor joined it (a Ray instance
+        started for this run ends); a caller's own `ray.init` stays up."""
         self._shipped.clear()
         if self._started is not None:
             self._started.close()
             self._started = None
-        if self._ray is not None:
+        if self._ray is not None and self._joined:
             self._ray.shutdown()
-            self._ray = None
+        self._ray, self._joined = None, False
 
 
 def _math_failed(batch: Batch, why: str) -> list[tuple[int, Any, dict]]:
