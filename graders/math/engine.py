@@ -83,19 +83,30 @@ def _failed(outcome: str, reason: str) -> Callable[[tuple], Verdict]:
     return verdict
 
 
+def _warmed_worker() -> None:
+    """A checking process that starts cold (spawned): caches in, LaTeX parser built, before
+    its first check's time limit runs."""
+    install_parse_caches()
+    warm_up(latex=True)
+
+
 @dataclass
 class CheckingPool:
     """Worker processes for the isolated graders: a check gets `timeout_s` (its own soft
-    limit), and one stuck past `2 * timeout_s + 0.5` (C code no signal reaches) is killed."""
+    limit), and one stuck past `2 * timeout_s + 0.5` (C code no signal reaches) is killed.
+    `warm`: each process builds the LaTeX parser as it starts (for processes that do not
+    inherit it from a warmed parent, e.g. a Ray worker's)."""
 
     workers: int
     timeout_s: float
+    warm: bool = False
 
     def __post_init__(self) -> None:
         hard = 2 * self.timeout_s + 0.5
         self.pool = IsolatedPool(
             run_check, self.workers, hard, _failed(TIMEOUT, f"killed after {hard:.1f}s"),
-            _failed(ERROR, "worker process died"), initializer=install_parse_caches,
+            _failed(ERROR, "worker process died"),
+            initializer=_warmed_worker if self.warm else install_parse_caches,
         )
         self.closed = False
 

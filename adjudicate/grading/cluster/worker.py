@@ -63,7 +63,7 @@ class GradingWorker:
                 self._checking.timeout_s != timeout_s):
             if self._checking is not None:
                 self._checking.close()
-            self._checking = CheckingPool(1, timeout_s)
+            self._checking = CheckingPool(1, timeout_s, warm=True)
         math_items = [MathItem(reply, key, index) for index, reply, key in items]
         return [(grading.item.id, grading.extraction, grading.verdicts) for grading in
                 grade_math_many(math_items, jobs=1, timeout_s=timeout_s,
