@@ -17,8 +17,10 @@ each side's best round counts, since load from other work only ever adds time):
 
 The verdicts of each ray copy are compared with the local copy's (timings aside). Then this
 process drives the head itself, once, recording per stage the batches, the wall time and the
-driver's own CPU (its Ray threads and the SQLite writes included): per batch, a worker is busy
-`workers x wall / batches` seconds and the driver `CPU / batches`.
+driver's own CPU (its Ray threads and the SQLite writes included) and the CPU of every process
+of the head (Ray's own, the workers, their checking processes, sandboxes and samples): per
+batch, a worker is busy `workers x wall / batches` seconds, the cluster spends `cluster CPU /
+batches` (less inflated by other load than wall time is) and the driver `driver CPU / batches`.
 """
 
 from __future__ import annotations
@@ -96,12 +98,61 @@ def compare(dataset: str, setup_db: Path, tmp: Path, head: RayHead, rounds: int)
             copies[side] = copy
     reference = graded(copies["local"])
     for side in SIDES[1:]:
-        same = graded(copies[side]) == reference
+        theirs = graded(copies[side])
+        same = theirs == reference
+        if not same:
+            differences(reference, theirs)
         ratio = best[side] / best["local"]
         print(f"  {side:<11} / local = {ratio:.2f}x (best {best[side]:.1f} s vs "
               f"{best['local']:.1f} s; target <= {TARGET}x: {'met' if ratio <= TARGET else 'MISSED'}"
               f"); same verdicts as local: {'yes' if same else 'NO'} "
               f"({len(reference['verdicts']):,} verdicts)", flush=True)
+
+
+def tree_cpu(root: int) -> float:
+    """CPU seconds of `root` and every process below it (live ones, and the reaped children
+    they waited for)."""
+    parents: dict[int, int] = {}
+    times: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        times[int(entry.name)] = sum(int(value) for value in fields[11:15]) / tick
+    total, below = 0.0, {root}
+    for pid in sorted(parents):  # a child's pid may be lower than its parent's: walk to root
+        chain, at = [], pid
+        while at in parents and at not in below and at > 1:
+            chain.append(at)
+            at = parents[at]
+        if at in below:
+            below.update(chain)
+    for pid in below:
+        total += times.get(pid, 0.0)
+    return total
+
+
+def differences(local: dict[str, list[tuple]], ray: dict[str, list[tuple]]) -> None:
+    """How the verdicts of the two copies differ, by (grader, local outcome, ray outcome)."""
+    ours = {(row[0], row[1]): row for row in local["verdicts"]}
+    kinds: dict[tuple[str, str, str], list[tuple]] = {}
+    for row in ray["verdicts"]:
+        mine = ours.get((row[0], row[1]))
+        if mine != row:
+            kind = (row[1], mine[3] if mine else "-", row[3])
+            kinds.setdefault(kind, []).append((mine, row))
+    for (grader, was, now), rows in sorted(kinds.items()):
+        mine, row = rows[0]
+        print(f"    {len(rows)} x {grader}: local {was}, ray {now}; e.g. reply {row[0]}: "
+              f"{(mine or ('',) * 5)[4][:300]} | {row[4][:300]}")
+    for table in ("extractions", "queue"):
+        if local[table] != ray[table]:
+            print(f"    {table} differ: {len(set(local[table]) ^ set(ray[table]))} rows")
 
 
 def per_batch(dataset: str, setup_db: Path, tmp: Path, head: RayHead) -> None:
@@ -117,8 +168,8 @@ def per_batch(dataset: str, setup_db: Path, tmp: Path, head: RayHead) -> None:
     stages: list[dict] = []
 
     def stage(what: str, total: int) -> None:
-        stages.append({"stage": what, "items": total, "batches": 0,
-                       "wall": time.perf_counter(), "cpu": time.process_time()})
+        stages.append({"stage": what, "items": total, "batches": 0, "wall": time.perf_counter(),
+                       "cpu": time.process_time(), "cluster": tree_cpu(head.pid)})
 
     def advance(_count: int) -> None:
         stages[-1]["batches"] += 1
@@ -131,7 +182,7 @@ def per_batch(dataset: str, setup_db: Path, tmp: Path, head: RayHead) -> None:
         print(f"  {workers} workers started in {time.perf_counter() - started:.1f} s")
         grade = grade_math_replies if dataset == "gsm8k" else grade_code_replies
         grade(db, jobs=workers, on_stage=stage, on_progress=advance, executor=executor)
-        stage("end", 0)
+        stage("end", 0)  # before the workers stop: their sandboxes' CPU is still counted
     finally:
         db.close()
         executor.close()
@@ -139,11 +190,12 @@ def per_batch(dataset: str, setup_db: Path, tmp: Path, head: RayHead) -> None:
         if not this["batches"]:
             continue
         wall, cpu = after["wall"] - this["wall"], after["cpu"] - this["cpu"]
-        batches = this["batches"]
-        print(f"  {this['stage']}: {this['items']:,} items in {batches:,} batches, "
-              f"{wall:.1f} s; per batch: worker {workers * wall / batches * 1000:.0f} ms "
-              f"busy, driver {cpu / batches * 1000:.1f} ms CPU "
-              f"({this['items'] / batches:.1f} items a batch)", flush=True)
+        cluster, batches = after["cluster"] - this["cluster"], this["batches"]
+        print(f"  {this['stage']}: {this['items']:,} items in {batches:,} batches "
+              f"({this['items'] / batches:.1f} items a batch), {wall:.1f} s; per batch: "
+              f"worker {workers * wall / batches * 1000:.0f} ms busy, cluster "
+              f"{cluster / batches * 1000:.0f} ms CPU, driver {cpu / batches * 1000:.1f} ms "
+              f"CPU (load {os.getloadavg()[0]:.1f})", flush=True)
 
 
 def main() -> None:

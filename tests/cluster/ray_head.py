@@ -36,6 +36,7 @@ class RayHead:
 
     address: str
     environment: dict[str, str]
+    pid: int  # the `ray start` process, every process of the instance descends from it
 
 
 def ray_environment(token: str) -> dict[str, str]:
@@ -76,7 +77,7 @@ def ray_head(cpus: int = 2, object_store_mb: int = 100) -> Iterator[RayHead]:
                                env=environment, stdin=subprocess.DEVNULL)
     try:
         _wait_until_up(process, log)
-        yield RayHead(f"127.0.0.1:{ports[0]}", environment)
+        yield RayHead(f"127.0.0.1:{ports[0]}", environment, process.pid)
     finally:
         _stop(process)
         log.close()
