@@ -17,7 +17,7 @@ from db.connection import inserted_id, now, write_transaction
 from db.errors import StoreError
 from db.labels import adjudicate, record_labels
 from graders.labels import LABELS
-from graders.patterns import NONE, parse_pattern
+from graders.patterns import NONE, SUSPECT, parse_pattern
 
 Scope = Literal["group", "pattern", "view"]
 Action = Literal["label", "adjudicate"]
@@ -40,6 +40,7 @@ class DecisionPreview:
     others_differ: int  # replies another reviewer labeled otherwise (they will disagree)
     patterns: int  # distinct dispute patterns among them
     unpatterned: int  # replies of no pattern (each should be read)
+    suspect_key: int = 0  # replies against a suspect key (check the key before deciding)
 
     @property
     def size(self) -> int:
@@ -94,7 +95,7 @@ def preview_decision(db: Database, reviewer: str, reply_ids: Sequence[int], labe
     runs: set[int] = set()
     kinds: set[str] = set()
     patterns: set[str | None] = set()
-    unpatterned = 0
+    unpatterned = suspect = 0
     others: dict[int, set[str]] = {}
     reviewers: set[str] = set()
     for chunk in _chunks(ids):
@@ -106,7 +107,9 @@ def preview_decision(db: Database, reviewer: str, reply_ids: Sequence[int], labe
             runs.add(run)
             kinds.add(kind)
             patterns.add(pattern)
-            unpatterned += pattern is None or parse_pattern(pattern).kind == NONE
+            kind_of = parse_pattern(pattern).kind if pattern is not None else NONE
+            unpatterned += kind_of == NONE
+            suspect += kind_of == SUSPECT
         for reply_id, who, their in db.execute(
             f"SELECT reply_id, reviewer, label FROM labels WHERE status = 'labeled' "
             f"AND reviewer != ? AND reply_id IN ({_marks(chunk)})", [reviewer, *chunk]):
@@ -116,7 +119,8 @@ def preview_decision(db: Database, reviewer: str, reply_ids: Sequence[int], labe
     return DecisionPreview(
         ids, label, len(problems), len(runs), tuple(sorted(kinds)), len(mine),
         sum(1 for old in mine.values() if old != label), len(others), tuple(sorted(reviewers)),
-        sum(1 for theirs in others.values() if theirs - {label}), len(patterns), unpatterned)
+        sum(1 for theirs in others.values() if theirs - {label}), len(patterns), unpatterned,
+        suspect)
 
 
 def record_decision(db: Database, reviewer: str, preview: DecisionPreview, *, scope: Scope,

@@ -49,6 +49,7 @@ class QueueEntry:
     group_key: str
     suggested_label: str | None = None
     pattern: str | None = None
+    key_issue: str | None = None  # why the key looks wrong (math), when it does
 
 
 def replies_to_grade(
@@ -129,10 +130,10 @@ def set_queue(db: Database, reply_ids: Iterable[int], entries: Iterable[QueueEnt
         db.conn.executemany("DELETE FROM queue WHERE reply_id = ?", [[r] for r in reply_ids])
         db.conn.executemany(
             """INSERT INTO queue (reply_id, kind, reason, group_key, suggested_label, pattern,
-                                  pattern_version, queued_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+                                  pattern_version, key_issue, queued_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             [[e.reply_id, e.kind, e.reason, e.group_key, e.suggested_label, e.pattern,
-              PATTERNS_VERSION if e.pattern else None, stamp] for e in entries],
+              PATTERNS_VERSION if e.pattern else None, e.key_issue, stamp] for e in entries],
         )
         if any(e.pattern is None for e in entries):
             refresh_patterns(db)

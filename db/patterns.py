@@ -47,15 +47,16 @@ def _stored_patterns(db: Database, reply_ids: Sequence[int]) -> dict[int, Patter
         outcomes[reply_id][grader] = verdict
         evidence[reply_id][grader] = blob
     out = {}
-    for reply_id, kind, key, answer in db.execute(
+    for reply_id, kind, key, answer, key_issue in db.execute(
         f"""SELECT q.reply_id, q.kind, COALESCE(r.key_override, p.answer),
                    (SELECT e.answer FROM extractions e WHERE e.reply_id = q.reply_id
-                    AND e.current = 1 ORDER BY e.extractor LIMIT 1)
+                    AND e.current = 1 ORDER BY e.extractor LIMIT 1), q.key_issue
             FROM queue q JOIN replies r ON r.id = q.reply_id
             JOIN problems p ON p.id = r.problem_id WHERE q.reply_id IN ({marks})""",
             list(reply_ids)):
         if kind == "math":
-            out[reply_id] = math_pattern(outcomes[reply_id], answer, key)
+            out[reply_id] = math_pattern(outcomes[reply_id], answer, key,
+                                         suspect=key_issue is not None)
         else:
             extended = GRADERS.first_voting("extended", outcomes[reply_id])
             decoded = json.loads(evidence[reply_id][extended]) if extended else {}

@@ -59,6 +59,7 @@ class QueueItem:
     my_status: str | None = None
     my_note: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    key_issue: str | None = None  # why the key looks wrong (a suspect key), when it does
 
 
 def _decode(evidence: str) -> dict[str, Any]:
@@ -74,7 +75,7 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
     row = db.execute(
         """SELECT p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, p.statement,
                   COALESCE(r.key_override, p.answer), p.entry_point, r.text, r.form,
-                  q.reason, q.group_key, q.suggested_label, p.metadata
+                  q.reason, q.group_key, q.suggested_label, p.metadata, q.key_issue
            FROM replies r JOIN problems p ON p.id = r.problem_id JOIN runs ru ON ru.id = r.run_id
            LEFT JOIN queue q ON q.reply_id = r.id
            WHERE r.id = ?""", [reply_id],
@@ -82,7 +83,7 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
     if row is None:
         return None
     (kind, run, benchmark, task_id, sample_index, statement, key, entry_point, text, form,
-     reason, group_key, suggested, metadata) = row
+     reason, group_key, suggested, metadata, key_issue) = row
     extractions = tuple(ExtractionView(*e) for e in db.execute(
         "SELECT extractor, rule, answer, span_start, span_end FROM extractions "
         "WHERE reply_id = ? AND current = 1 ORDER BY extractor", [reply_id]))
@@ -102,6 +103,7 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
         reply_id, kind, run, benchmark, task_id, sample_index, statement, key, entry_point,
         text, form, reason, group_key, group_size, suggested, extractions, tuple(verdicts),
         mine[0], None if mine[1] == "cleared" else mine[1], mine[2], _decode(metadata or "{}"),
+        key_issue,
     )
 
 

@@ -189,6 +189,14 @@ def m002_patterns_and_batches(db: Database) -> None:
         db.execute(statement)
 
 
+@MIGRATIONS()
+def m003_queue_key_issue(db: Database) -> None:
+    """Why a queued reply's key looks wrong (`graders.math.suspect_keys`); NULL: it looks fine.
+    Replies against such a key are queued (reason `suspect_key`, beside m001's reasons) even when
+    graders agree."""
+    db.execute("ALTER TABLE queue ADD COLUMN key_issue TEXT")
+
+
 def _statements(script: str) -> list[str]:
     """Split a script into statements; executescript() would commit the migration's transaction."""
     statements, current = [], []

@@ -41,6 +41,7 @@ class StoredQueueEntry:
     group_key: str
     pattern: str | None  # the dispute pattern's id (`graders.patterns`)
     suggested_label: str | None
+    key_issue: str | None  # why the key looks wrong (a suspect key), when it does
 
     def to_export(self) -> dict[str, Any]:
         """As the export writes it: the pattern as its id, name and description."""
@@ -197,7 +198,7 @@ def _related(db: Database, kinds: dict[int, str],
     ):
         related.adjudications[reply_id] = StoredAdjudication(*decision)
     for reply_id, *entry in db.execute(
-        "SELECT reply_id, reason, group_key, pattern, suggested_label FROM queue "
+        "SELECT reply_id, reason, group_key, pattern, suggested_label, key_issue FROM queue "
         f"WHERE reply_id IN ({marks})",
         ids,
     ):

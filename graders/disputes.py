@@ -4,9 +4,11 @@ The dispute rule reads each verdict's vote from the grader registry: peers (the 
 imported verdicts) dispute a reply when they disagree or none accepts; a code sample is
 disputed when it passes the base tests and fails the extended ones. Replies sharing a group
 key are labeled together: the same (extracted answer, key) for math, the same first failing
-input of the same problem for code. Every dispute also has its pattern (`graders.patterns`):
-a named kind of dispute with the verdict vector, which one decision may settle. Pure: the
-grading pipelines store what it decides.
+input of the same problem for code. A math reply against a suspect key
+(`graders.math.suspect_keys`) is queued whatever its verdicts say, with a pattern of its own
+that no decision over many replies settles. Every dispute also has its pattern
+(`graders.patterns`): a named kind of dispute with the verdict vector, which one decision may
+settle. Pure: the grading pipelines store what it decides.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 from graders.digest import digest
 from graders.evidence import FirstFailure, first_failure
 from graders.labels import LABELS
+from graders.math.suspect_keys import SUSPECT_KEY, key_issue
 from graders.patterns import NONE, Pattern, code_pattern, math_pattern
 from graders.registry import GRADERS
 from graders.verdict import ACCEPT, Verdict
@@ -29,6 +32,7 @@ REASONS = {  # why a reply is queued, as the review app says it
     DISAGREE: "graders disagree",
     ALL_REJECT: "every grader rejects",
     EXTENDED_ONLY_FAIL: "passes base tests, fails plus",
+    SUSPECT_KEY: "suspect key: check the key first",
 }
 
 
@@ -41,6 +45,7 @@ class Dispute:
     group_key: str
     suggested_label: str | None = None
     pattern: Pattern = Pattern(NONE)
+    key_issue: str | None = None  # why the key looks wrong (math), when it does
 
 
 def dispute_reason(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> str | None:
@@ -75,13 +80,16 @@ def code_group_key(benchmark: str, task_id: str, first: FirstFailure | None) -> 
 
 def math_dispute(verdicts: Mapping[str, Verdict], answer: str | None,
                  key: str | None) -> Dispute | None:
-    """A math reply's dispute, grouped by (extracted answer, key); None if not disputed."""
-    reason = dispute_reason(verdicts)
+    """A math reply's dispute, grouped by (extracted answer, key); None if not disputed. A
+    suspect key queues the reply (reason `suspect_key`) even when every grader agrees."""
+    issue = key_issue(key, verdicts)
+    reason = SUSPECT_KEY if issue else dispute_reason(verdicts)
     if reason is None:
         return None
     outcomes = {name: verdict.outcome for name, verdict in verdicts.items()}
     return Dispute(reason, math_group_key(answer, key),
-                   pattern=math_pattern(outcomes, answer, key))
+                   pattern=math_pattern(outcomes, answer, key, suspect=issue is not None),
+                   key_issue=issue)
 
 
 def code_dispute(verdicts: Mapping[str, Verdict], benchmark: str,

@@ -36,6 +36,7 @@ class FirstFailure(TypedDict, total=False):
     cpu_s: float
     stdout: str | None
     detail: str
+    caught_by: str  # a timeout: the harness's clock, the host's watchdog or the CPU rlimit
     # older or foreign evidence
     input: str
     time_limit: float

@@ -4,7 +4,8 @@ A pattern is a kind (how the answer differs from the key: the same number writte
 an extra `x =`, a reordered list, ...) together with the reply's grader verdict vector, so the
 replies of one pattern always share their verdicts. The kind is read from the extracted answer
 and the key alone (`classify_math`), so (answer, key) pairs — the queue's groups — sit whole
-inside a kind. `none` means no known kind: those replies must be read one by one. Pure; the
+inside a kind. `none` means no known kind: those replies must be read one by one, and so must
+the replies against a suspect key (`suspect_key`), whatever their answers look like. Pure; the
 queue stage (`graders.disputes`) stores a pattern with every queued reply.
 """
 
@@ -20,7 +21,8 @@ from graders.named_registry import NamedRegistry
 from graders.pattern_rules import WRAPPERS, choice_letter, list_items, parse_number, unwrap
 from graders.registry import GRADERS
 
-VERSION = "1"  # stored with each queued reply's pattern; a new version recomputes them
+# 2: replies against a suspect key have a pattern of their own
+VERSION = "2"  # stored with each queued reply's pattern; a new version recomputes them
 
 
 @dataclass(frozen=True)
@@ -51,10 +53,14 @@ KINDS = NamedRegistry("pattern kind", (
                 "units)"),
     PatternKind("timeout", "time limit",
                 "the program ran out of time on an extended test"),
+    PatternKind("suspect_key", "suspect key: read first",
+                "the key looks mangled or the graders cannot read it: check the key, then each "
+                "reply", decidable=False),
     PatternKind("none", "no pattern",
                 "no known pattern: each reply must be read", decidable=False),
 ))
 NONE = "none"
+SUSPECT = "suspect_key"
 
 Vector = tuple[tuple[str, str], ...]  # (grader, outcome) in display order
 
@@ -155,9 +161,12 @@ def _compact(text: str) -> str:
     return "".join(text.split())
 
 
-def math_pattern(outcomes: Mapping[str, str], answer: str | None, key: str | None) -> Pattern:
-    """A queued math reply's pattern: how its answer differs from the key, and its verdicts."""
-    kind, detail = classify_math(answer, key)
+def math_pattern(outcomes: Mapping[str, str], answer: str | None, key: str | None,
+                 suspect: bool = False) -> Pattern:
+    """A queued math reply's pattern: how its answer differs from the key, and its verdicts;
+    against a `suspect` key, the suspect-key kind whatever the answer (read, never settled in
+    bulk: the key itself may be what is wrong)."""
+    kind, detail = (SUSPECT, "") if suspect else classify_math(answer, key)
     return Pattern(kind, detail, verdict_vector(outcomes))
 
 

@@ -86,7 +86,7 @@ def test_answer_key_pairs_get_their_kind(answer, key, kind, detail):
 def test_every_kind_named_in_the_table_is_registered_and_described():
     assert {kind for _, _, kind, _ in CASES} <= set(KINDS.names())
     assert all(spec.description and spec.title for spec in KINDS)
-    assert [spec.name for spec in KINDS if not spec.decidable] == ["none"]
+    assert [spec.name for spec in KINDS if not spec.decidable] == ["suspect_key", "none"]
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -155,3 +155,31 @@ def test_disputes_carry_their_pattern():
     assert code.pattern.name == "time limit · base accepts, plus times out"
     wrong = {"first_failure": {"set": "plus", "index": 1, "kind": "wrong_output"}}
     assert code_pattern({"base": "accept", "plus": "reject"}, wrong).kind == "none"
+
+
+@pytest.mark.parametrize(("answer", "key"), [
+    ("4:30 p.m.", "4:30p.."),  # graders all reject: no pattern would have said so either
+    ("9", "9.."),  # a pair that reads as `same_number` when the key is trusted
+    ("x = 9", "\\frac{9}{"),  # and one that reads as `wrapper`
+])
+def test_a_reply_against_a_suspect_key_gets_the_suspect_kind_whatever_its_answer(answer, key):
+    verdicts = {"exact": _v("exact", "reject"), "symbolic": _v("symbolic", "reject")}
+    dispute = math_dispute(verdicts, answer, key)
+    assert dispute is not None and dispute.reason == "suspect_key" and dispute.key_issue
+    assert dispute.pattern.kind == "suspect_key" and not dispute.pattern.decidable
+    assert dispute.pattern.name == "suspect key: read first · every grader rejects"
+    assert parse_pattern(dispute.pattern.id) == dispute.pattern
+
+
+def test_graders_agreeing_on_a_suspect_key_still_queue_the_reply_by_the_one_rule():
+    agree = {"exact": _v("exact", "accept"), "symbolic": _v("symbolic", "accept")}
+    dispute = math_dispute(agree, "9..", "9..")
+    assert dispute is not None and dispute.reason == "suspect_key"
+    assert dispute.key_issue == "a stray '..'" and dispute.pattern.kind == "suspect_key"
+    assert math_dispute(agree, "9", "9") is None  # a sound key: agreement needs no reader
+    # a key symbolic cannot parse is suspect too, with a sound-looking text
+    unread = {"exact": _v("exact", "reject"),
+              "symbolic": _v("symbolic", "error", {"key_path": "unparsed"})}
+    dispute = math_dispute(unread, "5", "\\weird")
+    assert dispute is not None and dispute.key_issue == "the graders cannot parse it"
+    assert dispute.pattern.kind == "suspect_key"

@@ -116,9 +116,12 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         summary = grade_math_replies(db, jobs=jobs, run=run, timeout_s=timeout_s,
                                      on_stage=stage, on_progress=advance, executor=executor)
     if summary.graded:
+        suspect = (f", {summary.suspect_key:,} against a suspect key"
+                   if summary.suspect_key else "")
         click.echo(
             f"Math: graded {summary.graded:,} replies; {summary.queued:,} queued for review "
-            f"({summary.disagree:,} where graders disagree, {summary.all_reject:,} all reject)."
+            f"({summary.disagree:,} where graders disagree, {summary.all_reject:,} all reject"
+            f"{suspect})."
         )
     else:
         click.echo("Math: nothing new to grade.")

@@ -9,7 +9,7 @@ from sqlite_utils import Database
 
 from adjudicate.grading.executor import Executor, LocalExecutor
 from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
-from graders.disputes import ALL_REJECT, DISAGREE, math_dispute
+from graders.disputes import ALL_REJECT, DISAGREE, SUSPECT_KEY, math_dispute
 from graders.progress import Advance, Stage
 from graders.registry import GRADERS
 
@@ -27,6 +27,7 @@ class MathSummary:
     queued: int = 0
     disagree: int = 0
     all_reject: int = 0
+    suspect_key: int = 0
 
 
 def grade_math_replies(
@@ -70,9 +71,10 @@ def _store(db: Database, batch: list[MathGrading], summary: MathSummary) -> None
         if dispute is None:
             continue
         entries.append(QueueEntry(grading.item.id, "math", dispute.reason, dispute.group_key,
-                                  pattern=dispute.pattern.id))
+                                  pattern=dispute.pattern.id, key_issue=dispute.key_issue))
         summary.disagree += dispute.reason == DISAGREE
         summary.all_reject += dispute.reason == ALL_REJECT
+        summary.suspect_key += dispute.reason == SUSPECT_KEY
     set_queue(db, [g.item.id for g in batch], entries)
     summary.graded += len(batch)
     summary.queued += len(entries)

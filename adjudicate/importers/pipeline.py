@@ -22,9 +22,10 @@ from adjudicate.importers.problem_formats import HUMANEVAL_PACKAGE, humaneval_pa
 from adjudicate.importers.reading import ReadOptions, ReplyFields
 from db.connection import write_transaction
 from db.problems import add_problems, problem_index
-from db.records import ProblemRecord, ReplyRecord
+from db.records import Location, ProblemRecord, ReplyRecord
 from db.replies import add_replies, record_import
 from db.runs import ensure_run
+from graders.math.suspect_keys import suspect_key
 
 
 @dataclass(frozen=True)
@@ -74,6 +75,7 @@ def import_file(
         with write_transaction(db):
             summary.problems_added, summary.problems_unchanged = add_problems(db, problems)
             _audit(db, path, summary, None)
+        summary.notes += suspect_key_notes(problems, [])
         return summary
     return _import_replies(db, name, path, options, read_file(path, fmt, reading, on_bytes))
 
@@ -114,7 +116,27 @@ def _import_replies(
             summary.replies_unchanged += unchanged
             summary.runs.append(run_name)
         _audit(db, path, summary, run_id if len(by_run) == 1 else None)
+    summary.notes += suspect_key_notes(problems, parsed.replies)
     return summary
+
+
+def suspect_key_notes(problems: list[ProblemRecord], replies: list[ReplyRecord]) -> list[str]:
+    """One note naming the math keys that look mangled (`graders.math.suspect_keys`), by line:
+    their replies will be queued for review whatever the graders say."""
+    found: dict[str, tuple[Location, str]] = {}
+    keyed = [(p.answer, p.source) for p in problems if p.kind == "math"]
+    keyed += [(r.key, r.source) for r in replies if r.key is not None]
+    for key, source in keyed:
+        reason = suspect_key(key)
+        if reason is not None and (key or "") not in found:
+            found[key or ""] = (source, reason)
+    if not found:
+        return []
+    shown = "; ".join(f"{source} `{key}` ({reason})"
+                      for key, (source, reason) in list(found.items())[:5])
+    more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
+    return [f"{len(found)} suspect key{'s' if len(found) > 1 else ''}: {shown}{more}; every "
+            "reply against one is queued for review, to check the key first"]
 
 
 def _needs_humaneval(

@@ -108,6 +108,7 @@ def build_report(
         disputed_summary=summary,
         disputed_pairs=pairs_top,
         bad_keys=tuple(bad_keys),
+        suspect_keys=diagnostics.suspect_keys(ordered, resolutions),
         conflicts=diagnostics.conflicts(ordered, resolutions),
         kappa=diagnostics.reviewer_kappa(ordered, bootstrap=bootstrap, seed=seed, level=level),
         selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),

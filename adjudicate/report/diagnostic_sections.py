@@ -46,6 +46,14 @@ def diagnostic_blocks(report: Report) -> list[Block]:
                             tuple((b.benchmark, b.problem, f.shorten(f.text(b.key), ANSWER_WIDTH),
                                    ", ".join(map(str, b.flagged_replies)),
                                    str(b.replies_excluded)) for b in report.bad_keys)))
+    if report.suspect_keys:
+        blocks.append(Heading("Suspect keys: they look mangled or unreadable (every reply "
+                              "against one is queued; check the key first)", 2))
+        blocks.append(Table("", ("Benchmark", "Problem", "Key", "Why", "Replies",
+                                 "Labeled bad key"),
+                            tuple((k.benchmark, k.problem, f.shorten(f.text(k.key), ANSWER_WIDTH),
+                                   k.reason, str(k.replies), str(k.labeled_bad_key))
+                                  for k in report.suspect_keys)))
     if report.conflicts:
         blocks.append(Heading("Conflicting labels (not adjudicated; counted as neither)", 2))
         blocks.append(Table("", ("Reply", "Benchmark", "Run", "Problem", "Sample", "Labels"),

@@ -20,10 +20,11 @@ from .model import (
     Estimate,
     ExtractionRuleStat,
     Kappa,
+    SuspectKey,
     TriageExample,
     TriageRow,
 )
-from .reading import CONFLICT, LABELED_STATUSES, Resolution
+from .reading import CONFLICT, LABELED_STATUSES, Resolution, is_bad_key
 from .records import CODE, MATH, ScoredReply
 from .stats import cohen_kappa, percentile_interval, wilson_interval
 
@@ -167,6 +168,24 @@ def reviewer_kappa(
             results.append(Kappa(kind, first, second, len(both), observed, cohen_kappa(a, b),
                                  len(groups), agree_low, agree_high, kappa_low, kappa_high))
     return tuple(results)
+
+
+def suspect_keys(
+    records: Iterable[ScoredReply], resolutions: Iterable[Resolution]
+) -> tuple[SuspectKey, ...]:
+    """Keys flagged as suspect when graded, per problem, with how many replies reviewers
+    labeled as a bad key."""
+    found: dict[tuple[str, str, str | None], list[Any]] = {}
+    for r, res in zip(records, resolutions, strict=True):
+        if r.key_issue:
+            entry = found.setdefault((r.benchmark, r.problem, r.key), [r.key_issue, 0, 0])
+            entry[1] += 1
+            entry[2] += is_bad_key(res)
+    return tuple(
+        SuspectKey(bench, problem, key, reason, replies, bad)
+        for (bench, problem, key), (reason, replies, bad) in sorted(
+            found.items(), key=lambda kv: (kv[0][0], natural_key(kv[0][1])))
+    )
 
 
 def conflicts(

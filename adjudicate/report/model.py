@@ -199,6 +199,19 @@ class BadKey:
 
 
 @dataclass(frozen=True)
+class SuspectKey:
+    """A key that looks mangled or unreadable (`graders.math.suspect_keys`): every reply
+    against it is queued, so a reviewer checks the key first."""
+
+    benchmark: str
+    problem: str
+    key: str | None
+    reason: str
+    replies: int
+    labeled_bad_key: int
+
+
+@dataclass(frozen=True)
 class Conflict:
     """A reply reviewers labeled differently with no adjudicated label: it counts as neither."""
 
@@ -274,6 +287,7 @@ class Report:
     disputed_summary: DisputedSummary
     disputed_pairs: tuple[DisputedPair, ...]
     bad_keys: tuple[BadKey, ...]
+    suspect_keys: tuple[SuspectKey, ...]
     conflicts: tuple[Conflict, ...]
     kappa: tuple[Kappa, ...]
     selfcheck_failures: tuple[SelfCheckRow, ...]

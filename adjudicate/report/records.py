@@ -43,6 +43,7 @@ class ScoredReply:
     # adjudication; absent or None: given one by one
     decided_by: dict[str, int] = field(default_factory=dict)
     adjudication_decision: int | None = None
+    key_issue: str | None = None  # why the key looks wrong (a suspect key), when it does
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

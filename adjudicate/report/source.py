@@ -34,6 +34,7 @@ def records_from_db(db: Database, run: str | None = None) -> list[ScoredReply]:
                             if (reply.reply_id, who) in settling.labels},
                 adjudication_decision=settling.adjudications.get(reply.reply_id)
                 if reply.adjudication else None,
+                key_issue=reply.queue.key_issue if reply.queue else None,
             )
         )
     return records

@@ -68,7 +68,7 @@ class _Judge:
 
     def check(self, index: int, message: dict[str, Any]) -> _Judgement:
         if "to" in message:
-            return Failure("timeout", index, self.context(index, message))
+            return self.timed_out(index, "the harness's clock", message)
         if "x" in message:
             return Failure("exception", index,
                            {**self.context(index, message), "exception": message["x"]})
@@ -89,6 +89,16 @@ class _Judge:
                 "elapsed_s": round(float(message.get("w", 0.0)), 6),
                 "cpu_s": round(float(message.get("t", 0.0)), 6),
                 "time_limit_s": round(self.limits[index], 6), "stdout": message.get("o")}
+
+    def timed_out(self, index: int, caught_by: str,
+                  message: dict[str, Any] | None = None) -> Failure:
+        """A time limit exceeded reads the same however it was caught (the harness's clock, the
+        host's watchdog, the CPU rlimit): which one fires first depends on the machine's load."""
+        evidence = (self.context(index, message) if message is not None else
+                    {"call": call_text(self.problem.entry_point, self.tests[index].args,
+                                       self.tests[index].text),
+                     "time_limit_s": round(self.limits[index], 6)})
+        return Failure("timeout", index, {**evidence, "caught_by": caught_by})
 
     def oracle(self, index: int) -> str:
         """The case's own property, else equality with a stated value, else the problem's."""
@@ -185,6 +195,10 @@ def _settle(state: _Judge, result: RunResult) -> str | None:
         kind = "load_timeout" if result.load.get("load") == "timeout" else "load_error"
         state.failure = Failure(kind, None, {"exception": result.load.get("x"),
                                              "stdout": result.load.get("o")})
+    elif result.watchdog and result.watchdog != "load time limit" and index < len(state.limits):
+        state.failure = state.timed_out(index, f"the host's watchdog ({result.watchdog})")
+    elif result.signal == _SIGXCPU and result.loaded and index < len(state.limits):
+        state.failure = state.timed_out(index, "the CPU-time rlimit (SIGXCPU)")
     elif result.watchdog:
         kind = "load_timeout" if result.watchdog == "load time limit" else "timeout"
         state.failure = Failure(kind, None if kind == "load_timeout" else index,

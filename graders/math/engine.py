@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.disputes import dispute_reason
+from graders.disputes import math_dispute
 from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
 from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.parse_caches import install as install_parse_caches
@@ -45,7 +45,8 @@ class MathGrading:
     @property
     def dispute(self) -> str | None:
         """Why this reply goes to the review queue (`graders.disputes`), or None."""
-        return dispute_reason(self.verdicts)
+        dispute = math_dispute(self.verdicts, self.extraction.answer, self.item.key)
+        return dispute.reason if dispute else None
 
 
 def run_check(payload: tuple[str, str | None, str, float]) -> Verdict:

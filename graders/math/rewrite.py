@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+from graders.math.extraction.number_words import words_to_digits
+from graders.math.plain_notation import plain_to_latex
+
 _UNICODE = {
     "−": "-", "–": "-", "×": "\\times ", "·": "\\cdot ", "⋅": "\\cdot ", "÷": "\\div ",
     "≤": "\\le ", "≥": "\\ge ", "≠": "\\ne ", "≦": "\\le ", "≧": "\\ge ",
@@ -84,7 +87,7 @@ def and_to_comma(text: str) -> str:
 
 def harden(text: str) -> str:
     """All notation rewrites, in the order they must run."""
-    text = brace_radicals(unicode_to_latex(text))
+    text = brace_radicals(plain_to_latex(unicode_to_latex(words_to_digits(text))))
     text = and_to_comma(text)
     text = _MATHRM_E.sub("e", text)
     return join_thousands(text)

@@ -12,14 +12,21 @@ from __future__ import annotations
 import logging
 import re
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from fractions import Fraction
 from functools import lru_cache
 
-from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse, verify
-from sympy import Basic, FiniteSet, Float, Interval, Rational, Set, Tuple, nan, zoo
-from sympy.logic.boolalg import Boolean
+from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+from sympy import Basic, FiniteSet, Interval, Tuple, nan, zoo
 
+from graders.math import exact_mode
+from graders.math.comparison import (
+    SymbolicConfig,
+    positive_match,
+    unify_imaginary_unit,
+    verify_fast,
+)
+from graders.math.exact_values import TooLarge, decimal_match
 from graders.math.extraction.spans import matching_brace
 from graders.math.rewrite import choice_letter, harden
 from graders.math.time_limit import CheckTimeout, time_limit
@@ -34,24 +41,21 @@ logging.getLogger("math_verify").propagate = False
 _LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
 _EXPR_ONLY = (ExprExtractionConfig(),)
 _DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
+DEFAULT_CONFIG = SymbolicConfig()
 _DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
-_LEADING_CHOICE = re.compile(r"\s*(?:\\text(?:bf|rm)?\{\s*)?\(([A-E])\)")
+# A choice letter opening an answer, its option text after it: `(E) a polygenic score`,
+# `E: 12`, `E. 12`, `\textbf{E} 12`, `Option E`.
+_LEADING_CHOICE = re.compile(
+    r"\s*(?:(?i:option|choice)\s*[:：]?\s*)?(?:\\text(?:bf|rm)?\{\s*|\*\*)?"
+    r"(?:\(\s*([A-E])\s*\)|([A-E])\s*(?:[:.)：]|\}|\*\*|$))"
+)
 _PERCENT_END = re.compile(r"\s*\\?%\s*$")
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
 # Space between two digits is kept (as `_`): `2 3` is not `23`.
 _DIGIT_GAP = re.compile(r"(?<=\d)(?:\s|\\[,;:! ])+(?=\d)")
-
-
-@dataclass(frozen=True)
-class SymbolicConfig:
-    """Math-Verify's comparison options plus the soft per-check time limit (seconds)."""
-
-    float_rounding: int = 6
-    numeric_precision: int = 15
-    strict: bool = True
-    allow_set_relation_comp: bool = True
-    timeout_s: float | None = 5.0
+_UNPARSED = {"ambiguous": "a space between two digits (`2 3`, `2 1/4` inside more math) has no "
+                          "single reading"}
 
 
 def unwrap_key(text: str) -> str:
@@ -72,6 +76,8 @@ def unwrap_key(text: str) -> str:
 @lru_cache(maxsize=65536)
 def _parse_hardened(text: str) -> tuple[list, str, str]:
     """(Math-Verify parse result, what it read, which path) for hardened answer text."""
+    if _DIGIT_GAP.search(text):  # LaTeX reads `2 3` as 2 + 3 and `2 1/4` as 3/4: no reading
+        return [], text, "ambiguous"
     if _DECIMAL.fullmatch(text):  # a plain number: Math-Verify's expression reader is exact
         number = parse(text, _EXPR_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
         if number:
@@ -112,93 +118,49 @@ def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, 
     if key_choice is not None:
         answer_choice = choice_letter(answer)
         if answer_choice is None and (m := _LEADING_CHOICE.match(answer)):
-            answer_choice = m.group(1)
+            answer_choice = m.group(1) or m.group(2)
         if answer_choice is not None:
             same = answer_choice == key_choice
             return (ACCEPT if same else REJECT), {**evidence, "method": "choice"}
     if _DECIMAL.fullmatch(answer) and _DECIMAL.fullmatch(key):
-        # Plain numbers: equal, or apart by more than any rounding Math-Verify would allow.
-        gap = abs(Fraction(answer) - Fraction(key))
-        if gap == 0 or gap > Fraction(1, 10**config.float_rounding):
-            return (ACCEPT if gap == 0 else REJECT), {**evidence, "method": "number"}
+        plain = _plain_numbers_match(answer, key, config)
+        if plain is not None:
+            return (ACCEPT if plain else REJECT), {**evidence, "method": "number"}
     gold, gold_read, gold_path = _parse_hardened(key)
     pred, pred_read, pred_path = _parse_hardened(answer)
+    gold, pred = unify_imaginary_unit(gold), unify_imaginary_unit(pred)
     evidence.update(
         method="math-verify", key_parsed=gold_read, answer_parsed=pred_read,
         key_path=gold_path, answer_path=pred_path,
     )
     if not gold:
-        return ERROR, {**evidence, "reason": "key did not parse"}
+        return ERROR, {**evidence, "reason": _UNPARSED.get(gold_path, "key did not parse")}
     if not pred:
-        return REJECT, {**evidence, "reason": "answer did not parse"}
+        return REJECT, {**evidence, "reason": _UNPARSED.get(pred_path, "answer did not parse")}
     if _undefined(gold) or _undefined(pred):
         return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}
     if _pair_against_set(gold[0], pred[0]) or _pair_against_set(pred[0], gold[0]):
         # Math-Verify matches (1,2) with {1,2}; a point or interval is not an unordered set.
         return REJECT, {**evidence, "reason": "an interval or tuple against a set"}
-    return (ACCEPT if verify_fast(gold, pred, config) else REJECT), evidence
+    if verify_fast(gold, pred, config):
+        return ACCEPT, evidence
+    assumed = positive_match(gold, pred, config)
+    if assumed:
+        return ACCEPT, {**evidence, "method": "math-verify, symbols positive",
+                        "assumed_positive": ", ".join(assumed)}
+    return REJECT, evidence
 
 
-def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
-    """Math-Verify's `verify`, with its result computed directly where it is certain.
-
-    `verify` is true when any (gold, pred) pair matches. Two SymPy rationals match exactly when
-    equal (Math-Verify compares them symbolically, and rounding applies only to floats); two
-    finite numbers, one a Float, match when equal after rounding (its `simplify` fallback on
-    two numbers is just their difference); two strings match when equal after trimming; a
-    string never matches a SymPy object. Every other pair goes to Math-Verify itself.
-    """
-    options = (
-        config.float_rounding, config.numeric_precision, config.strict,
-        config.allow_set_relation_comp,
-    )
-    for g in gold:
-        for t in pred:
-            if isinstance(g, Rational) and isinstance(t, Rational):
-                same = g == t
-            elif _finite_number(g) and _finite_number(t):
-                same = _numbers_match(g, t, config.float_rounding)
-            elif isinstance(g, str) or isinstance(t, str):
-                same = isinstance(g, str) and isinstance(t, str) and bool(g.strip()) and (
-                    g.strip() == t.strip()
-                )
-            else:
-                # The set/relation flag only acts when gold is (or unwraps from a relation to)
-                # a set: drop it otherwise so both graders share memo entries.
-                flags = options if isinstance(g, (Set, Boolean)) else (*options[:3], False)
-                try:
-                    same = _verify_pair(g, t, flags)
-                except TypeError:  # unhashable (a mutable matrix): no memo
-                    same = _verify_pair.__wrapped__(g, t, flags)
-            if same:
-                return True
-    return False
-
-
-@lru_cache(maxsize=4096)
-def _verify_pair(gold: Basic, pred: Basic, options: tuple) -> bool:
-    """One Math-Verify comparison, memoised: `symbolic` and `mathverify-full` often compare
-    structurally identical SymPy trees (hashing a tree never evaluates or prints it)."""
-    rounding, precision, strict, set_relation = options
-    return verify(
-        [gold], [pred], float_rounding=rounding, numeric_precision=precision, strict=strict,
-        allow_set_relation_comp=set_relation, timeout_seconds=None,
-    )
-
-
-def _finite_number(value: object) -> bool:
-    return isinstance(value, (Rational, Float)) and bool(value.is_finite)
-
-
-def _numbers_match(gold: Basic, pred: Basic, rounding: int) -> bool:
-    """Math-Verify's verdict on two numbers, one a Float, without its `simplify`: equal after
-    rounding both to `rounding` places, or (its symbolic fallback) a zero difference."""
-    try:
-        if gold.round(rounding) == pred.round(rounding):
-            return True
-    except Exception:  # Math-Verify falls through to the symbolic check the same way
-        pass
-    return bool((gold - pred).is_zero)
+def _plain_numbers_match(answer: str, key: str, config: SymbolicConfig) -> bool | None:
+    """Two plain numbers: integers exactly, decimals to `float_rounding` places and figures
+    (None: leave them to Math-Verify's rounding, when numbers are not compared exactly)."""
+    a, k = Fraction(answer), Fraction(key)
+    if a == k:
+        return True
+    if config.exact_numbers:
+        decimal = "." in answer or "." in key
+        return decimal and decimal_match(a, k, config.float_rounding)
+    return None if abs(a - k) <= Fraction(1, 10**config.float_rounding) else False
 
 
 def _pair_against_set(one: object, other: object) -> bool:
@@ -211,14 +173,16 @@ def _undefined(parsed: list) -> bool:
 
 
 def warm_up(latex: bool = True) -> None:
-    """When LaTeX is coming, build Math-Verify's LaTeX parser tables once (about 0.5 s), e.g.
-    before forking workers so each need not build them."""
+    """Hook the exact number comparisons into Math-Verify (they act only inside `symbolic`)
+    and, when LaTeX is coming, build Math-Verify's LaTeX parser tables once (about 0.5 s),
+    e.g. before forking workers so each need not build them."""
+    exact_mode.install()
     if latex:
         _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
 
 
 def grade_symbolic(
-    answer: str | None, key: str, config: SymbolicConfig = SymbolicConfig()
+    answer: str | None, key: str, config: SymbolicConfig = DEFAULT_CONFIG
 ) -> Verdict:
     """Math-Verify over SymPy on the extracted answer, hardened; never raises."""
     started = time.perf_counter()
@@ -230,6 +194,8 @@ def grade_symbolic(
     try:
         with time_limit(config.timeout_s):
             outcome, evidence = _compare(prepared["answer"], prepared["key"], config)
+    except TooLarge as exc:
+        outcome, evidence = TIMEOUT, {**prepared, "reason": str(exc)}
     except CheckTimeout:
         outcome, evidence = TIMEOUT, {**prepared, "reason": f"over {config.timeout_s}s"}
     except Exception as exc:  # a grader returns a failing verdict, never raises
@@ -257,8 +223,9 @@ def _parse_key_full(key: str) -> tuple[list, str]:
 
 @lru_cache(maxsize=64)
 def _full_config(config: SymbolicConfig) -> SymbolicConfig:
-    """`mathverify-full` compares as Math-Verify does by default: no set/relation comparison."""
-    return replace(config, allow_set_relation_comp=False)
+    """`mathverify-full` compares as Math-Verify does by default: no set/relation comparison,
+    numbers by its own rounding."""
+    return replace(config, allow_set_relation_comp=False, exact_numbers=False)
 
 
 def _read(parsed: list) -> str:
@@ -266,7 +233,7 @@ def _read(parsed: list) -> str:
 
 
 def grade_mathverify_full(
-    reply: str | None, key: str, config: SymbolicConfig = SymbolicConfig()
+    reply: str | None, key: str, config: SymbolicConfig = DEFAULT_CONFIG
 ) -> Verdict:
     """Math-Verify's own extraction on the whole reply, compared with the key; never raises.
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from importlib.metadata import version as package_version
 
 MATH_VERIFY_VERSION = package_version("math-verify")
-EXACT_VERSION = "3"
-NORMALIZED_VERSION = "3"
-SYMBOLIC_VERSION = f"3+math-verify-{MATH_VERIFY_VERSION}"
-FULL_VERSION = f"2+math-verify-{MATH_VERIFY_VERSION}"
+EXACT_VERSION = "4"
+NORMALIZED_VERSION = "4"
+SYMBOLIC_VERSION = f"4+math-verify-{MATH_VERIFY_VERSION}"
+FULL_VERSION = f"3+math-verify-{MATH_VERIFY_VERSION}"

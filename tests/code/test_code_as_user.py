@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.code.hostile import processes_of
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 # One uid per run: two suites running at once (two checkouts on one machine) must not share a
@@ -53,3 +55,6 @@ def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
     skipped = re.findall(r"SKIPPED \[\d+\] (\S+)", output)
     assert all("two_sandboxes_never_share" in line or "test_code_hostile.py" in line
                for line in skipped), skipped
+    # The samples ran as that uid (a user has no other to give them), and the run is over:
+    # anything of that uid still alive is a stray the fallback's sweep let escape to init.
+    assert processes_of(THROWAWAY_UID) == []

@@ -203,7 +203,8 @@ def test_decisions_needed_before_and_after_patterns(db):
 def test_the_export_carries_the_pattern_next_to_the_group(db):
     row = next(r for r in export_rows(db, with_text=False) if r["queue"]
                and r["queue"]["pattern"]["id"] == FRACTION)
-    assert list(row["queue"]) == ["reason", "group_key", "pattern", "suggested_label"]
+    assert list(row["queue"]) == ["reason", "group_key", "pattern", "suggested_label", "key_issue"]
+    assert row["queue"]["key_issue"] is None  # a sound key; a suspect one says why
     assert row["queue"]["pattern"]["name"] == "same number · normalized, symbolic, mathverify-full accept"
     assert row["queue"]["pattern"]["description"].startswith("the same number written differently")
 

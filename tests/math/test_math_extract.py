@@ -69,6 +69,9 @@ CASES = [
      "16 people think that horse #12 will win.", "program_output", "16"),
     # last_bold
     ("The total is **18 dollars**.", "last_bold", "18"),
+    # number_in_words: a final sentence that states its number only in words
+    ("It is 32 feet tall, taller than the window. So it took three days to pass it.",
+     "number_in_words", "three"),
     # stated_number: a sentence's value ahead of a trailing condition
     ("So he makes 60*2=$<<60*2=120>>120 in 2 weeks", "stated_number", "120"),
     # last_number: parentheticals, calculator annotations and check paragraphs ignored

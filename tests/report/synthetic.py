@@ -133,14 +133,15 @@ SELFCHECK = (SelfCheckFailure("HumanEval+", "HumanEval/32", "reference fails its
 
 def _math(rid, run, bench, problem, sample, accepting, *, rule="boxed", answer="", key="",
           labels=None, adjudicated=None, queued=None, graders=MATH_GRADERS, decided_by=None,
-          adjudication_decision=None):
+          adjudication_decision=None, key_issue=None):
     verdicts = _verdicts(set(accepting), graders)
     if queued is None:
         queued = len(set(verdicts.values())) > 1 or "accept" not in verdicts.values()
     return ScoredReply(rid, run, bench, "math", problem, sample, verdicts, queued=queued,
                        queue_reason="disputed" if queued else None, extraction_rule=rule,
                        answer=answer, key=key, labels=labels or {}, adjudicated=adjudicated,
-                       decided_by=decided_by or {}, adjudication_decision=adjudication_decision)
+                       decided_by=decided_by or {}, adjudication_decision=adjudication_decision,
+                       key_issue=key_issue)
 
 
 def golden_records() -> list[ScoredReply]:
@@ -162,8 +163,9 @@ def golden_records() -> list[ScoredReply]:
         _math(6, a_off, "MATH-mini", "p6", 0, {e, n, s}, answer="7", key="7"),
         _math(7, a_off, "MATH-mini", "p7", 0, {s}, answer="2\\sqrt5", key="2 \\sqrt{5}",
               labels={"ana": "correct", "ben": "incorrect"}),  # conflict, not adjudicated
-        _math(8, a_off, "MATH-mini", "p8", 0, {n, s}, answer="x = 9", key="9",
-              labels={"ana": "bad_key"}),  # key labeled wrong: p8 leaves every score
+        _math(8, a_off, "MATH-mini", "p8", 0, {n, s}, answer="x = 9", key="9..",
+              labels={"ana": "bad_key"}, key_issue="a stray '..'"),  # a suspect key, labeled
+        # wrong: p8 leaves every score
         _math(11, a_high, "MATH-mini", "p1", 0, {e, n, s}, answer="3", key="3"),
         _math(12, a_high, "MATH-mini", "p2", 0, {n, s}, answer="\\dfrac{1}{2}", key="\\frac12",
               labels={"ana": "correct"}, decided_by={"ana": 1}),

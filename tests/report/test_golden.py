@@ -25,8 +25,8 @@ REGENERATE = os.environ.get("ADJUDICATE_REGEN_GOLDEN") == "1"
 FILES = {"table": "report.txt", "markdown": "report.md", "json": "report.json",
          "csv": "report.csv", "html": "report.html"}
 TOP_LEVEL_KEYS = ["schema", "settings", "partial", "queue", "runs", "run_differences",
-                  "disputed_summary", "disputed_pairs", "bad_keys", "conflicts", "kappa",
-                  "selfcheck_failures", "settled", "decisions", "notes"]
+                  "disputed_summary", "disputed_pairs", "bad_keys", "suspect_keys", "conflicts",
+                  "kappa", "selfcheck_failures", "settled", "decisions", "notes"]
 
 
 @pytest.fixture(scope="module")

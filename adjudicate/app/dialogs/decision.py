@@ -54,6 +54,9 @@ def decision_text(preview: DecisionPreview, what: str, *, adjudicating: bool = F
     if p.unpatterned:
         lines.append(f"{_n(p.unpatterned, 'reply', 'replies')} of no pattern among them: "
                      "such replies are meant to be read one by one.")
+    if p.suspect_key:
+        lines.append(f"{_n(p.suspect_key, 'reply', 'replies')} against a suspect key among "
+                     "them: check the key first; such replies are meant to be read one by one.")
     keep, replace = p.writes(False), p.writes(True)
     verb = "adjudicates" if adjudicating else "labels"
     lines.append(f"y {verb} {keep:,} as {label}" + (

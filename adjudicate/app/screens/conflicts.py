@@ -83,7 +83,10 @@ class ConflictsScreen(Screen[None]):
 
     @property
     def selected(self) -> ConflictGroup | None:
-        row = self.query_one(DataTable).cursor_row
+        tables = self.query(DataTable)
+        if not tables:  # asked (by the footer's bindings) before the screen has composed
+            return None
+        row = tables.first().cursor_row
         return self.groups[row] if 0 <= row < len(self.groups) else None
 
     def show_row(self) -> None:

@@ -16,6 +16,7 @@ from adjudicate.app.session import DecisionPreview, PatternSummary, ReviewSessio
 from adjudicate.app.widgets.example_card import ExampleCard
 from adjudicate.safe_text import visible
 from graders.labels import LABELS
+from graders.patterns import SUSPECT, Pattern
 
 PER_PAGE = 3
 
@@ -25,6 +26,12 @@ def sizes(s: PatternSummary) -> str:
     return " · ".join(f"{n:,} {one if n == 1 else many}" for n, one, many in (
         (s.replies, "reply", "replies"), (s.problems, "problem", "problems"),
         (s.runs, "run", "runs")))
+
+
+def read_instead(pattern: Pattern) -> str:
+    """What to do with a pattern no decision settles: read its replies one by one."""
+    first = "suspect key: check the key, then" if pattern.kind == SUSPECT else "no pattern:"
+    return f"{first} press / to read these replies one by one"
 
 
 class PatternExamplesScreen(Screen[str | None]):
@@ -73,7 +80,7 @@ class PatternExamplesScreen(Screen[str | None]):
             card.show(item, first + offset + 1)
         labels = " ".join(f"{spec.key} {spec.short}" for spec in LABELS.for_kind(self.kind))
         how = (f"a label key settles all {s.replies:,} replies ({labels}); asks first"
-               if pattern.decidable else "no pattern: press / to read these replies one by one")
+               if pattern.decidable else read_instead(pattern))
         self.query_one("#examples-line", Static).update(Content(
             f"examples {first + 1}–{first + len(shown)} of {len(self.examples):,} "
             f"(one random reply per answer/key pair) · page {self.page + 1} of {self.pages} · "

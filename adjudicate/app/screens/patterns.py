@@ -11,7 +11,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from adjudicate.app.keymap import PATTERNS_BINDINGS
 from adjudicate.app.screens.help import HelpScreen
-from adjudicate.app.screens.pattern_examples import PatternExamplesScreen
+from adjudicate.app.screens.pattern_examples import PatternExamplesScreen, read_instead
 from adjudicate.app.session import PatternSummary, ReviewSession
 from adjudicate.safe_text import visible
 
@@ -76,7 +76,7 @@ class PatternsScreen(Screen[str | None]):
             return
         how = ("Enter: page through examples, then a label key settles all of them."
                if s.pattern.decidable else
-               "No pattern: press / to read these replies one by one in the queue.")
+               read_instead(s.pattern).capitalize() + " in the queue.")
         about.update(Content.from_markup("[b]$name[/b]\n$description\n\n$how",
                                          name=visible(s.pattern.name),
                                          description=visible(s.pattern.description), how=how))

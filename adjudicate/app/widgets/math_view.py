@@ -38,7 +38,7 @@ class MathItemView(ItemView):
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
         super().__init__(id=id)
-        self._problem: tuple[str, str | None] | None = None
+        self._problem: tuple[str, str | None, str | None] | None = None
         self._extraction: list[str] = []
 
     def compose(self) -> ComposeResult:
@@ -56,12 +56,16 @@ class MathItemView(ItemView):
 
     def show(self, item: QueueItem) -> None:
         item = visible_data(item)  # one for one, so the extraction span still fits the reply
-        if (item.statement, item.key) != self._problem:  # the queue goes problem by problem
-            self._problem = (item.statement, item.key)
+        if (item.statement, item.key, item.key_issue) != self._problem:  # problem by problem
+            self._problem = (item.statement, item.key, item.key_issue)
             self.query_one("#math-statement", Static).update(
                 Content(item.statement or "(no statement)"))
+            markup = "[b]Key[/b]  $key"
+            if item.key_issue:  # the reviewer checks the key before the reply
+                markup += "   [b reverse] suspect key [/b reverse] $issue"
             self.query_one("#math-key", Static).update(Content.from_markup(
-                "[b]Key[/b]  $key", key=item.key if item.key is not None else "(no key stored)"))
+                markup, key=item.key if item.key is not None else "(no key stored)",
+                issue=item.key_issue or ""))
         self.query_one(VerdictTable).show(item.verdicts)
         extraction = main_extraction(item)
         lines = [describe_extraction(extraction)]

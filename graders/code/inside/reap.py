@@ -38,16 +38,29 @@ def clear_ipc() -> int:
     return removed
 
 
-def reap_strays(cgroup_paths: list[str], uid: int | None, sample: int) -> None:
-    """Kill the sample's group, its cgroups' members and all our children; reap them all."""
+SWEEP_LIMIT_S = 60.0  # the server leaves the helper this long to sweep before it kills it
+
+
+def kill_group(group: int) -> None:
+    """SIGKILL a process group at once: a member cannot fork past it (the kernel refuses a fork
+    with a fatal signal pending), so a fork bomb that kept the sample's group dies whole."""
     try:
-        os.killpg(sample, signal.SIGKILL)
+        os.killpg(group, signal.SIGKILL)
     except OSError:
         pass
+
+
+def reap_strays(cgroup_paths: list[str], uid: int | None, sample: int) -> None:
+    """Kill the sample's group, its cgroups' members and all our children; reap them all.
+
+    The sweep runs until no child is left, not for a fixed time: on a loaded machine a fork
+    bomb takes long to end, and a helper that gave up would hand its strays to init."""
+    kill_group(sample)
     _kill_cgroup_members(cgroup_paths)
     reaper = _start_uid_reaper(uid) if uid is not None else None
-    deadline = time.monotonic() + 10.0
+    deadline = time.monotonic() + SWEEP_LIMIT_S - 5.0
     while time.monotonic() < deadline:
+        kill_group(sample)
         for child in _children():
             if child != reaper:
                 try:

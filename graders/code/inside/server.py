@@ -52,8 +52,9 @@ class RunningJob:
     """A job whose helper is alive: pidfds to watch and kill it, and its wall-clock deadline."""
 
     def __init__(self, spec: dict[str, Any], helper: int, sample: int | None,
-                 workdir: str | None) -> None:
+                 workdir: str | None, isolated: bool) -> None:
         self.number, self.helper, self.sample, self.workdir = spec["job"], helper, sample, workdir
+        self.isolated = isolated
         self.helper_fd = os.pidfd_open(helper)
         self.sample_fd = _pidfd(sample)
         self.deadline = time.monotonic() + spec["wall_s"]
@@ -64,12 +65,17 @@ class RunningJob:
         return self.helper_fd
 
     def kill(self, reason: str) -> None:
-        """SIGKILL the sample (the pid namespace's 1, so everything in it dies too)."""
+        """SIGKILL the sample: with isolation the pid namespace's 1, so everything in it dies
+        too; without, its process group, while the helper (a subreaper) sweeps the rest."""
         if self.killed is not None and self.deadline <= time.monotonic():
-            os.kill(self.helper, signal.SIGKILL)  # killed 5 s ago and still not gone
+            os.kill(self.helper, signal.SIGKILL)  # killed long ago and still not gone
         self.killed = self.killed or reason
         _kill(self.sample_fd, self.sample)
-        self.deadline = min(self.deadline, time.monotonic() + 5.0)
+        if not self.isolated and self.sample is not None:
+            KIT.reap.kill_group(self.sample)
+        # Killing a fallback helper mid-sweep would hand the sample's strays to init.
+        grace = 5.0 if self.isolated else KIT.reap.SWEEP_LIMIT_S
+        self.deadline = min(self.deadline, time.monotonic() + grace)
 
     def close(self) -> None:
         os.close(self.helper_fd)
@@ -181,7 +187,7 @@ class ForkServer:
         os.close(result_fd)
         os.close(program_fd)
         sample = int(text) if text.strip().isdigit() else None
-        running = RunningJob(job, helper, sample, workdir)
+        running = RunningJob(job, helper, sample, workdir, self.state["isolated"])
         running.error = None if sample else (text or "the helper died")
         self.running[running.helper_fd] = running
 

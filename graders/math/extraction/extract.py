@@ -4,7 +4,8 @@ Rules are tried in this order; the first that finds something wins:
 
 1. ``boxed`` -- the last ``\\boxed{...}`` / ``\\fbox{...}`` (balanced braces, nesting fine), or
    ``\\boxed 5`` without braces; a run of boxes joined only by a short separator
-   (``\\boxed{1}, \\boxed{2} and \\boxed{3}``) is taken whole, as one list. An answer line or
+   (``\\boxed{1}, \\boxed{2} and \\boxed{3}``) is taken whole, as one list, unless every box
+   of it holds the same answer (then it is that answer once). An answer line or
    "the answer is" stated after the last box (outside a trailing check) wins over it and is
    recorded under its own rule.
 2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` (markdown bold
@@ -29,17 +30,21 @@ Rules are tried in this order; the first that finds something wins:
    ``\\[..\\]``, ``$$..$$``) of the final paragraph that is not inside a worded aside
    (``$a = -256$ (the root is $x = 64$)`` -> ``-256``), with a one-symbol ``x =`` dropped; it
    does not fire when a plain number is stated after that segment ("... is 12."), which rules
-   10-11 then take.
+   10-12 then take.
 9. ``last_bold`` -- the last ``**bold**`` phrase outside programs (``a**2 + b**2`` is a power).
-10. ``stated_number`` -- when the last number is a label or a restated condition (``horse #12``,
+10. ``number_in_words`` -- the final sentence states no number in digits and names exactly one
+   in words (``... so it took three days for the beanstalk to pass the window``: ``three``;
+   see ``number_words.py``); rule 8 defers to such a sentence after its math.
+11. ``stated_number`` -- when the last number is a label or a restated condition (``horse #12``,
    ``in the first 15 minutes``, ``to make 80 meatballs``), the value its sentence states before
-   it: the sentence's subject (``5 cars drove ... in the first 15 minutes`` -> ``5``) or a
+   it: the sentence's subject (``5 cars drove ... in the first 15 minutes`` -> ``5``, ``Three
+   trucks ... to transport 80 flagstones`` -> ``Three``) or a
    calculation's result (``60*2 = <<60*2=120>>120 in 2 weeks`` -> ``120``); see
    ``stated_numbers.py``.
-11. ``last_number`` -- the last number (radicals and fractions included) outside worded
+12. ``last_number`` -- the last number (radicals and fractions included) outside worded
    parentheticals, GSM8K ``<<a+b=c>>`` annotations and programs.
 
-Rules 6-11 read the reply with trailing verification removed: paragraphs that open with a check
+Rules 6-12 read the reply with trailing verification removed: paragraphs that open with a check
 ("As a consistency check, ...", "Verification:", "Let's verify ...") after an answer was stated,
 or with a confirming word ("Indeed, ...", "Sure enough, ...") right after a sentence that ends on
 a value, and such a sentence inside the final paragraph. Every answer is narrowed in place
@@ -53,6 +58,8 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 
+from graders.math.extraction.boxes import last_box_run
+from graders.math.extraction.number_words import stated_in_words
 from graders.math.extraction.programs import mask_programs, printed_answer
 from graders.math.extraction.regions import (
     NUMBER,
@@ -64,7 +71,6 @@ from graders.math.extraction.regions import (
 )
 from graders.math.extraction.spans import (
     Span,
-    brace_pairs,
     math_segments,
     refine,
     rhs_of_simple_assignment,
@@ -83,9 +89,8 @@ from graders.math.extraction.statements import (
 from graders.verdict import Extraction
 
 EXTRACTOR = "math-final-answer"
-VERSION = "3"
+VERSION = "4"
 
-_BOXED = re.compile(r"\\(?:boxed|fbox)\b")
 _ANSWER_LINE = re.compile(
     r"^[ \t>#*_-]*(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
     r"[ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
@@ -100,61 +105,15 @@ _WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}")
 _MATH_WORDS = frozenset(
     "and or pi sqrt sin cos tan cot sec csc log ln exp inf infty mod gcd lcm deg".split()
 )
-_SENTENCE_BREAK = re.compile(r"[.!?]\s+[A-Z]")
 _MAX_CANDIDATES = 20
-_BARE_TOKEN = re.compile(r"[^\s$.,;}]+")
-
-
-def _box_content(reply: str, m: re.Match, pairs: dict[int, int]) -> tuple[Span, int] | None:
-    """The content span of one box and the index just past it."""
-    i = m.end()
-    while i < len(reply) and reply[i] in " \t":
-        i += 1
-    if i < len(reply) and reply[i] == "{":
-        close = pairs.get(i)
-        if close is not None:
-            return strip_span(reply, (i + 1, close)), close + 1
-    elif i > m.end():  # `\boxed 5`: one token after the space
-        token = _BARE_TOKEN.match(reply, i)
-        if token:
-            return (i, token.end()), token.end()
-    return None
 
 
 def _boxed(reply: str) -> Span | tuple[str, Span] | None:
-    boxes = _boxes(reply)
-    if not boxes:
+    found = last_box_run(reply)
+    if found is None:
         return None
-    start, content, after = boxes[-1]
-    first = len(boxes) - 1
-    # `\boxed{1}, \boxed{2} and \boxed{3}`: a run of boxes is one answer (a list).
-    while first > 0 and _joins(reply, boxes[first - 1][2], boxes[first][0]):
-        first -= 1
-    span = content if first == len(boxes) - 1 else (boxes[first][0], after)
+    span, after = found
     return _statement_after(reply, after) or span
-
-
-def _joins(reply: str, start: int, end: int) -> bool:
-    """Whether the text between two boxes is a short list separator, not a new statement."""
-    between = reply[start:end]
-    words = re.findall(r"(?<![\\A-Za-z])[A-Za-z]{2,}", between)
-    return (
-        len(between) <= 40
-        and len(words) <= 3
-        and "\n\n" not in between
-        and not _SENTENCE_BREAK.search(between)
-    )
-
-
-def _boxes(reply: str) -> list[tuple[int, Span, int]]:
-    """(start of `\boxed`, content span, end) of every well-formed non-empty box."""
-    found = []
-    pairs = brace_pairs(reply) if "\\boxed" in reply or "\\fbox" in reply else {}
-    for m in _BOXED.finditer(reply):
-        box = _box_content(reply, m, pairs)
-        if box and box[0][1] > box[0][0]:
-            found.append((m.start(), box[0], box[1]))
-    return found
 
 
 def _statement_after(reply: str, after: int) -> tuple[str, Span] | None:
@@ -240,6 +199,9 @@ def _last_math_final_paragraph(reply: str) -> Span | None:
     prose = mask_math(mask_asides(reply), paragraph)
     if NUMBER.search(prose, segments[-1][1], paragraph[1]):
         return None
+    in_words = stated_in_words(prose, paragraph)
+    if in_words and in_words[0] >= segments[-1][1]:  # "... so it took three days."
+        return None
     for seg in reversed(segments):
         span = refine(reply, rhs_of_simple_assignment(reply, strip_span(reply, seg)))
         if span[1] > span[0]:
@@ -277,6 +239,11 @@ def _stated_number(reply: str) -> Span | None:
     return strip_span(reply, span) if span else None
 
 
+def _number_in_words(reply: str) -> Span | None:
+    masked, region, _ = _prose(reply)
+    return stated_in_words(masked, region)
+
+
 def _last_number(reply: str) -> Span | None:
     found = _prose(reply)[2]
     if not found:
@@ -294,6 +261,7 @@ RULES: tuple[tuple[str, Callable[[str], Span | tuple[str, Span] | None]], ...] =
     ("program_output", _program_output),
     ("last_math_final_paragraph", _last_math_final_paragraph),
     ("last_bold", _last_bold),
+    ("number_in_words", _number_in_words),
     ("stated_number", _stated_number),
     ("last_number", _last_number),
 )

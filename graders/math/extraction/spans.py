@@ -17,6 +17,8 @@ _WRAPPERS = (("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), ("$", "$"), ("**", "*
 _UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
 _TRAILING_JUNK = ".,;:!?。"
 _LATEX_COMMAND = re.compile(r"\\[A-Za-z]+")
+_PROSE_RUN = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{2,}[,;:.]?[ \t]+[A-Za-z]{2,}")
+_TEXT_GROUP = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox|operatorname)\{[^{}]*\}")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 _NUMBER_THEN_WORDS = re.compile(
     r"(?P<num>-?\\?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|-?\.\d+)"
@@ -81,10 +83,29 @@ def math_segments(text: str, start: int = 0, end: int | None = None) -> list[Spa
             dead.add(token)
             i = opener.end()
             continue
+        if token == "$" and _currency(text, opener.start(), close):
+            i = opener.end()  # `$5 and got $3 back`: this `$` is money, not math
+            continue
         if close > opener.end():
             spans.append((opener.end(), close))
         i = close + len(_CLOSER[token])
     return spans
+
+
+def _currency(text: str, opener: int, closer: int) -> bool:
+    """Whether a `$...$` pair is two amounts of money with prose between them: the opener
+    reads as currency (`$5`, or `400$ ` after a number) and the closer opens the next amount
+    (`$5 and $3`) or what it would enclose runs over a line break or holds two words in a row
+    (`$5 and got $`, `400$\\nThe total is 1460$`)."""
+    inside = text[opener + 1 : closer]
+    before = text[max(0, opener - 2) : opener].rstrip(" ")
+    prefix = inside[:1].isdigit()
+    postfix = before[-1:].isdigit() and inside[:1].isspace()
+    if not (prefix or postfix):
+        return False
+    if prefix and text[closer + 1 : closer + 2].isdigit():  # `$5 and $3`: the next amount
+        return True
+    return "\n" in inside or bool(_PROSE_RUN.search(_TEXT_GROUP.sub(" ", inside)))
 
 
 def _find_closer(text: str, start: int, end: int, closer: str) -> int | None:

@@ -13,9 +13,10 @@ question's conditions). So a number is a *qualifier* when it is
   oranges`).
 
 and a number is a *stated value* when the sentence opens with it as its subject ("16 people
-...", "60% of ...") or it is the result of a calculation (right after `=` or `≈`, or after a
-GSM8K `<<a*b=c>>` note). Qualifiers are skipped only back to a stated value: without one, the
-number inside "he finishes in 5 days" may well be the answer, so nothing is skipped.
+...", "60% of ...", or in words: "Three trucks ... to transport 80 flagstones") or it is the
+result of a calculation (right after `=` or `≈`, or after a GSM8K `<<a*b=c>>` note).
+Qualifiers are skipped only back to a stated value: without one, the number inside "he
+finishes in 5 days" may well be the answer, so nothing is skipped.
 
 Every function reads a masked copy of the reply (asides and programs blanked, same length), so
 match offsets are offsets into the reply.
@@ -26,6 +27,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from graders.math.extraction.number_words import NUMBER_WORD, is_number_word
 from graders.math.extraction.regions import NUMBER
 from graders.math.extraction.spans import Span
 
@@ -102,6 +104,15 @@ def stated_number(masked: str, found: list[re.Match], floor: int) -> Span | None
     for number, flag in zip(reversed(numbers), reversed(flags), strict=True):
         if not flag:
             return number.span() if _is_stated_value(masked, number, start) else None
+    return _subject_in_words(masked, start)
+
+
+def _subject_in_words(masked: str, start: int) -> Span | None:
+    """A sentence's subject spelled out: "Three trucks will be needed to transport 80 ..."."""
+    at = start + len(masked[start:]) - len(masked[start:].lstrip(_OPENING_MARKUP))
+    word = NUMBER_WORD.match(masked, at)
+    if word and is_number_word(masked, word) and _SUBJECT_AFTER.match(masked, word.end()):
+        return word.span()
     return None
 
 

@@ -24,6 +24,8 @@ _NOT_AN_ANSWER = re.compile(
     r"(?i)(?:correct|incorrect|right|wrong|reasonable|consistent|valid|plausible|as follows|"
     r"below|above|the following|let(?:'|’)?s)\b"
 )
+# A choice letter and its option text: `(E) a polygenic score`.
+_CHOICE_WITH_TEXT = re.compile(r"\(\s*[A-E]\s*\)\s+\S")
 _COPULA = re.compile(r"\s(?:is|are|was|equals)\s")
 _ENDS_SENTENCE = re.compile(r"[ \t*_)]*(?:[.!?](?=\s|$)|\n|$)")
 _TEXT_COMMAND = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{[^{}]*\}")
@@ -104,9 +106,11 @@ def narrow_statement(reply: str, span: Span) -> Span:
 
 
 def plausible(reply: str, span: Span) -> bool:
-    """A stated answer reads like one: math, a number, a choice, or a few words of text, and not
-    an evaluation ("the answer is correct") or a preamble ("A: Let's think step by step")."""
+    """A stated answer reads like one: math, a number, a choice (with its option text), or a few
+    words of text, and not an evaluation ("the answer is correct") or a preamble ("A: Let's
+    think step by step")."""
     text = reply[span[0] : span[1]]
     if not text or _NOT_AN_ANSWER.match(text):
         return False
-    return bool(ANSWER_SHAPED.search(text)) or len(text.split()) <= 3
+    return (bool(ANSWER_SHAPED.search(text)) or len(text.split()) <= 3
+            or bool(_CHOICE_WITH_TEXT.match(text)))

@@ -1,0 +1,20 @@
+"""The review view says when a key is suspect, and why, before the reviewer reads the reply."""
+
+from __future__ import annotations
+
+from adjudicate.app import make_app
+from tests.app.conftest import labels_on_disk
+from tests.suspect_keys_data import build_suspect_db
+
+
+async def test_a_suspect_key_is_shown_with_why(tmp_path):
+    path, _, _ = build_suspect_db(tmp_path)
+    app = make_app(path, "ann")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        key_line = str(app.screen.query_one("#math-key").render())
+        assert "suspect key" in key_line and "a stray '..'" in key_line
+        header = str(app.screen.query_one("ItemHeader").render())
+        assert "suspect key: check the key first" in header
+        await pilot.press("k")  # the reviewer can label it a bad key in one press, as ever
+    assert list(labels_on_disk(path, "ann").values()) == [("bad_key", "labeled", None)]
