@@ -7,9 +7,10 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-# evidence that measures time (a failing input's wall and CPU seconds, and its time limit,
-# which derives from the reference's measured runtime): the only part allowed to differ
-TIMINGS = {"elapsed_s", "cpu_s", "time_limit_s"}
+# evidence that measures time (a failing input's wall and CPU seconds, its time limit, which
+# derives from the reference's measured runtime, and which clock caught a timeout first): the
+# only part allowed to differ
+TIMINGS = {"elapsed_s", "cpu_s", "time_limit_s", "caught_by"}
 
 
 def without_timings(value: Any) -> Any:
