@@ -2,14 +2,17 @@
 
     python -m tests.cluster.drive DB ADDRESS [--batch-size N] [--faults | --refuse-namespaces]
                                   [--log DIR] [--die-after-commits N]
+                                  [--release-after-commits N PATH]
 
 --faults installs `tests.cluster.faults.install` in every worker, --refuse-namespaces
 `refuse_namespaces`; --log DIR is the workers' `ADJUDICATE_TEST_LOG` (this driver's job's
 environment). --die-after-commits N makes this driver SIGKILL itself as its (N+1)th math batch
 is about to be stored, with batches still out on the workers (a driver killed mid-run, at a
-point fixed by the data, not by timing). It prints how many objects it put in Ray's object
-store (PUTS), each progress-bar stage with its total and how far it advanced (PROGRESS), and
-what each worker's sandbox reported (WORKERS); errors as the CLI prints them.
+point fixed by the data, not by timing); --release-after-commits N PATH creates PATH once N
+math batches are stored (what a `WAIT-FOR:PATH` batch waits for). It prints how many objects
+it put in Ray's object store (PUTS), each progress-bar stage with its total and how far it
+advanced (PROGRESS), and what each worker's sandbox reported (WORKERS); errors as the CLI
+prints them.
 """
 
 from __future__ import annotations
@@ -42,9 +45,13 @@ def main() -> None:
     parser.add_argument("--refuse-namespaces", action="store_true")
     parser.add_argument("--log")
     parser.add_argument("--die-after-commits", type=int)
+    parser.add_argument("--release-after-commits", nargs=2)
     args = parser.parse_args()
     if args.die_after_commits is not None:
         die_after(args.die_after_commits, args.batch_size or 1)
+    if args.release_after_commits:
+        count, path = args.release_after_commits
+        release_after(int(count), path, args.batch_size or 1)
     ray = import_ray()
     ray.init(address=args.address, logging_level=logging.WARNING, log_to_driver=False,
              runtime_env={"env_vars": {LOG: args.log}} if args.log else None)
@@ -82,6 +89,20 @@ def record_progress() -> list[list]:
 
     grade_cmd.staged_progress = recording
     return stages
+
+
+def release_after(commits: int, path: str, batch_size: int) -> None:
+    """Create `path` once `commits` math batches are stored."""
+    math_pipeline.COMMIT_EVERY = batch_size
+    real_save, done = math_pipeline.save_graded, []
+
+    def save_then_release(db, results):
+        done.append(real_save(db, results))
+        if len(done) == commits:
+            open(path, "w").close()
+        return done[-1]
+
+    math_pipeline.save_graded = save_then_release
 
 
 def die_after(commits: int, batch_size: int) -> None:

@@ -2,7 +2,9 @@
 
 A worker kills its own process when it meets a marked item: `DIE-ONCE:<path>` in a reply or
 program kills it only if <path> does not exist yet (it creates it first, so the retry goes
-through), `DIE-ALWAYS` every time. The marks are data, so which batch dies is decided by the
+through), `DIE-ALWAYS` every time. `WAIT-FOR:<path>` holds the worker until <path> exists (a
+slow batch, for as long as the test needs it to be slow; after `GIVE_UP_S` it writes
+<path>.gave-up and goes on). The marks are data, so which batch dies is decided by the
 test's input, never by timing.
 
 Where the driver's job sets `ADJUDICATE_TEST_LOG` (a folder), each worker also appends a line
@@ -16,17 +18,28 @@ from __future__ import annotations
 import os
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 ONCE = re.compile(r"DIE-ONCE:(\S+)")
 ALWAYS = "DIE-ALWAYS"
+WAIT = re.compile(r"WAIT-FOR:(\S+)")
+GIVE_UP_S = 300.0  # only a broken scheduler keeps a batch waiting this long
 LOG = "ADJUDICATE_TEST_LOG"
 NO_USERNS = Path(__file__).resolve().parents[1] / "code" / "no_userns.py"
 
 
 def die_if_marked(text: str) -> None:
-    """End this process at once (as a crash would) when `text` says so."""
+    """End this process at once (as a crash would), or wait, when `text` says so."""
+    waiting = WAIT.search(text)
+    if waiting:
+        release, started = Path(waiting.group(1)), time.monotonic()
+        while not release.exists():
+            if time.monotonic() - started > GIVE_UP_S:
+                Path(f"{release}.gave-up").touch()
+                break
+            time.sleep(0.05)
     if ALWAYS in text:
         os._exit(3)
     found = ONCE.search(text)

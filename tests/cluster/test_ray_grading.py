@@ -9,8 +9,10 @@ batch dies, and when the driver does, is fixed by marks in the data, never by ti
 from __future__ import annotations
 
 import json
+import sqlite3
 import subprocess
 import sys
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -151,6 +153,26 @@ def test_math_on_ray_gives_the_local_verdicts_though_the_driver_is_killed(
     db = open_db(ours, create=False)
     assert [s.label for s in labels_for(db, first)] == ["correct"]
     db.close()
+
+
+def test_a_slow_batch_holds_up_no_other(ray_cluster, shared_data, tmp_path):
+    """The first batch (the smallest key's) waits until the driver has stored the other five,
+    so the batch queued behind it on the same worker must be graded elsewhere."""
+    release = tmp_path / "release"
+    ours = gsm8k_db(shared_data, tmp_path, problems=12)
+    with closing(sqlite3.connect(ours)) as db, db:  # closed, so the copy below has it
+        (first,) = db.execute(
+            "SELECT replies.id FROM replies JOIN problems ON problems.id = replies.problem_id "
+            "ORDER BY problems.answer, replies.id LIMIT 1").fetchone()
+        db.execute("UPDATE replies SET text = text || ? WHERE id = ?",
+                   [f" WAIT-FOR:{release}", first])
+    assert replies(ours, "math") == 24  # six batches of four
+    local = graded_locally(copy_db(ours, "local.db"), "math")
+    done = drive(ray_cluster, ours, "--faults", "--batch-size", "4",
+                 "--release-after-commits", "5", str(release))
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert release.exists() and not Path(f"{release}.gave-up").exists()
+    assert graded(ours) == local
 
 
 def printed(done: subprocess.CompletedProcess[str], what: str):

@@ -90,7 +90,8 @@ class RayExecutor:
         self._prepare_code(config)
         heaviest_first = sorted(problems.items(), key=lambda item: -len(item[1].suite.payload))
         failed: Callable[[Any, str], Any] = expected_task(config).failed
-        batches = [Batch("expected", ([item], config), 1, item) for item in heaviest_first]
+        batches = [Batch("expected", ([item], config), 1, item, shareable=False)
+                   for item in heaviest_first]
         for batch, results in self._pool.run(
                 batches, lambda batch, why: [failed(batch.payload, why)]):
             yield from results
@@ -102,7 +103,8 @@ class RayExecutor:
                   ) -> Iterator[tuple[int, SelfCheckResult]]:
         self._prepare_code(config)
         failed: Callable[[Any, str], Any] = selfcheck_task(config).failed
-        batches = [Batch("selfcheck", (key, self._ship(*pair), config), 1, (key, pair))
+        batches = [Batch("selfcheck", (key, self._ship(*pair), config), 1, (key, pair),
+                         shareable=False)
                    for key, pair in pairs.items()]
         for batch, results in self._pool.run(
                 batches, lambda batch, why: [failed(batch.payload, why)]):
