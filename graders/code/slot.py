@@ -34,11 +34,12 @@ class SandboxSlot:
         self.config, self.slot = config, slot
         self.sandbox: Sandbox | None = None
         self._held: list[tuple[int, Any]] = []  # (job number it waits for, result)
+        self._freed: list[Any] = []  # results of a retired sandbox, not yet handed back
 
     def start(self) -> Sandbox:
         """The running sandbox, started if needed; `IsolationUnavailable` if it is refused."""
         if self.sandbox is None or not self.sandbox.alive:
-            self._retire()
+            self._freed = self._retire()  # its processes are gone: their results may go
             self.sandbox = Sandbox(self.config, self.slot)
             self.sandbox.start()
         return self.sandbox
@@ -46,6 +47,7 @@ class SandboxSlot:
     def run(self, task: SlotTask[Item, Result], item: Item) -> list[Any]:
         """Run one item; the results (this one's or earlier ones') whose samples are gone."""
         result: Result | None = None
+        retired: list[Any] = []  # earlier items' results, released when a sandbox is retired
         for _attempt in range(ATTEMPTS):
             try:
                 sandbox = self.start()
@@ -60,11 +62,11 @@ class SandboxSlot:
                 # A grader bug on one item becomes that item's `error` verdict; its sandbox may
                 # be in any state, so the next item gets a fresh one.
                 result = task.failed(item, f"grader error: {type(error).__name__}: {error}")
-                self._retire()
+                retired = self._retire()
                 break
         assert result is not None  # every attempt sets it or raises
         self._held.append((self.sandbox.jobs_started if self.sandbox is not None else 0, result))
-        return self._release()
+        return retired + self._release()
 
     def finish(self) -> list[Any]:
         """Wait for every job's teardown; every result still held."""
@@ -82,7 +84,8 @@ class SandboxSlot:
                 through = self.sandbox.torn_down_through
             except SandboxError:
                 return self._retire()
-        ready = [result for number, result in self._held if number <= through]
+        ready, self._freed = self._freed + [result for number, result in self._held
+                                            if number <= through], []
         self._held = [(number, result) for number, result in self._held if number > through]
         return ready
 
@@ -90,5 +93,6 @@ class SandboxSlot:
         if self.sandbox is not None:
             self.sandbox.close()
             self.sandbox = None
-        ready, self._held = [result for _number, result in self._held], []
+        ready = self._freed + [result for _number, result in self._held]
+        self._freed, self._held = [], []
         return ready
