@@ -10,13 +10,16 @@ from graders.digest import digest
 
 @dataclass(frozen=True)
 class Location:
-    """Where a record was read: a file and its line (or record number, for other formats)."""
+    """Where a record was read: a file and its line (or record number, for other formats),
+    and for files that are not lines, where in it the record is (`samples/7_epoch_2.json`,
+    `row 17`)."""
 
     path: str
     line: int
+    record: str = ""
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}"
+        return f"{self.path}:{self.record or self.line}"
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,16 @@ class ProblemRecord:
 
 
 @dataclass(frozen=True)
+class ImportedVerdict:
+    """A verdict a reply file carries (a harness's own grading), stored under an imported
+    grader's name; its version (the source file) is given when it is stored."""
+
+    grader: str
+    outcome: str  # accept | reject
+    evidence: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ReplyRecord:
     """One model reply to one problem, as read from a file."""
 
@@ -54,6 +67,7 @@ class ReplyRecord:
     form: str = "text"  # "text" | "solution" (a whole program) | "completion" (body after prompt)
     run: str | None = None  # set only by formats that carry their run (adjudicate exports)
     benchmark: str | None = None  # likewise
+    verdicts: tuple[ImportedVerdict, ...] = ()  # not part of the reply's content
 
     def content_hash(self) -> str:
         return digest([self.text, self.key, self.form])

@@ -53,7 +53,9 @@ def dispute_reason(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> str |
 
     Peers: 'disagree' if some accept and some do not, 'all_reject' if none accepts (timeouts
     and errors count as not accepting: such a reply needs a reader too). Code suites:
-    'plus_only_fail' when every base verdict accepts and an extended one does not.
+    'plus_only_fail' when every base verdict accepts and an extended one does not; a peer
+    beside them (a harness's imported verdict) disputes a sample when it disagrees with the
+    extended tests.
     """
     votes: dict[str, list[bool]] = {"peer": [], "base": [], "extended": []}
     for verdict in (verdicts.values() if isinstance(verdicts, Mapping) else verdicts):
@@ -61,6 +63,9 @@ def dispute_reason(verdicts: Mapping[str, Verdict] | Sequence[Verdict]) -> str |
     if votes["base"] and votes["extended"] and all(votes["base"]) and not all(votes["extended"]):
         return EXTENDED_ONLY_FAIL
     peers = votes["peer"]
+    if votes["extended"]:
+        passed = all(votes["extended"])
+        return DISAGREE if any(peer != passed for peer in peers) else None
     if not peers or all(peers):
         return None
     return DISAGREE if any(peers) else ALL_REJECT

@@ -38,7 +38,7 @@ class PatternKind:
 KINDS = NamedRegistry("pattern kind", (
     PatternKind("identical", "answer is the key",
                 "the extracted answer is the key exactly; a grader reading more of the reply "
-                "disagrees"),
+                "(or a harness's own verdict, imported) disagrees"),
     PatternKind("wrapper", "extra wrapper",
                 "the same answer with an extra `x =`, unit or \\text{} around it"),
     PatternKind("same_number", "same number",
@@ -90,13 +90,16 @@ class Pattern:
 
     @property
     def name(self) -> str:
-        """Short: 'extra wrapper (x =, unit) · symbolic accepts'."""
+        """Short: 'extra wrapper (x =, unit) · symbolic accepts'. The rest reject, but for an
+        imported grader (present in some runs only), which is named when it rejects."""
         title = self.spec.title + (f" ({self.detail.replace('+', ', ')})" if self.detail else "")
         accepting = [grader for grader, outcome in self.vector if outcome == "accept"]
         votes = [", ".join(accepting) + (" accepts" if len(accepting) == 1 else " accept")
                  ] if accepting else []
         votes += [f"{grader} {_PLURAL.get(outcome, outcome)}" for grader, outcome in self.vector
-                  if outcome not in ("accept", "reject")]  # errors and timeouts tell vectors apart
+                  if outcome not in ("accept", "reject")  # errors and timeouts tell vectors apart
+                  or (outcome == "reject" and accepting
+                      and GRADERS.spec(grader).kind == "imported")]
         return f"{title} · {', '.join(votes) or 'every grader rejects'}"
 
     @property

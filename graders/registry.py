@@ -7,11 +7,14 @@ Verdict`, where text is the extracted answer (`reads="answer"`) or the whole rep
 (`reads="reply"`); `isolated` ones can hang on pathological input and run in worker processes
 with a hard timeout (`graders.math.engine`). Code graders are one sandboxed run that yields
 both verdicts (`graders.code`). A verdict under a name not registered here was imported with
-the replies: `GRADERS.spec(name)` describes it as such.
+the replies (a harness's own grading: `--verdict-field`, Inspect scorers, lighteval metrics):
+`GRADERS.imported(name)` is its record, a peer in the queue rule, and the rules for its name
+are here too.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib import import_module
@@ -38,6 +41,14 @@ ANSWER_FORMS = ("pred_normalized", "answer_normalized", "answer_parsed", "pred_p
                 "pred", "prediction", "extracted")
 KEY_FORMS = ("gold_normalized", "key_normalized", "key_parsed", "gold_parsed", "key", "gold",
              "target")
+
+# An imported grader's name: it is stored in pattern ids (`grader=outcome,...`) and shown in
+# every table, so no `=`, `,`, `/` or spaces; `reading` and `reading+edge` are the report's.
+IMPORTED_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+NOT_IN_NAMES = re.compile(r"[^A-Za-z0-9_.-]+")
+REPORT_COLUMNS = ("reading", "reading+edge")
+HARNESS = "harness"  # the imported grader `--verdict-field F` names when given no name
+IMPORTED_DESCRIPTION = "the harness's own verdict, imported with the replies"
 
 # 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
 # 3: HumanEval check() code judged as data on the host; a broken result channel is an error
@@ -94,11 +105,40 @@ def _loaded_on_first_use(module: str, name: str) -> Callable[..., Verdict]:
 class GraderRegistry(NamedRegistry[GraderSpec]):
     """The registered graders, in display order."""
 
+    def check(self, spec: GraderSpec) -> None:
+        """Names imported verdicts take by default, or the report's columns, stay theirs."""
+        if spec.name == HARNESS or spec.name in REPORT_COLUMNS:
+            raise ValueError(f"grader name {spec.name!r} is reserved for imported verdicts or "
+                             "the report")
+
     def spec(self, name: str) -> GraderSpec:
         """The registered grader `name`, or what a verdict imported under that name is."""
-        if name in self:
-            return self[name]
-        return GraderSpec(name, "imported", "a verdict imported with the replies")
+        return self[name] if name in self else self.imported(name)
+
+    @staticmethod
+    def imported(name: str) -> GraderSpec:
+        """An imported grader (a harness's own verdicts): a peer in the queue rule, versioned
+        by the file it came from, its answer and key read from whichever evidence names them."""
+        return GraderSpec(name, "imported", IMPORTED_DESCRIPTION, vote="peer")
+
+    def imported_name_problem(self, name: str) -> str | None:
+        """Why `name` cannot name an imported verdict (a harness's grading), or None."""
+        if name in self or name in REPORT_COLUMNS:
+            return (f"{name!r} is already a grader or column of this tool; give the imported "
+                    "verdicts another name")
+        if not IMPORTED_NAME.fullmatch(name):
+            return (f"{name!r} is not a grader name: up to 40 letters, digits, '_', '.' or '-', "
+                    "starting with a letter or digit")
+        return None
+
+    def imported_name(self, name: str, source: str) -> str:
+        """The name a harness's scorer or metric is stored under: characters names cannot hold
+        replaced by '-', prefixed `SOURCE-` where it would be one of this tool's names (Inspect
+        has an `exact` scorer too)."""
+        cleaned = NOT_IN_NAMES.sub("-", name).strip("-.")[:40] or source
+        if self.imported_name_problem(cleaned) is not None:
+            cleaned = f"{source}-{cleaned}"[:40]
+        return cleaned
 
     def of_kind(self, kind: Kind) -> tuple[GraderSpec, ...]:
         return tuple(spec for spec in self if spec.kind == kind)

@@ -23,6 +23,12 @@ def _v(grader: str, outcome: str, evidence: dict | None = None) -> Verdict:
     ([_v("exact", "reject"), _v("symbolic", "accept")], "disagree"),
     ([_v("exact", "accept"), _v("harness", "reject")], "disagree"),
     ([_v("exact", "reject"), _v("harness", "error")], "all_reject"),
+    # beside a code sample's suites, an imported verdict disputes it by disagreeing with plus
+    ([_v("base", "accept"), _v("plus", "accept"), _v("harness", "reject")], "disagree"),
+    ([_v("base", "reject"), _v("plus", "reject"), _v("harness", "accept")], "disagree"),
+    ([_v("base", "reject"), _v("plus", "reject"), _v("harness", "reject")], None),
+    ([_v("base", "accept"), _v("plus", "accept"), _v("harness", "accept")], None),
+    ([_v("base", "accept"), _v("plus", "reject"), _v("harness", "reject")], "plus_only_fail"),
 ])
 def test_the_rule_reads_votes(verdicts, reason):
     assert dispute_reason(verdicts) == reason

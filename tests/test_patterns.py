@@ -124,6 +124,21 @@ def test_the_vector_is_part_of_the_pattern():
     assert "mathverify-full rejects" in other.description
 
 
+def test_an_imported_grader_votes_in_the_vector_after_ours_and_is_named_when_it_rejects():
+    float_int = ("exact=reject", "normalized=reject", "symbolic=accept")
+    ours = math_pattern(_outcomes(*float_int), "3.0", "3")
+    harness = math_pattern(_outcomes("harness=reject", *float_int), "3.0", "3")
+    assert harness.vector[-1] == ("harness", "reject") and harness.id != ours.id
+    assert parse_pattern(harness.id) == harness
+    # the two patterns are told apart by name too: a harness is there in some runs only
+    assert (ours.name, harness.name) == ("same number · symbolic accepts",
+                                         "same number · symbolic accepts, harness rejects")
+    agreeing = math_pattern(_outcomes("harness=accept", *float_int), "3.0", "3")
+    assert agreeing.name == "same number · symbolic, harness accept"
+    every = math_pattern(_outcomes("exact=reject", "harness=reject"), "3.0", "3")
+    assert every.name == "same number · every grader rejects"
+
+
 @pytest.mark.parametrize("pattern", [
     Pattern("same_number", "", (("exact", "reject"), ("symbolic", "accept"))),
     Pattern("wrapper", "x =+unit", (("exact", "reject"),)),

@@ -38,6 +38,24 @@ def test_an_unregistered_grader_is_an_imported_peer():
     assert spec.graded_forms({"pred": "3", "gold": "3", "x": 1}) == ("pred", "gold")
 
 
+def test_imported_names_are_checked_and_made_from_a_scorer_name():
+    assert GRADERS.imported("harness") == GRADERS.spec("harness")
+    assert GRADERS.imported_name_problem("qwen-grader") is None
+    assert "already a grader" in GRADERS.imported_name_problem("exact")
+    assert "already a grader" in GRADERS.imported_name_problem("reading")
+    assert "not a grader name" in GRADERS.imported_name_problem("a=b")
+    assert GRADERS.imported_name("exact", "inspect") == "inspect-exact"  # Inspect has one too
+    assert GRADERS.imported_name("math pass@1 / 4", "lighteval") == "math-pass-1-4"
+    assert GRADERS.imported_name("_x", "inspect") == "inspect-_x"
+
+
+@pytest.mark.parametrize("name", ["harness", "reading", "reading+edge"])
+def test_names_of_imported_verdicts_and_report_columns_cannot_be_registered(name):
+    with pytest.raises(ValueError, match="reserved"):
+        GRADERS.register(GraderSpec(name, "math", "a clash"))
+    assert name not in GRADERS
+
+
 def test_a_name_registers_once_and_a_test_registration_goes_away():
     toy = GraderSpec("toy", "math", "a toy")
     with GRADERS.registered(toy):

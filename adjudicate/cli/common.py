@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Iterator
@@ -68,6 +69,10 @@ class AdjudicateGroup(click.Group):
             sys.exit(130)
         except (click.exceptions.Abort, click.exceptions.Exit):
             raise
+        except BrokenPipeError:
+            # whoever read our output went away (`| head`): stop quietly, as other tools do
+            _silence_stdout()
+            sys.exit(141)
         except Exception as exc:
             if os.environ.get(DEBUG_VARIABLE):
                 raise
@@ -79,6 +84,14 @@ class AdjudicateGroup(click.Group):
                 f"{DEBUG_VARIABLE}=1 to see the traceback, and report it.",
                 markup=False, highlight=False)
             sys.exit(2)
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush meets no closed pipe."""
+    try:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError, io.UnsupportedOperation):
+        pass  # not a real file descriptor (a test runner's capture)
 
 
 @contextmanager

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import textwrap
 from pathlib import Path
 
 import click
@@ -15,6 +16,9 @@ from adjudicate.importers.reading import ReplyFields
 from adjudicate.importers.strict_json import LONE_SURROGATE
 from adjudicate.safe_text import visible
 from db.connection import open_db
+from graders.registry import GRADERS, HARNESS
+
+HELP_WIDTH = 96  # the format list is shown as written, not rewrapped by click
 
 
 def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
@@ -40,15 +44,35 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
     return settings
 
 
+def _verdict_fields(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """`score` or `score:qwen` -> (field, grader name); the name defaults to `harness`."""
+    pairs: list[tuple[str, str]] = []
+    for value in values:
+        field, sep, name = value.rpartition(":")
+        field, name = (field, name) if sep else (value, HARNESS)
+        problem = GRADERS.imported_name_problem(name) if field else "expected FIELD[:NAME]"
+        if problem is None and name in {n for _, n in pairs}:
+            problem = f"two fields are both named {name!r}"
+        if problem is not None:
+            raise click.BadParameter(problem, param_hint="--verdict-field")
+        pairs.append((field, name))
+    return tuple(pairs)
+
+
 def _formats(holds: str) -> str:
-    """'  math500  MATH-500: problem, answer (...)', one line per format that holds `holds`."""
-    return "\n".join(f"  {fmt.name:<9} {fmt.about}" for fmt in FORMATS if fmt.holds == holds)
+    """'  math500   MATH-500: problem, answer (...)', one entry per format that holds `holds`,
+    wrapped under its description (the block is shown as written: `\\b`)."""
+    return "\n".join(textwrap.fill(fmt.about, HELP_WIDTH, initial_indent=f"  {fmt.name:<9} ",
+                                   subsequent_indent=" " * 12, break_on_hyphens=False)
+                     for fmt in FORMATS if fmt.holds == holds)
 
 
-IMPORT_HELP = f"""Import a problem file or a reply file (JSONL, optionally .gz).
+IMPORT_HELP = f"""Import a problem file or a reply file (JSONL, optionally .gz), an Inspect AI
+log (.eval, .json) or lighteval details (.parquet).
 
-The format is recognised from the first record (problem formats first; generic JSONL when
-field names are given, and when nothing else fits), or named with --format:
+The format is recognised first from the file itself (Inspect logs and lighteval details, by
+suffix and first bytes, as listed below), then from the first record (problem formats first;
+generic JSONL when field names are given, and when nothing else fits), or named with --format:
 
 \b
 Problem formats:
@@ -61,12 +85,20 @@ Reply formats:
 The whole file is read and checked first, then written in one transaction: a bad line
 changes nothing. Importing the same file again adds nothing.
 
+A reply file that states its problems (--question-field) creates them; one that carries the
+harness's own verdicts (--verdict-field, Inspect scorers, lighteval metrics) stores them as
+graders of their own, which the queue rule and the report treat like any other.
+
 \b
 Examples:
   adjudicate import ../shared/data/math500_test.jsonl --db evals.db
   adjudicate import samples.jsonl --db evals.db --run codegen16B --problems humaneval
   adjudicate import tora.jsonl --db evals.db --run tora-70b --benchmark gsm8k \\
-      --id-field idx --reply-field code --gold-field gt
+      --question-field question --id-field idx --reply-field code --gold-field gt
+  adjudicate import qwen_math500.jsonl --db evals.db --run qwen --benchmark math500 \\
+      --question-field question --reply-field response --gold-field gt --verdict-field score
+  adjudicate import logs/2025-05-01_gsm8k.eval --db evals.db
+  adjudicate import 'details_lighteval|math_500|0_2025-05-01.parquet' --db evals.db --run r1
 """
 
 
@@ -95,18 +127,35 @@ Examples:
 @click.option("--sample-offset", type=click.IntRange(min=0, max=2**31), default=0,
               show_default=True,
               help="Add this to every sample index (to append a second file to a run).")
+@click.option("--question-field", help="Field holding the problem statement: the file states "
+              "its problems, created (or reused) in --benchmark, the key from --gold-field "
+              "(default: the first of gt, answer, gold, target).")
+@click.option("--level-field", help="With --question-field: the problem's level (default: "
+              "level, if present).")
+@click.option("--subject-field", help="With --question-field: the problem's subject (default: "
+              "subject, if present).")
+@click.option("--solution-field", help="With --question-field: the reference solution.")
+@click.option("--verdict-field", "verdict_values", multiple=True, metavar="FIELD[:NAME]",
+              help="Field holding the harness's own verdict per reply (true/false, 0/1, C/I, or "
+                   "a list aligned with the reply list), stored as grader NAME (default "
+                   "harness). Repeatable.")
 def import_(
     file: str, db_path: Path, run: str | None, model: str | None, setting_pairs: tuple[str, ...],
     settings_json: str | None, benchmark: str | None, problems: str | None, fmt: str,
     id_field: str | None, reply_field: str | None, gold_field: str | None,
-    sample_field: str | None, sample_offset: int,
+    sample_field: str | None, sample_offset: int, question_field: str | None,
+    level_field: str | None, subject_field: str | None, solution_field: str | None,
+    verdict_values: tuple[str, ...],
 ) -> None:
     """Import FILE (help text: IMPORT_HELP, built from the format registry)."""
     options = ImportOptions(
         run=run, model=model, settings=_settings(setting_pairs, settings_json),
         benchmark=benchmark, problems=problems, fmt=fmt,
         fields=ReplyFields(id_field=id_field, reply_field=reply_field, gold_field=gold_field,
-                           sample_field=sample_field, sample_offset=sample_offset),
+                           sample_field=sample_field, sample_offset=sample_offset,
+                           question_field=question_field, level_field=level_field,
+                           subject_field=subject_field, solution_field=solution_field,
+                           verdict_fields=_verdict_fields(verdict_values)),
     )
     path = resolve_path(file)
     size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None
@@ -123,7 +172,13 @@ def import_(
         parts.append(f"{summary.replies_added:,} replies added to run "
                      f"{', '.join(repr(r) for r in summary.runs)} "
                      f"({summary.replies_unchanged:,} already there)")
+    if summary.verdicts:
+        counts = ", ".join(f"{count:,} of {name}" for name, count in summary.verdicts.items())
+        parts.append(f"verdicts {counts} ({summary.verdicts_changed:,} new)")
     click.echo(visible(f"Imported {file} as {summary.fmt}: " + "; ".join(parts) + "."))
+    if summary.remarked:
+        click.echo(f"The queue rule was applied again to the {summary.remarked:,} graded replies "
+                   f"whose verdicts changed: {summary.queued:,} of them are queued.")
     for note in summary.notes:
         click.echo(visible(f"Note: {note}."))
     if summary.replies_added:

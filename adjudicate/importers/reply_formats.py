@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from adjudicate.importers.generic_problems import carried_problem
+from adjudicate.importers.generic_verdicts import carried_verdicts
 from adjudicate.importers.jsonl import get_field
 from adjudicate.importers.reading import Parsed, RecordAt, ReplyFields
 from db.records import ProblemRecord, ReplyRecord
@@ -89,7 +91,10 @@ def _generic(record: dict[str, Any], at: RecordAt, *, samples: bool) -> Parsed:
     task_id = _as_id(_field(record, id_field, at), id_field, at)
     value = _field(record, reply_field, at)
     key = None
-    if fields.gold_field:
+    carried = []
+    if fields.question_field:  # the record states its problem: the key goes there
+        carried.append(carried_problem(record, task_id, at))
+    elif fields.gold_field:
         gold = _field(record, fields.gold_field, at)
         if isinstance(gold, (list, dict)):
             raise at.error("expected the key as a string or number", fields.gold_field)
@@ -108,11 +113,15 @@ def _generic(record: dict[str, Any], at: RecordAt, *, samples: bool) -> Parsed:
     else:
         first = counts.get(task_id, 0)
     counts[task_id] = max(counts.get(task_id, 0), first + len(texts))
+    verdicts = (carried_verdicts(record, at, len(texts), isinstance(value, list))
+                if fields.verdict_fields else [()] * len(texts))
+    benchmark = at.options.benchmark if carried else None
     return Parsed(replies=[
         ReplyRecord(task_id=task_id, sample_index=fields.sample_offset + first + offset,
-                    text=text, source=at.location, key=key, form=form)
-        for offset, text in enumerate(texts)
-    ])
+                    text=text, source=at.location, key=key, form=form, benchmark=benchmark,
+                    verdicts=reply_verdicts)
+        for offset, (text, reply_verdicts) in enumerate(zip(texts, verdicts, strict=True))
+    ], carried=carried)
 
 
 def read_lm_eval(record: dict[str, Any], at: RecordAt) -> Parsed:

@@ -12,6 +12,7 @@ from typing import Any
 
 from adjudicate.errors import InputError
 from adjudicate.safe_text import visible
+from db.records import Location
 
 MAX_DEPTH = 200  # MBPP+ nests 30 deep; our code and the stdlib recurse safely well past 200
 STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
@@ -23,13 +24,14 @@ STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 PATH_PARTS = 6  # a field path longer than this is cut with …
 
 
-def parse_line(text: str, path: str, line: int) -> Any:
-    """The JSON value on one line of `path`, or an InputError saying what is wrong and where."""
+def parse_line(text: str, path: str, line: int | None) -> Any:
+    """The JSON value on one line of `path` (or its whole text, for line None), or an
+    InputError saying what is wrong and where."""
     try:
         value = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise InputError(path, f"not valid JSON ({exc.msg} at column {exc.colno})",
-                         line=line) from None
+        at = f"line {exc.lineno:,}, column {exc.colno:,}" if line is None else f"column {exc.colno}"
+        raise InputError(path, f"not valid JSON ({exc.msg} at {at})", line=line) from None
     except RecursionError:
         raise _error(text, path, line, "deep") from None
     except ValueError:  # an integer longer than sys.get_int_max_str_digits()
@@ -42,6 +44,15 @@ def parse_line(text: str, path: str, line: int) -> Any:
     return value
 
 
+def parse_document(text: str, location: Location) -> Any:
+    """A whole JSON document (a log file, or one member of an archive) parsed as strictly."""
+    try:
+        return parse_line(text, location.path, None)
+    except InputError as exc:
+        raise InputError(location.path, exc.message, field=exc.field,
+                         record=location.record or None) from None
+
+
 def _depth(text: str) -> int:
     """How deep a valid JSON text nests (its strings removed, then the brackets counted)."""
     brackets = NOT_BRACKET.sub("", STRING.sub("", text))
@@ -52,7 +63,7 @@ def _int_digits() -> int:
     return sys.get_int_max_str_digits() or sys.maxsize
 
 
-def _error(text: str, path: str, line: int, kind: str) -> InputError:
+def _error(text: str, path: str, line: int | None, kind: str) -> InputError:
     found = _locate(text, kind)
     column, field, token = found if found is not None else (None, None, "")
     at = f" at column {column:,}" if column is not None else ""

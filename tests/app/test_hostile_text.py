@@ -68,49 +68,60 @@ async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.screen.item.kind == "math"
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "so the answer is \\boxed{9␛]0;pwned␇")
         assert "safe␍EVIL" in TEXTUAL_OWN.sub("", drawn(app))  # the CR trick shown, not done
 
         await go_to_noted_reply(pilot, hostile_db)
         await pilot.press("n")  # the note dialog, holding the hostile note
         assert isinstance(app.screen, NoteDialog)
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "note␛]0;pwned")
         await pilot.press("escape")
 
         await pilot.press("C")  # a group label asks first, quoting the answer and the key
         assert isinstance(app.screen, DecisionDialog)
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "9␛]0;pwned␇")
         await pilot.press("n")
 
         await pilot.press("slash")  # the filter dialog suggests the hostile run names
         assert isinstance(app.screen, FilterDialog)
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app)
         await pilot.press("escape")
 
         await go_to(pilot, hostile_db, lambda item: item.kind == "code")
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "return '␛]0;pwned␇")  # program, input, exception, stdout
 
         await pilot.press("a")  # two reviewers disagree on the first math reply
         assert isinstance(app.screen, ConflictsScreen)
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "run␛]0;pwned␇")  # the table, and the item below it
         await pilot.press("g")  # grouped by (answer, key): the group's title is the pair
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "answer 9␛]0;pwned␇")
         await pilot.press("escape")
 
         await pilot.press("p")  # the patterns, then one pattern's examples side by side
         assert isinstance(app.screen, PatternsScreen)
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "pattern")
         await pilot.press("enter")
         assert isinstance(app.screen, PatternExamplesScreen)
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app)
         await pilot.press("escape", "escape")
 
         await pilot.press("v")  # label the view: its label dialog names the view
         assert isinstance(app.screen, (ChooseLabelDialog, ReviewScreen))
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "")
         await pilot.press("escape")
 
         await pilot.press("question_mark")
+        await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "")
 
 

@@ -90,3 +90,17 @@ def test_an_unexpected_error_is_one_line_and_keeps_what_was_committed(small_db, 
     monkeypatch.setenv("ADJUDICATE_DEBUG", "1")
     debug = CliRunner().invoke(main, ["grade", "--db", str(db_path), "--jobs", "1"])
     assert isinstance(debug.exception, RuntimeError)
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(small_db, db_path, monkeypatch):
+    """`adjudicate runs | head -1`: a closed pipe is no bug of ours and prints nothing."""
+    from adjudicate.cli import runs_cmd
+
+    def closed_pipe(*args, **kwargs):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(runs_cmd, "list_runs", closed_pipe)
+    monkeypatch.delenv("ADJUDICATE_DEBUG", raising=False)
+    result = CliRunner().invoke(main, ["runs", "--db", str(db_path)])
+    assert result.exit_code == 141
+    assert result.output == ""

@@ -80,3 +80,18 @@ def test_a_location_is_the_one_place_a_record_is_named(db, tmp_path):
     with pytest.raises(InputError) as error:
         import_file(db, str(replies), ImportOptions(run="r"))
     assert (error.value.path, error.value.line, error.value.field) == (str(replies), 2, "id")
+
+
+def test_logs_and_details_are_known_by_the_file_itself(tmp_path):
+    found = {}
+    for name, text in [("run.eval", "not even a zip"), ("log.json", '{"version": 2, "status": '
+                       '"success", "eval": {"task": "t"}, "samples": []}'),
+                       ("replies.json", '{"task_id": "a", "completion": "x"}'),
+                       ("details.parquet", "PAR1")]:
+        (tmp_path / name).write_text(text)
+        found[name] = format_of(tmp_path / name, "auto", ReadOptions()).name
+    assert found == {"run.eval": "inspect", "log.json": "inspect", "replies.json": "samples",
+                     "details.parquet": "lighteval"}
+    text = " ".join(CliRunner().invoke(main, ["import", "--help"]).output.split())
+    assert "Inspect logs and lighteval details, by suffix and first bytes" in text
+    assert 'a .json file that starts {"version": N, and names "eval" near the top' in text
