@@ -115,7 +115,7 @@ class WorkerPool:
         """With nothing left to send, an idle worker takes a copy of a batch still waiting
         behind another worker's (perhaps slow) one; whichever copy finishes first counts."""
         waiting = [batch for worker in self.workers for _, batch in worker.running[1:]
-                   if batch.shareable]
+                   if batch.shareable and not batch.deaths]  # a retry is never copied
         for worker in self.workers:
             copies = Counter(id(batch) for _, batch in out.values())
             alone = [batch for batch in waiting if copies[id(batch)] == 1]
