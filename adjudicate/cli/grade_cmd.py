@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import click
 
 from adjudicate.cli.common import db_option, staged_progress
+from adjudicate.grading.executor import (
+    CODE_BATCH,
+    EXECUTORS,
+    MATH_BATCH,
+    Executor,
+    LocalExecutor,
+)
 from adjudicate.safe_text import visible
 
 if TYPE_CHECKING:
@@ -20,16 +29,26 @@ if TYPE_CHECKING:
 
 @click.command()
 @db_option
-@click.option("--jobs", "-j", type=click.IntRange(min=1), default=os.cpu_count() or 1,
-              show_default="all cores", help="Worker processes for symbolic checks and sandboxes.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), default=None,
+              show_default="all cores (of the cluster with --executor ray)",
+              help="Worker processes for symbolic checks and sandboxes.")
 @click.option("--run", help="Only this run.")
 @click.option("--timeout", "timeout_s", type=click.FloatRange(min=0.1), default=5.0,
               show_default=True, help="Seconds per symbolic check before it counts as a timeout.")
 @click.option("--unsafe-no-isolation", is_flag=True,
               help="Where the kernel refuses the sandbox's namespaces, run code samples anyway "
                    "with only rlimits, a uid and a guard (they can then read your files).")
-def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float,
-          unsafe_no_isolation: bool) -> None:
+@click.option("--executor", type=click.Choice(EXECUTORS), default="local", show_default=True,
+              help="Where the graders run: this machine, or a Ray cluster (pip install "
+                   "'adjudicate[ray]'); either way only this process writes the database.")
+@click.option("--address", help="With --executor ray: the cluster's address (default: "
+                                "$RAY_ADDRESS, else a Ray instance started for this run).")
+@click.option("--batch-size", type=click.IntRange(min=1),
+              help=f"With --executor ray: math replies per batch (default {MATH_BATCH}), or "
+                   f"samples of one problem per batch (default {CODE_BATCH}).")
+def grade(db_path: Path, jobs: int | None, run: str | None, timeout_s: float,
+          unsafe_no_isolation: bool, executor: str, address: str | None,
+          batch_size: int | None) -> None:
     """Grade every reply not yet graded by the current grader versions, and queue the disputes.
 
     Code samples have their program extracted and run in a sandbox against the base and the
@@ -46,29 +65,57 @@ def grade(db_path: Path, jobs: int, run: str | None, timeout_s: float,
     rerun after Ctrl-C or a grader upgrade and only what is missing is graded. Labels are
     never touched.
 
+    With --executor ray, batches of replies (and of one problem's samples) run on a Ray
+    cluster's workers, each sandbox on its worker's node; the verdicts are the same.
+
     \b
-    Example:
+    Examples:
       adjudicate grade --db evals.db --jobs 2
+      adjudicate grade --db evals.db --executor ray --address head-node:6379
     """
     from db.connection import open_db
 
+    if executor == "local" and (address or batch_size):
+        raise click.UsageError("--address and --batch-size apply to --executor ray")
     db = open_db(db_path, create=False)
-    grade_everything(db, jobs=jobs, run=run, timeout_s=timeout_s,
-                     unsafe_no_isolation=unsafe_no_isolation)
+    with open_executor(executor, jobs, address, batch_size) as where:
+        grade_everything(db, jobs=jobs or os.cpu_count() or 1, run=run, timeout_s=timeout_s,
+                         unsafe_no_isolation=unsafe_no_isolation, executor=where)
     click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
 
 
+@contextmanager
+def open_executor(name: str, jobs: int | None, address: str | None,
+                  batch_size: int | None) -> Iterator[Executor]:
+    """The executor `name` for one run, closed after it; Ray's problems as clean errors."""
+    if name == "local":
+        yield LocalExecutor(jobs or os.cpu_count() or 1)
+        return
+    from adjudicate.grading.cluster.connect import ClusterError
+    from adjudicate.grading.cluster.executor import RayExecutor
+
+    where = RayExecutor(address, jobs, batch_size)  # it reaches the cluster with the first work
+    try:
+        yield where
+    except ClusterError as error:
+        raise click.ClickException(str(error)) from None
+    finally:
+        where.close()
+
+
 def grade_everything(db: Database, *, jobs: int, run: str | None = None,
-                     timeout_s: float = 5.0, unsafe_no_isolation: bool = False) -> None:
+                     timeout_s: float = 5.0, unsafe_no_isolation: bool = False,
+                     executor: Executor | None = None) -> None:
     """Grade math then code replies with progress bars, and say what happened."""
     from adjudicate.grading.code_pipeline import grade_code_replies
     from adjudicate.grading.errata_stage import regrade_errata
     from adjudicate.grading.math_pipeline import grade_math_replies
     from graders.code.sandbox import IsolationUnavailable
 
+    executor = executor or LocalExecutor(jobs)
     with staged_progress("Grading math replies") as (stage, advance):
         summary = grade_math_replies(db, jobs=jobs, run=run, timeout_s=timeout_s,
-                                     on_stage=stage, on_progress=advance)
+                                     on_stage=stage, on_progress=advance, executor=executor)
     if summary.graded:
         suspect = (f", {summary.suspect_key:,} against a suspect key"
                    if summary.suspect_key else "")
@@ -88,7 +135,8 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     with staged_progress("Grading code replies") as (stage, advance):
         try:
             code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance,
-                                      unsafe_no_isolation=unsafe_no_isolation)
+                                      unsafe_no_isolation=unsafe_no_isolation,
+                                      executor=executor)
         except IsolationUnavailable as refused:
             raise click.ClickException(f"code samples were not graded: {refused}") from None
     if code.graded:

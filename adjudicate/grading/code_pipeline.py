@@ -7,6 +7,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from adjudicate.grading.executor import Executor, LocalExecutor
 from adjudicate.grading.probe_stage import probe_failing_inputs
 from adjudicate.grading.requeue import with_imported
 from db.grading import (
@@ -30,10 +31,7 @@ from graders.code import (
     ExpectedOutputs,
     SandboxConfig,
     assemble_program,
-    expected_many,
     extract_program,
-    grade_code_many,
-    selfcheck_many,
 )
 from graders.code.evidence import build_verdicts
 from graders.code.expected import VERSION as EXPECTED_VERSION
@@ -75,6 +73,7 @@ def grade_code_replies(
     db: Database, *, jobs: int = 2, run: str | None = None,
     on_stage: Stage | None = None, on_progress: Advance | None = None,
     unsafe_no_isolation: bool = False, shrink: ShrinkLimits | None = DEFAULT_SHRINK,
+    executor: Executor | None = None,
 ) -> CodeSummary:
     """Grade every code reply missing a current base/plus verdict; resumable batch by batch.
 
@@ -84,6 +83,8 @@ def grade_code_replies(
     anything is stored, unless `unsafe_no_isolation` allows running samples without them.
     Each first failing input is shrunk within `shrink` (None: not shrunk), and the other
     base-passing samples of a problem are run on its queued failing inputs.
+    The sandboxes run where `executor` puts them (default: `jobs` on this machine); only this
+    process writes to the store.
     """
     config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation),
                              shrink=shrink)
@@ -102,8 +103,9 @@ def grade_code_replies(
     summary.problems = len(problems)
     if not todo:
         return summary
-    expected = _expected_outputs(db, problems, jobs, on_stage, on_progress, config)
-    _selfcheck(db, problems, expected, jobs, summary, on_stage, on_progress, config)
+    executor = executor or LocalExecutor(jobs)
+    expected = _expected_outputs(db, problems, executor, on_stage, on_progress, config)
+    _selfcheck(db, problems, expected, executor, summary, on_stage, on_progress, config)
     if on_stage:
         on_stage("Grading code replies", len(todo))
     jobs_list = []
@@ -123,7 +125,7 @@ def grade_code_replies(
         jobs_list.append(CodeJob(reply.reply_id, program, problem, expected[reply.problem_id]))
     _store(db, unextracted, summary)
     batch: list[tuple[ReplyToGrade, Any, dict]] = []
-    for result in grade_code_many(jobs_list, jobs=jobs, config=config, on_progress=on_progress):
+    for result in executor.grade_code(jobs_list, config, on_progress):
         reply, extraction = extractions[result.key]
         batch.append((reply, extraction, result.verdicts))
         if len(batch) >= COMMIT_EVERY:
@@ -141,7 +143,7 @@ def _error_verdicts(problem: CodeProblem, reason: str) -> dict[str, Verdict]:
 
 
 def _expected_outputs(
-    db: Database, problems: dict[int, CodeProblem], jobs: int, on_stage: Stage | None,
+    db: Database, problems: dict[int, CodeProblem], executor: Executor, on_stage: Stage | None,
     on_progress: Advance | None, config: CodeGradeConfig,
 ) -> dict[int, ExpectedOutputs]:
     """Expected outputs from the database cache, computing (and caching) the missing ones."""
@@ -151,8 +153,7 @@ def _expected_outputs(
     if missing:
         if on_stage:
             on_stage("Running reference solutions", len(missing))
-        for pid, outputs in expected_many(missing, jobs=jobs, config=config,
-                                          on_progress=on_progress):
+        for pid, outputs in executor.expected_outputs(missing, config, on_progress):
             if not outputs.missing:  # a sandbox failure is retried next run, not cached
                 save_reference_outputs(db, pid, str(EXPECTED_VERSION), outputs.to_json())
             expected[pid] = outputs
@@ -161,7 +162,7 @@ def _expected_outputs(
 
 def _selfcheck(
     db: Database, problems: dict[int, CodeProblem], expected: dict[int, ExpectedOutputs],
-    jobs: int, summary: CodeSummary, on_stage: Stage | None, on_progress: Advance | None,
+    executor: Executor, summary: CodeSummary, on_stage: Stage | None, on_progress: Advance | None,
     config: CodeGradeConfig,
 ) -> None:
     """Check each problem's reference passes and a stub fails, once per checker version."""
@@ -170,7 +171,7 @@ def _selfcheck(
     if todo:
         if on_stage:
             on_stage("Self-checking references and stubs", len(todo))
-        for pid, result in selfcheck_many(todo, jobs=jobs, config=config, on_progress=on_progress):
+        for pid, result in executor.selfcheck(todo, config, on_progress):
             reference_passes = all(v.outcome == ACCEPT for v in result.reference.values())
             stub_fails = all(v.outcome != ACCEPT for v in result.stub.values())
             save_selfcheck(db, pid, SELFCHECK_VERSION, reference_passes, stub_fails,

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from sqlite_utils import Database
 
+from adjudicate.grading.executor import Executor, LocalExecutor
 from adjudicate.grading.requeue import with_imported
 from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
 from graders.disputes import ALL_REJECT, DISAGREE, SUSPECT_KEY, math_dispute
@@ -33,19 +34,24 @@ class MathSummary:
 def grade_math_replies(
     db: Database, *, jobs: int | None = None, run: str | None = None, timeout_s: float = 5.0,
     on_stage: Stage | None = None, on_progress: Advance | None = None,
+    executor: Executor | None = None,
 ) -> MathSummary:
-    """Grade, store and queue; resumable because each batch commits on its own."""
+    """Grade, store and queue; resumable because each batch commits on its own.
+
+    The graders run where `executor` puts them (default: `jobs` processes on this machine);
+    only this process writes to the store."""
     todo = replies_to_grade(db, "math", GRADERS.versions("math"), run)
     if on_stage:
         on_stage("Grading math replies", len(todo))
     summary = MathSummary()
     if not todo:
         return summary
-    from graders.math.engine import MathItem, grade_math_many  # SymPy loads only with work
+    from graders.math.engine import MathItem
 
     items = [MathItem(reply=r.text, key=r.key or "", id=r.reply_id) for r in todo]
+    executor = executor or LocalExecutor(jobs)
     batch: list[MathGrading] = []
-    for grading in grade_math_many(items, jobs=jobs, timeout_s=timeout_s, on_progress=on_progress):
+    for grading in executor.grade_math(items, timeout_s, on_progress):
         batch.append(grading)
         if len(batch) >= COMMIT_EVERY:
             _store(db, batch, summary)

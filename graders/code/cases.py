@@ -4,7 +4,19 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-NO_VALUE: Any = type("NoValue", (), {"__repr__": lambda self: "NO_VALUE"})()
+
+class _NoValue:
+    """The one "no stated value" marker; compared by identity, so a pickled copy (a problem
+    shipped to a Ray worker) unpickles as this same object."""
+
+    def __repr__(self) -> str:
+        return "NO_VALUE"
+
+    def __reduce__(self) -> str:
+        return "NO_VALUE"
+
+
+NO_VALUE: Any = _NoValue()
 
 
 class TestCase(NamedTuple):

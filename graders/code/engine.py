@@ -3,7 +3,7 @@
 The store's `grade` and `selfcheck` commands call these. Items are grouped by problem so each
 fork server keeps that problem's inputs loaded, heaviest problems first; results come back in
 completion order, keyed by the caller's own key, each only once its sample's processes are gone.
-A fork server that dies is restarted and its item retried once. Where the kernel refuses the
+A fork server that dies is restarted and its item retried once (`slot.py`). Where the kernel refuses the
 sandbox's isolation, `IsolationUnavailable` stops everything: no item gets a verdict.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import queue
 import threading
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, Iterator, Mapping, TypeVar
+from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 from graders.code.evidence import build_verdicts
 from graders.code.expected import ExpectedOutputs, compute_expected
@@ -20,8 +20,9 @@ from graders.code.grade import CodeGradeConfig, grade_sample
 from graders.code.probes import ProbeAnswer, ProbeInput, probe_sample
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
-from graders.code.sandbox import IsolationUnavailable, Sandbox, SandboxError
+from graders.code.sandbox import IsolationUnavailable, Sandbox
 from graders.code.selfcheck import SelfCheckResult, selfcheck_problem
+from graders.code.slot import SandboxSlot, SlotTask
 from graders.progress import Advance
 from graders.verdict import Verdict
 
@@ -47,76 +48,31 @@ class CodeResult:
 
 
 def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
-              work: Callable[[Sandbox, Item], Result], failed: Callable[[Item, str], Result],
-              on_progress: Advance | None) -> Iterator[Result]:
-    """Run `work` over items on `jobs` sandboxes; yield results as they complete."""
+              task: SlotTask[Item, Result], on_progress: Advance | None) -> Iterator[Result]:
+    """Run `task` over items on `jobs` sandboxes; yield results as they complete."""
     todo: queue.Queue[Item] = queue.Queue()
     for item in items:
         todo.put(item)
     done: queue.Queue[tuple[str, Any]] = queue.Queue()
     stop = threading.Event()
 
-    def worker(slot: int) -> None:
-        sandbox: Sandbox | None = None
-        # results wait here until their jobs' processes are gone (a verdict is stored only
-        # once nothing of its sample is left), while the sandbox already runs the next item
-        held: list[tuple[int, Result]] = []
-
-        def release(settle: bool = False) -> None:
-            through = 1 << 62
-            if sandbox is not None:
-                try:
-                    sandbox.settle() if settle else sandbox.collect()
-                    through = sandbox.torn_down_through
-                except SandboxError:
-                    retire()
-            for number, result in [pair for pair in held if pair[0] <= through]:
-                held.remove((number, result))
-                done.put(("result", result))
-
-        def retire() -> None:
-            """Close the sandbox (its jobs die with it); everything held is then safe to go."""
-            nonlocal sandbox
-            if sandbox is not None:
-                sandbox.close()
-                sandbox = None
-            while held:
-                done.put(("result", held.pop(0)[1]))
-
+    def worker(number: int) -> None:
+        slot = SandboxSlot(config.sandbox, number)
         try:
             while not stop.is_set():
                 try:
                     item = todo.get_nowait()
                 except queue.Empty:
                     break
-                result: Result | None = None
-                for _attempt in range(2):
-                    try:
-                        if sandbox is None or not sandbox.alive:
-                            retire()
-                            sandbox = Sandbox(config.sandbox, slot)
-                            sandbox.start()
-                        result = work(sandbox, item)
-                        if sandbox.alive:
-                            break
-                    except IsolationUnavailable:
-                        raise  # nothing may run: the whole grade stops with the reason
-                    except SandboxError as error:
-                        result = failed(item, str(error))
-                    except Exception as error:
-                        # A grader bug on one item becomes that item's `error` verdict; its
-                        # sandbox may be in any state, so the next item gets a fresh one.
-                        result = failed(item, f"grader error: {type(error).__name__}: {error}")
-                        retire()
-                        break
-                assert result is not None  # every attempt sets it or raises
-                held.append((sandbox.jobs_started if sandbox is not None else 0, result))
-                release()
-            release(settle=True)
+                for result in slot.run(task, item):
+                    done.put(("result", result))
+            for result in slot.finish():
+                done.put(("result", result))
         except BaseException as error:  # noqa: B036 - report, never hang the consumer
             done.put(("crash", error))
         finally:
-            retire()
+            for result in slot.close():
+                done.put(("result", result))
             done.put(("exit", None))
 
     threads = [threading.Thread(target=worker, args=(slot,), daemon=True)
@@ -143,29 +99,60 @@ def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
             thread.join()
 
 
+def _error_verdicts(problem: CodeProblem, error: str) -> dict[str, Verdict]:
+    return build_verdicts(None, 0, 0, len(problem.base), len(problem.tests), 0.0, error=error)
+
+
+def grading_task(config: CodeGradeConfig) -> SlotTask[CodeJob, CodeResult]:
+    """Grade one program; a failure is its `error` verdicts."""
+
+    # one oracle per problem: the reference's answers on shrunk inputs serve all its samples
+    oracles: dict[int, ReferenceOracle] = {}
+
+    def oracle(problem: CodeProblem) -> ReferenceOracle | None:
+        if not config.shrink:
+            return None
+        if id(problem) not in oracles:
+            oracles[id(problem)] = ReferenceOracle(problem)
+        return oracles[id(problem)]
+
+    def work(sandbox: Sandbox, job: CodeJob) -> CodeResult:
+        return CodeResult(job.key, grade_sample(job.program, job.problem, job.expected,
+                                                sandbox, config, oracle(job.problem)))
+
+    def failed(job: CodeJob, error: str) -> CodeResult:
+        return CodeResult(job.key, _error_verdicts(job.problem, error))
+
+    return SlotTask(work, failed)
+
+
+def by_weight(jobs: Iterable[CodeJob]) -> list[CodeJob]:
+    """Grouped by problem (its fork server keeps the inputs loaded), heaviest problems first
+    so that the long ones do not end up alone at the tail."""
+    return sorted(jobs, key=lambda job: (-len(job.problem.suite.payload), job.problem.task_id))
+
+
 def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Advance | None = None,
                     config: CodeGradeConfig | None = None) -> Iterator[CodeResult]:
     """Grade many programs in parallel; yields a CodeResult per item as each finishes."""
     config = config or CodeGradeConfig()
-    # grouped by problem (its fork server keeps the inputs loaded), heaviest problems first so
-    # that the long ones do not end up alone at the tail
-    ordered = sorted(items, key=lambda job: (-len(job.problem.suite.payload),
-                                             job.problem.task_id))
+    return _parallel(by_weight(items), jobs, config, grading_task(config), on_progress)
 
-    # one oracle per problem: the reference's answers on shrunk inputs serve all its samples
-    oracles = {id(job.problem): ReferenceOracle(job.problem) for job in ordered} \
-        if config.shrink else {}
 
-    def work(sandbox: Sandbox, job: CodeJob) -> CodeResult:
-        return CodeResult(job.key, grade_sample(job.program, job.problem, job.expected,
-                                                sandbox, config, oracles.get(id(job.problem))))
+def expected_task(config: CodeGradeConfig) -> SlotTask[tuple[Key, CodeProblem],
+                                                       tuple[Key, ExpectedOutputs]]:
+    """Run one problem's reference; a failure leaves every output missing (not cached)."""
 
-    def failed(job: CodeJob, error: str) -> CodeResult:
-        count = len(job.problem.tests)
-        return CodeResult(job.key, build_verdicts(None, 0, 0, len(job.problem.base), count,
-                                                  0.0, error=error))
+    def work(sandbox: Sandbox, item: tuple[Key, CodeProblem]) -> tuple[Key, ExpectedOutputs]:
+        return item[0], compute_expected(item[1], sandbox)
 
-    return _parallel(ordered, jobs, config, work, failed, on_progress)
+    def failed(item: tuple[Key, CodeProblem], error: str) -> tuple[Key, ExpectedOutputs]:
+        problem = item[1]
+        count = len(problem.tests)
+        return item[0], ExpectedOutputs(problem.task_id, [None] * count, [0.0] * count,
+                                        {index: error for index in range(count)})
+
+    return SlotTask(work, failed)
 
 
 def expected_many(problems: Mapping[Key, CodeProblem], jobs: int = 2,
@@ -177,21 +164,27 @@ def expected_many(problems: Mapping[Key, CodeProblem], jobs: int = 2,
     benchmarks (HumanEval/0 is in HumanEval and in HumanEval+, with different tests).
     """
     config = config or CodeGradeConfig()
-
-    def work(sandbox: Sandbox, item: tuple[Key, CodeProblem]) -> tuple[Key, ExpectedOutputs]:
-        return item[0], compute_expected(item[1], sandbox)
-
-    def failed(item: tuple[Key, CodeProblem], error: str) -> tuple[Key, ExpectedOutputs]:
-        problem = item[1]
-        count = len(problem.tests)
-        return item[0], ExpectedOutputs(problem.task_id, [None] * count, [0.0] * count,
-                                        {index: error for index in range(count)})
-
     heaviest_first = sorted(problems.items(), key=lambda item: -len(item[1].suite.payload))
-    return _parallel(heaviest_first, jobs, config, work, failed, on_progress)
+    return _parallel(heaviest_first, jobs, config, expected_task(config), on_progress)
 
 
 CheckPair = tuple[CodeProblem, ExpectedOutputs]  # a problem and its reference's outputs
+
+
+def selfcheck_task(config: CodeGradeConfig) -> SlotTask[tuple[Key, CheckPair],
+                                                        tuple[Key, SelfCheckResult]]:
+    """Self-check one problem (reference passes, stub fails); a failure fails both."""
+
+    def work(sandbox: Sandbox, item: tuple[Key, CheckPair]) -> tuple[Key, SelfCheckResult]:
+        problem, expected = item[1]
+        return item[0], selfcheck_problem(problem, expected, sandbox, config)
+
+    def failed(item: tuple[Key, CheckPair], error: str) -> tuple[Key, SelfCheckResult]:
+        problem = item[1][0]
+        verdicts = _error_verdicts(problem, error)
+        return item[0], SelfCheckResult(problem.task_id, verdicts, verdicts)
+
+    return SlotTask(work, failed)
 
 
 def selfcheck_many(pairs: Mapping[Key, CheckPair], jobs: int = 2,
@@ -200,18 +193,7 @@ def selfcheck_many(pairs: Mapping[Key, CheckPair], jobs: int = 2,
                    ) -> Iterator[tuple[Key, SelfCheckResult]]:
     """Self-check many problems in parallel (reference passes, stub fails), keyed like the input."""
     config = config or CodeGradeConfig()
-
-    def work(sandbox: Sandbox, item: tuple[Key, CheckPair]) -> tuple[Key, SelfCheckResult]:
-        problem, expected = item[1]
-        return item[0], selfcheck_problem(problem, expected, sandbox, config)
-
-    def failed(item: tuple[Key, CheckPair], error: str) -> tuple[Key, SelfCheckResult]:
-        problem = item[1][0]
-        count = len(problem.tests)
-        verdicts = build_verdicts(None, 0, 0, len(problem.base), count, 0.0, error=error)
-        return item[0], SelfCheckResult(problem.task_id, verdicts, verdicts)
-
-    return _parallel(list(pairs.items()), jobs, config, work, failed, on_progress)
+    return _parallel(list(pairs.items()), jobs, config, selfcheck_task(config), on_progress)
 
 
 @dataclass(frozen=True)
@@ -237,4 +219,4 @@ def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Advance | 
     def failed(job: ProbeJob, error: str) -> tuple[Any, dict[str, ProbeAnswer]]:
         return job.key, {probe.key: ProbeAnswer("error", error[:200]) for probe in job.inputs}
 
-    return _parallel(list(items), jobs, config, work, failed, on_progress)
+    return _parallel(list(items), jobs, config, SlotTask(work, failed), on_progress)

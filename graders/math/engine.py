@@ -84,12 +84,45 @@ def _failed(outcome: str, reason: str) -> Callable[[tuple], Verdict]:
     return verdict
 
 
+def _warmed_worker() -> None:
+    """A checking process that starts cold (spawned): caches in, LaTeX parser built, before
+    its first check's time limit runs."""
+    install_parse_caches()
+    warm_up(latex=True)
+
+
+@dataclass
+class CheckingPool:
+    """Worker processes for the isolated graders: a check gets `timeout_s` (its own soft
+    limit), and one stuck past `2 * timeout_s + 0.5` (C code no signal reaches) is killed.
+    `warm`: each process builds the LaTeX parser as it starts (for processes that do not
+    inherit it from a warmed parent, e.g. a Ray worker's)."""
+
+    workers: int
+    timeout_s: float
+    warm: bool = False
+
+    def __post_init__(self) -> None:
+        hard = 2 * self.timeout_s + 0.5
+        self.pool = IsolatedPool(
+            run_check, self.workers, hard, _failed(TIMEOUT, f"killed after {hard:.1f}s"),
+            _failed(ERROR, "worker process died"),
+            initializer=_warmed_worker if self.warm else install_parse_caches,
+        )
+        self.closed = False
+
+    def close(self) -> None:
+        self.pool.close()
+        self.closed = True
+
+
 def grade_math_many(
     items: Sequence[MathItem],
     jobs: int | None = None,
     timeout_s: float = 5.0,
     on_progress: Advance | None = None,
     graders: Sequence[str] | None = None,
+    checking: CheckingPool | None = None,
 ) -> Iterator[MathGrading]:
     """Grade every item with every grader; yields one MathGrading per item as it completes.
 
@@ -97,7 +130,9 @@ def grade_math_many(
     (text, key, grader) once. A check past `timeout_s` gets a `timeout` verdict; a worker stuck
     past `2 * timeout_s + 0.5` (C code no signal reaches) is killed and replaced, its check gets
     `timeout` and the rest of its work is redone elsewhere. `on_progress(n)` is told each time n
-    more items are done. Closing the generator early stops the workers.
+    more items are done. Closing the generator early stops the workers. A `checking` pool is
+    used instead of new workers (and left running): a long-lived caller (a Ray worker) starts
+    its workers once, not once per batch.
     """
     specs = ([GRADERS[name] for name in graders] if graders
              else [spec for spec in GRADERS.of_kind("math") if spec.grade is not None])
@@ -105,19 +140,20 @@ def grade_math_many(
     pending: dict[int, dict[str, Verdict]] = {index: {} for index in range(len(items))}
     extractions: dict[int, Extraction] = {}
     waiting = _Waiting()
-    hard = 2 * timeout_s + 0.5
-    pool = None
-    if isolated and items:
+    own_pool = checking is None
+    if not isolated or not items:
+        checking = None
+    elif checking is None:
         # Forked workers inherit the built LaTeX parser instead of each building it; replies
         # and keys without a backslash (GSM8K) rarely need it, and then a worker builds it
         # itself if it meets some LaTeX.
         warm_up(latex=any("\\" in item.reply or "\\" in item.key for item in items))
-        workers = min(jobs or os.cpu_count() or 1, len(items) * len(isolated))
-        pool = IsolatedPool(
-            run_check, workers, hard,
-            _failed(TIMEOUT, f"killed after {hard:.1f}s"), _failed(ERROR, "worker process died"),
-            initializer=install_parse_caches,
-        )
+        checking = CheckingPool(min(jobs or os.cpu_count() or 1, len(items) * len(isolated)),
+                                timeout_s)
+    elif checking.timeout_s != timeout_s:
+        raise ValueError(f"the pool's checks time out after {checking.timeout_s}s, "
+                         f"not {timeout_s}s")
+    pool = checking.pool if checking else None
     # Items sharing a key go out together, so one worker parses that key and its common answers
     # once (its parse caches) instead of every worker parsing them.
     order = sorted(range(len(items)), key=lambda index: items[index].key)
@@ -138,8 +174,8 @@ def grade_math_many(
             done = _collect(pool.poll(0.2), waiting, pending, extractions, specs)
             yield from _finish(done, items, extractions, pending, specs, on_progress)
     finally:
-        if pool:
-            pool.close()
+        if checking and (own_pool or checking.pool.outstanding):
+            checking.close()  # a borrowed pool with checks still out is no use to its owner
 
 
 def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extraction) -> dict:

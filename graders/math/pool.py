@@ -52,6 +52,7 @@ def _worker_main(conn: Connection, work: Callable[[Any], Any],
     _limit_memory()
     if initializer is not None:
         initializer()
+    conn.send(READY)
     while True:
         try:
             chunk = conn.recv()
@@ -64,6 +65,8 @@ def _worker_main(conn: Connection, work: Callable[[Any], Any],
 
 
 Task = tuple[Any, Any]  # (task id, payload); a result is (task id, what `work` returned)
+READY = "ready"  # a worker's first message: started and initialized, its clock may run
+START_TIMEOUT_S = 300.0  # for a spawned worker to import the graders, however loaded the host
 
 
 @dataclass
@@ -73,6 +76,16 @@ class _Worker:
     chunk: deque[Task] = field(default_factory=deque)  # tasks sent and not answered, in order
     sizes: deque[int] = field(default_factory=deque)  # task count of each chunk sent, oldest first
     since: float = 0.0  # when its current task started
+
+
+def _await_ready(worker: _Worker) -> None:
+    """Wait until the worker has started (a spawned one imports the graders first), so no
+    check's hard time limit pays for its start-up; one that dies starting is found later."""
+    try:
+        if worker.conn.poll(START_TIMEOUT_S):
+            worker.conn.recv()
+    except (EOFError, OSError):
+        pass
 
 
 class IsolatedPool:
@@ -102,6 +115,8 @@ class IsolatedPool:
         self._context = (multiprocessing.get_context("fork") if forking
                          else multiprocessing.get_context("spawn"))
         self._workers = [self._start() for _ in range(max(1, jobs))]
+        for worker in self._workers:
+            _await_ready(worker)
 
     def _start(self) -> _Worker:
         parent, child = self._context.Pipe()
@@ -183,8 +198,11 @@ class IsolatedPool:
         task_id, payload = worker.chunk.popleft()
         self._ready.append((task_id, verdict_for(payload)))
         self._queue.extendleft(reversed(worker.chunk))
+        worker.chunk.clear()  # requeued: nothing is out on the dead worker any more
+        worker.sizes.clear()
         index = self._workers.index(worker)
         self._workers[index] = self._start()
+        _await_ready(self._workers[index])
 
     def close(self) -> None:
         """Stop every worker (politely, then by force)."""

@@ -68,3 +68,18 @@ def test_big_payloads_and_results_never_deadlock() -> None:
         while pool.outstanding and time.monotonic() < deadline:
             results.update(pool.poll(0.1))
     assert results == dict(enumerate(payloads))
+
+
+def _slow_start() -> None:
+    time.sleep(HARD_TIMEOUT_S + 0.5)  # a spawned worker importing the graders on a busy host
+
+
+def test_a_workers_start_up_does_not_count_against_its_first_task() -> None:
+    results: dict[int, str] = {}
+    with IsolatedPool(_work, 1, hard_timeout_s=HARD_TIMEOUT_S, on_timeout=lambda p: "timeout",
+                      on_crash=lambda p: "crash", initializer=_slow_start) as pool:
+        pool.submit(enumerate(["a", "crash", "b"]))  # "b" waits on a replacement's start too
+        deadline = time.monotonic() + HANG_GUARD_S
+        while pool.outstanding and time.monotonic() < deadline:
+            results.update(pool.poll(0.1))
+    assert results == {0: "A", 1: "crash", 2: "B"}

@@ -1,0 +1,198 @@
+"""The driver's side of Ray grading: batches out to workers, results back as each finishes.
+
+Each worker (a Ray actor) has at most two batches in flight: the one it runs and the next, so
+it never waits on the driver. Results stream in the order batches finish, so a slow batch holds
+up nothing else: once every batch is out, an idle worker takes a copy of one still waiting
+behind another's (a grading batch: references run once), and the first copy to finish
+counts. A worker that dies (its process, or its node) is replaced; the batch it was running
+goes out again, at most `RETRIES` times, and then its items get `error` verdicts saying why.
+Batches merely queued behind it go out again without counting against them.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+from graders.code.sandbox import IsolationUnavailable
+
+RETRIES = 2
+IN_FLIGHT = 2  # batches sent to one worker before its first result is back
+START_TIMEOUT_S = 600.0  # for every worker to be placed and to import the graders
+
+
+@dataclass
+class Batch:
+    """One call on a worker: its method, plain-data arguments and how many items it holds."""
+
+    method: str
+    args: tuple
+    size: int
+    payload: Any = None  # what the caller needs to turn a failure into error verdicts
+    deaths: list[str] = field(default_factory=list)  # why each worker running it died
+    # may an idle worker grade a copy at the tail (not a reference run: those run once)
+    shareable: bool = True
+
+
+@dataclass
+class _Worker:
+    actor: Any
+    slot: int
+    running: list[tuple[Any, Batch]] = field(default_factory=list)  # (ref, batch), in order
+
+
+class WorkerPool:
+    """The driver's Ray actors, one per CPU asked for, each with its own slot number."""
+
+    def __init__(self, ray: ModuleType, count: int, setup: str | None = None) -> None:
+        from adjudicate.grading.cluster.worker import GradingWorker
+
+        self._ray = ray
+        self._setup = setup
+        self._actor_class = ray.remote(num_cpus=1, max_restarts=0,
+                                       max_task_retries=0)(GradingWorker)
+        self._next_slot = 0
+        self.workers = [self._start() for _ in range(count)]
+        self.hellos = ray.get([w.actor.hello.remote() for w in self.workers],
+                              timeout=START_TIMEOUT_S)
+
+    def _start(self) -> _Worker:
+        slot, self._next_slot = self._next_slot, self._next_slot + 1
+        return _Worker(self._actor_class.remote(slot, self._setup), slot)
+
+    def each(self, method: str, *args: Any) -> list[Any]:
+        """Call `method` on every worker and wait for all of them."""
+        return self._ray.get([getattr(w.actor, method).remote(*args) for w in self.workers],
+                             timeout=START_TIMEOUT_S)
+
+    def run(self, batches: Iterable[Batch],
+            failed: Callable[[Batch, str], Any]) -> Iterator[tuple[Batch, Any]]:
+        """(batch, result) as batches finish, each once; a batch given up on yields
+        `failed(batch, why)`."""
+        ray = self._ray
+        queue = deque(batches)
+        out: dict[Any, tuple[_Worker, Batch]] = {}  # every ref awaited: its worker and batch
+        done: set[int] = set()  # id() of every batch yielded
+        try:
+            while queue or out:
+                for worker in self.workers:
+                    while queue and len(worker.running) < IN_FLIGHT:
+                        self._send(worker, queue.popleft(), out)
+                if not queue:
+                    self._share_the_tail(out)
+                ready, _ = ray.wait(list(out), num_returns=1)
+                worker, batch = out.pop(ready[0])
+                worker.running.remove((ready[0], batch))
+                try:
+                    result = ray.get(ready[0])
+                except _deaths(ray) as death:
+                    yield from self._bury(worker, batch, death, queue, out, done, failed)
+                    continue
+                except ray.exceptions.RayTaskError as error:  # our code raised on the worker
+                    cause = getattr(error, "cause", None)
+                    if isinstance(cause, IsolationUnavailable):
+                        raise IsolationUnavailable(str(cause)) from None
+                    result = failed(batch, "grader error on the Ray worker: "
+                                           f"{_first_line(cause or error)}")
+                yield from _once(batch, result, out, done)
+        finally:
+            for ref in out:  # queued ones go; running ones end with their worker (close)
+                try:
+                    ray.cancel(ref)
+                except Exception:  # noqa: BLE001, S110 - already done, or its worker is gone
+                    pass
+
+    def _send(self, worker: _Worker, batch: Batch, out: dict[Any, tuple[_Worker, Batch]],
+              ) -> None:
+        ref = getattr(worker.actor, batch.method).remote(*batch.args)
+        worker.running.append((ref, batch))
+        out[ref] = (worker, batch)
+
+    def _share_the_tail(self, out: dict[Any, tuple[_Worker, Batch]]) -> None:
+        """With nothing left to send, an idle worker takes a copy of a batch still waiting
+        behind another worker's (perhaps slow) one; whichever copy finishes first counts."""
+        waiting = [batch for worker in self.workers for _, batch in worker.running[1:]
+                   if batch.shareable and not batch.deaths]  # a retry is never copied
+        for worker in self.workers:
+            copies = Counter(id(batch) for _, batch in out.values())
+            alone = [batch for batch in waiting if copies[id(batch)] == 1]
+            if not worker.running and alone:
+                self._send(worker, alone[0], out)
+
+    def _bury(self, worker: _Worker, batch: Batch, death: BaseException, queue: deque[Batch],
+              out: dict[Any, tuple[_Worker, Batch]], done: set[int],
+              failed: Callable[[Batch, str], Any]) -> Iterator[tuple[Batch, Any]]:
+        """Replace a dead worker; retry its batch or give up on it; requeue what waited."""
+        batch.deaths.append(_death_reason(death))
+        for ref, waiting in reversed(worker.running):
+            out.pop(ref, None)
+            if id(waiting) not in done and not _copies(waiting, out):
+                queue.appendleft(waiting)
+        worker.running.clear()
+        _kill(self._ray, worker.actor)
+        self.workers[self.workers.index(worker)] = self._start()
+        if id(batch) in done or _copies(batch, out):
+            return  # another copy of it stands
+        if len(batch.deaths) > RETRIES:
+            yield from _once(batch, failed(batch, f"the Ray worker running this batch died "
+                                                  f"{len(batch.deaths)} times; last: "
+                                                  f"{batch.deaths[-1]}"), out, done)
+        else:
+            queue.appendleft(batch)
+
+    def close(self) -> None:
+        """Stop every worker (their sandboxes and checking processes go with them)."""
+        for worker in self.workers:
+            _kill(self._ray, worker.actor)
+        self.workers = []
+
+
+def _once(batch: Batch, result: Any, out: dict[Any, tuple[_Worker, Batch]],
+          done: set[int]) -> Iterator[tuple[Batch, Any]]:
+    """Yield a batch's first result; its other copies are no longer awaited (a worker still
+    running one finishes it unheard before its next batch)."""
+    if id(batch) in done:
+        return
+    done.add(id(batch))
+    for ref, (worker, other) in list(out.items()):
+        if other is batch:
+            del out[ref]
+            worker.running.remove((ref, other))
+    yield batch, result
+
+
+def _copies(batch: Batch, out: dict[Any, tuple[_Worker, Batch]]) -> int:
+    return sum(other is batch for _, other in out.values())
+
+
+def _deaths(ray: ModuleType) -> tuple[type[BaseException], ...]:
+    """Ray's ways of saying the process or node running a batch is gone."""
+    errors = ray.exceptions
+    return (errors.RayActorError, errors.WorkerCrashedError, errors.NodeDiedError,
+            errors.ObjectLostError, errors.OutOfMemoryError, errors.LocalRayletDiedError)
+
+
+def _kill(ray: ModuleType, actor: Any) -> None:
+    try:
+        ray.kill(actor, no_restart=True)
+    except Exception:  # noqa: BLE001 - already gone, or its node is: nothing left to stop
+        pass
+
+
+def _death_reason(death: BaseException) -> str:
+    """Ray's account of a death, without its advice on troubleshooting."""
+    text = " ".join(str(death).split())
+    for cut in (" Worker exit detail:", " Some common causes"):
+        text = text.split(cut)[0]
+    for start in ("The actor is dead", "A worker died", "The worker died"):
+        if start in text:
+            text = text[text.index(start):]
+    return f"{type(death).__name__}: {text[:240]}"
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip().splitlines()
+    return (text[-1] if text else type(error).__name__)[:300]

@@ -1,0 +1,131 @@
+"""A grading worker as Ray runs it (an actor, one CPU): plain data in, verdicts out.
+
+It never sees the database. Math batches run the same engine as local grading, with one
+checking process kept for the worker's life; code batches run in one sandbox kept likewise, on
+its own slot number (its sample uid and cgroup names), so sandboxes of several workers on one
+node never share them. Before any code runs, `prepare_code` checks that the node grants the
+sandbox's isolation and says which node refused if not.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import socket
+import sys
+from typing import Any
+
+from graders.code import CodeGradeConfig, CodeJob, CodeProblem, CodeResult, ExpectedOutputs
+from graders.code.engine import expected_task, grading_task, selfcheck_task
+from graders.code.sandbox import IsolationUnavailable
+from graders.code.selfcheck import SelfCheckResult
+from graders.code.slot import SandboxSlot, SlotTask
+from graders.registry import GRADERS
+from graders.verdict import Extraction, Verdict
+
+MathOut = tuple[int, Extraction, dict[str, Verdict]]  # (item index, extraction, verdicts)
+
+
+def node_name() -> str:
+    """How messages name the node this runs on: its host name and Ray's address for it."""
+    import ray
+
+    return f"{socket.gethostname()} ({ray.util.get_node_ip_address()})"
+
+
+def run_setup(setup: str | None) -> None:
+    """Call "module:function" first thing (e.g. registering the driver's extra graders)."""
+    if setup:
+        module, _, function = setup.partition(":")
+        getattr(importlib.import_module(module), function)()
+
+
+class GradingWorker:
+    """One worker: its slot number, a math checking process and a sandbox, each on demand."""
+
+    def __init__(self, slot: int, setup: str | None = None) -> None:
+        run_setup(setup)
+        self.slot = slot
+        self._checking: Any = None  # graders.math.engine.CheckingPool, once math comes
+        self._sandbox: SandboxSlot | None = None
+        self._config: CodeGradeConfig | None = None
+
+    def hello(self) -> dict[str, Any]:
+        """Where this worker runs and the grader versions it grades with."""
+        return {"node": node_name(), "versions": {**GRADERS.versions("math"),
+                                                  **GRADERS.versions("code")}}
+
+    def grade_math(self, items: list[tuple[int, str, str]], timeout_s: float) -> list[MathOut]:
+        """(index, reply, key) items -> (index, extraction, {grader: verdict})."""
+        from graders.math.engine import CheckingPool, MathItem, grade_math_many
+
+        if self._checking is None or self._checking.closed or (
+                self._checking.timeout_s != timeout_s):
+            if self._checking is not None:
+                self._checking.close()
+            self._checking = CheckingPool(1, timeout_s, warm=True)
+        math_items = [MathItem(reply, key, index) for index, reply, key in items]
+        return [(grading.item.id, grading.extraction, grading.verdicts) for grading in
+                grade_math_many(math_items, jobs=1, timeout_s=timeout_s,
+                                checking=self._checking)]
+
+    def prepare_code(self, config: CodeGradeConfig) -> dict[str, Any]:
+        """Start this worker's sandbox; {"node", "isolated", "refused": why or None} and what
+        it holds on its node (slot, sample uid, cgroup directories)."""
+        if self._checking is not None:  # math is over: its process is no longer needed
+            self._checking.close()
+            self._checking = None
+        here = dataclasses.replace(config, sandbox=dataclasses.replace(
+            config.sandbox, python=sys.executable))  # this node's Python, not the driver's
+        if self._sandbox is None or self._config != here:
+            self.close()
+            self._sandbox, self._config = SandboxSlot(here.sandbox, self.slot), here
+        status: dict[str, Any] = {"node": node_name(), "slot": self.slot}
+        try:
+            sandbox = self._sandbox.start()
+        except IsolationUnavailable as refused:
+            return {**status, "isolated": False, "refused": str(refused)}
+        return {**status, "isolated": sandbox.isolated, "refused": None, "uid": sandbox.uid,
+                "cgroups": [str(path) for path in sandbox.cgroup_directories]}
+
+    def expected(self, items: list[tuple[int, CodeProblem]], config: CodeGradeConfig,
+                 ) -> list[tuple[int, ExpectedOutputs]]:
+        """Each problem's reference run once: (problem key, outputs)."""
+        return self._run(expected_task(self._ready(config)), items)
+
+    def selfcheck(self, key: int, shipped: tuple[CodeProblem, ExpectedOutputs],
+                  config: CodeGradeConfig) -> list[tuple[int, SelfCheckResult]]:
+        """One problem's reference and stub on its own tests."""
+        return self._run(selfcheck_task(self._ready(config)), [(key, shipped)])
+
+    def grade_code(self, shipped: tuple[CodeProblem, ExpectedOutputs],
+                   programs: list[tuple[Any, str]], config: CodeGradeConfig,
+                   ) -> list[CodeResult]:
+        """Programs of one problem (shipped once through the object store) -> verdicts."""
+        problem, expected = shipped
+        jobs = [CodeJob(key, program, problem, expected) for key, program in programs]
+        return self._run(grading_task(self._ready(config)), jobs)
+
+    def _ready(self, config: CodeGradeConfig) -> CodeGradeConfig:
+        status = self.prepare_code(config)
+        if status["refused"]:
+            raise IsolationUnavailable(f"on Ray node {status['node']}: {status['refused']}")
+        assert self._config is not None
+        return self._config
+
+    def _run(self, task: SlotTask, items: list) -> list:
+        """Every item's result, each released once its sample's processes are gone."""
+        assert self._sandbox is not None
+        results = []
+        for item in items:
+            results += self._sandbox.run(task, item)
+        return results + self._sandbox.finish()
+
+    def close(self) -> None:
+        """Stop the sandbox and the checking process."""
+        if self._sandbox is not None:
+            self._sandbox.close()
+            self._sandbox = None
+        if self._checking is not None:
+            self._checking.close()
+            self._checking = None

@@ -1,0 +1,100 @@
+"""Faults for Ray workers, installed as their setup hook (`RayExecutor(setup=...)`).
+
+A worker kills its own process when it meets a marked item: `DIE-ONCE:<path>` in a reply or
+program kills it only if <path> does not exist yet (it creates it first, so the retry goes
+through), `DIE-ALWAYS` every time. `WAIT-FOR:<path>` holds the worker until <path> exists (a
+slow batch, for as long as the test needs it to be slow; after `GIVE_UP_S` it writes
+<path>.gave-up and goes on). The marks are data, so which batch dies is decided by the
+test's input, never by timing.
+
+Where the driver's job sets `ADJUDICATE_TEST_LOG` (a folder), each worker also appends a line
+to `<folder>/<what>` for every reference run and self-check it does, naming the problem, so a
+test can count them. `refuse_namespaces` instead starts the worker's sandbox under
+`tests/code/no_userns.py`: the kernel then refuses its namespaces, as on a locked-down node.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ONCE = re.compile(r"DIE-ONCE:(\S+)")
+ALWAYS = "DIE-ALWAYS"
+WAIT = re.compile(r"WAIT-FOR:(\S+)")
+GIVE_UP_S = 300.0  # only a broken scheduler keeps a batch waiting this long
+LOG = "ADJUDICATE_TEST_LOG"
+NO_USERNS = Path(__file__).resolve().parents[1] / "code" / "no_userns.py"
+
+
+def die_if_marked(text: str) -> None:
+    """End this process at once (as a crash would), or wait, when `text` says so."""
+    waiting = WAIT.search(text)
+    if waiting:
+        release, started = Path(waiting.group(1)), time.monotonic()
+        while not release.exists():
+            if time.monotonic() - started > GIVE_UP_S:
+                Path(f"{release}.gave-up").touch()
+                break
+            time.sleep(0.05)
+    if ALWAYS in text:
+        os._exit(3)
+    found = ONCE.search(text)
+    if found and not Path(found.group(1)).exists():
+        Path(found.group(1)).write_text(str(os.getpid()))
+        os._exit(3)
+
+
+def logged(what: str, function: Any) -> Any:
+    """`function(problem, ...)`, first appending the problem's task id to the log `what`."""
+    def wrapper(problem, *args, **kwargs):
+        folder = os.environ.get(LOG)
+        if folder:
+            with open(Path(folder) / what, "a") as log:
+                log.write(f"{problem.task_id}\n")
+        return function(problem, *args, **kwargs)
+
+    return wrapper
+
+
+def install() -> None:
+    """Wrap the math extractor, the code grader, the reference run and the self-check of this
+    worker process."""
+    from graders.code import engine as code_engine
+    from graders.math import engine as math_engine
+
+    extract, grade_sample = math_engine._extract, code_engine.grade_sample
+    code_engine.compute_expected = logged("expected", code_engine.compute_expected)
+    code_engine.selfcheck_problem = logged("selfcheck", code_engine.selfcheck_problem)
+
+    def marked_extract(reply):
+        die_if_marked(reply)
+        return extract(reply)
+
+    def marked_grade_sample(program, *args, **kwargs):
+        die_if_marked(program)
+        return grade_sample(program, *args, **kwargs)
+
+    math_engine._extract = marked_extract
+    code_engine.grade_sample = marked_grade_sample
+
+
+def refuse_namespaces() -> None:
+    """Start this worker's sandbox fork server where new user namespaces are refused."""
+    import subprocess
+
+    from graders.code import sandbox
+
+    class LockedDown:
+        def __getattr__(self, name: str) -> Any:
+            return getattr(subprocess, name)
+
+        @staticmethod
+        def Popen(command, *args, **kwargs):  # noqa: N802 - stands in for subprocess.Popen
+            return subprocess.Popen([sys.executable, str(NO_USERNS), *command], *args,
+                                    **kwargs)
+
+    sandbox.subprocess = LockedDown()  # type: ignore[assignment]
