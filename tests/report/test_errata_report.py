@@ -54,8 +54,11 @@ def test_a_corrected_key_scores_its_problem_against_the_new_key():
     fixed = build_report(records(), bootstrap=20, errata=[erratum()])
     assert fixed.bad_keys == ()
     # p1 counts again: two replies match the corrected key; the third, which every grader
-    # rejects against it, is disputed by the queue's rule and waits for a reader
-    assert reading(fixed) == (5, 5) and fixed.partial
+    # rejects against it, is disputed by the queue's rule and waits for a reader: the reading
+    # is then bounded over all six replies (5 right, the unread one either way)
+    score = next(g for g in fixed.runs[0].graders if g.grader == "reading").score
+    assert fixed.partial and score.method == "bounds" and score.n_replies == 6
+    assert (score.value, score.low, score.high) == (None, pytest.approx(5 / 6), 1.0)
     exact = next(g for g in fixed.runs[0].graders if g.grader == "exact").score
     assert (exact.successes, exact.n_replies) == (5, 6)
     (row,) = fixed.errata
