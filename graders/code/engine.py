@@ -219,4 +219,5 @@ def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Advance | 
     def failed(job: ProbeJob, error: str) -> tuple[Any, dict[str, ProbeAnswer]]:
         return job.key, {probe.key: ProbeAnswer("error", error[:200]) for probe in job.inputs}
 
-    return _parallel(list(items), jobs, config, SlotTask(work, failed), on_progress)
+    return _parallel(list(items), jobs, config, SlotTask(work, failed),
+                     on_progress)
