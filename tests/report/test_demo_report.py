@@ -23,7 +23,8 @@ GOLDEN = Path(__file__).parent / "golden" / "demo"
 REGENERATE = os.environ.get("ADJUDICATE_REGEN_GOLDEN") == "1"
 FILES = {"table": "report.txt", "markdown": "report.md", "json": "report.json",
          "csv": "report.csv", "html": "report.html"}
-ELAPSED = re.compile(r'("(?:elapsed_s|cpu_s|reference_s)": )[-+0-9.e]+')  # the sandbox's timing varies run to run
+# the sandbox's timing varies run to run
+ELAPSED = re.compile(r'("(?:elapsed_s|cpu_s|reference_s)": )[-+0-9.e]+')
 
 
 def stable(text: str, fmt: str = "") -> str:
