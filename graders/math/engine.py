@@ -15,9 +15,7 @@ from typing import Any
 from graders.disputes import math_dispute
 from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
 from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
-from graders.math.parse_caches import install as install_parse_caches
 from graders.math.pool import IsolatedPool
-from graders.math.symbolic import SymbolicConfig, warm_up
 from graders.progress import Advance
 from graders.registry import GRADERS, GraderSpec
 from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
@@ -51,6 +49,8 @@ class MathGrading:
 
 def run_check(payload: tuple[str, str | None, str, float]) -> Verdict:
     """Worker side: one isolated grader on one (text, key) pair, with its soft time limit."""
+    from graders.math.symbolic import SymbolicConfig
+
     name, text, key, timeout_s = payload
     spec = GRADERS[name]
     try:
@@ -84,10 +84,20 @@ def _failed(outcome: str, reason: str) -> Callable[[tuple], Verdict]:
     return verdict
 
 
+def _checking_worker() -> None:
+    """A checking process's start: the parse caches in (SymPy and Math-Verify load here, not
+    in the processes that only extract and compare strings, e.g. a Ray driver or worker)."""
+    from graders.math.parse_caches import install
+
+    install()
+
+
 def _warmed_worker() -> None:
     """A checking process that starts cold (spawned): caches in, LaTeX parser built, before
     its first check's time limit runs."""
-    install_parse_caches()
+    from graders.math.symbolic import warm_up
+
+    _checking_worker()
     warm_up(latex=True)
 
 
@@ -107,7 +117,7 @@ class CheckingPool:
         self.pool = IsolatedPool(
             run_check, self.workers, hard, _failed(TIMEOUT, f"killed after {hard:.1f}s"),
             _failed(ERROR, "worker process died"),
-            initializer=_warmed_worker if self.warm else install_parse_caches,
+            initializer=_warmed_worker if self.warm else _checking_worker,
         )
         self.closed = False
 
@@ -147,6 +157,8 @@ def grade_math_many(
         # Forked workers inherit the built LaTeX parser instead of each building it; replies
         # and keys without a backslash (GSM8K) rarely need it, and then a worker builds it
         # itself if it meets some LaTeX.
+        from graders.math.symbolic import warm_up
+
         warm_up(latex=any("\\" in item.reply or "\\" in item.key for item in items))
         checking = CheckingPool(min(jobs or os.cpu_count() or 1, len(items) * len(isolated)),
                                 timeout_s)

@@ -8,18 +8,32 @@ from pathlib import Path
 from typing import Any
 
 # evidence that measures time (a failing input's wall and CPU seconds, its time limit, which
-# derives from the reference's measured runtime, and which clock caught a timeout first): the
-# only part allowed to differ
-TIMINGS = {"elapsed_s", "cpu_s", "time_limit_s", "caught_by"}
+# derives from the reference's measured runtime, the reference's own seconds on a shrunk input,
+# and which clock caught a timeout first): the only part allowed to differ
+TIMINGS = {"elapsed_s", "cpu_s", "time_limit_s", "caught_by", "reference_s"}
+# a shrink search that met a time limit, or was stopped by its CPU or wall-clock budget, ended
+# where the clock said: two gradings of one sample on one machine can end it at different inputs
+CLOCKED_STOPS = ("CPU budget", "wall-clock limit")
 
 
 def without_timings(value: Any) -> Any:
-    """`value` less its timing fields, at any depth."""
+    """`value` less its timing fields, at any depth; a clocked shrink search keeps only what
+    the clock cannot change (the failure's kind and whether a smaller input was found)."""
     if isinstance(value, dict):
+        if _clocked_search(value):
+            return {"kind": value.get("kind"), "clocked_search": True}
         return {k: without_timings(v) for k, v in value.items() if k not in TIMINGS}
     if isinstance(value, list):
         return [without_timings(v) for v in value]
     return value
+
+
+def _clocked_search(minimal: dict[str, Any]) -> bool:
+    search = minimal.get("search")
+    if not isinstance(search, dict) or "same_as_original" not in minimal:
+        return False
+    stopped = str(search.get("stopped") or "")
+    return bool(search.get("timeouts")) or stopped.startswith(CLOCKED_STOPS)
 
 
 def graded(path: Path) -> dict[str, list[tuple]]:

@@ -47,11 +47,13 @@ class _Worker:
 class WorkerPool:
     """The driver's Ray actors, one per CPU asked for, each with its own slot number."""
 
-    def __init__(self, ray: ModuleType, count: int, setup: str | None = None) -> None:
+    def __init__(self, ray: ModuleType, count: int, setup: str | None = None,
+                 math_timeout_s: float | None = None) -> None:
         from adjudicate.grading.cluster.worker import GradingWorker
 
         self._ray = ray
         self._setup = setup
+        self._math_timeout_s = math_timeout_s  # math first: workers warm its checks as they start
         self._actor_class = ray.remote(num_cpus=1, max_restarts=0,
                                        max_task_retries=0)(GradingWorker)
         self._next_slot = 0
@@ -61,7 +63,8 @@ class WorkerPool:
 
     def _start(self) -> _Worker:
         slot, self._next_slot = self._next_slot, self._next_slot + 1
-        return _Worker(self._actor_class.remote(slot, self._setup), slot)
+        return _Worker(self._actor_class.remote(slot, self._setup, self._math_timeout_s),
+                       slot)
 
     def each(self, method: str, *args: Any) -> list[Any]:
         """Call `method` on every worker and wait for all of them."""

@@ -46,12 +46,16 @@ class RayExecutor:
     def _pool(self) -> WorkerPool:
         """The workers, started when there is first work for them (a run with nothing to
         grade never reaches the cluster)."""
+        return self._workers()
+
+    def _workers(self, math_timeout_s: float | None = None) -> WorkerPool:
+        """The workers; started for math (`math_timeout_s`), each warms its checks at once."""
         if self._started is None:
             self._ray, self._joined = connect(self._address)
             cpus = cluster_cpus(self._ray)
             try:
                 self._started = WorkerPool(self._ray, min(self._jobs or cpus, cpus),
-                                           self._setup)
+                                           self._setup, math_timeout_s)
             except self._ray.exceptions.RayError as error:
                 self.close()
                 raise ClusterUnreachable(
@@ -78,7 +82,7 @@ class RayExecutor:
             Batch("grade_math", ([(i, items[i].reply, items[i].key) for i in chunk], timeout_s),
                   len(chunk), chunk)
             for chunk in (order[first:first + size] for first in range(0, len(order), size))]
-        for batch, results in self._pool.run(batches, _math_failed):
+        for batch, results in self._workers(timeout_s).run(batches, _math_failed):
             for index, extraction, verdicts in results:
                 yield MathGrading(items[index], extraction, verdicts)
             if on_progress:

@@ -13,6 +13,7 @@ import dataclasses
 import importlib
 import socket
 import sys
+import threading
 from typing import Any
 
 from graders.code import CodeGradeConfig, CodeJob, CodeProblem, CodeResult, ExpectedOutputs
@@ -24,6 +25,8 @@ from graders.registry import GRADERS
 from graders.verdict import Extraction, Verdict
 
 MathOut = tuple[int, Extraction, dict[str, Verdict]]  # (item index, extraction, verdicts)
+# graded once while a worker starts, so its first batch finds every import and cache warm
+WARM_UP_ITEM = ("Adding 2 and 3 gives 5.\n#### 5", "5")
 
 
 def node_name() -> str:
@@ -43,12 +46,37 @@ def run_setup(setup: str | None) -> None:
 class GradingWorker:
     """One worker: its slot number, a math checking process and a sandbox, each on demand."""
 
-    def __init__(self, slot: int, setup: str | None = None) -> None:
+    def __init__(self, slot: int, setup: str | None = None,
+                 math_timeout_s: float | None = None) -> None:
         run_setup(setup)
         self.slot = slot
         self._checking: Any = None  # graders.math.engine.CheckingPool, once math comes
+        self._warming: threading.Thread | None = None
         self._sandbox: SandboxSlot | None = None
         self._config: CodeGradeConfig | None = None
+        if math_timeout_s is not None:  # math comes first: start its checking process now,
+            # while Ray reports this worker ready and the driver sends the first batches
+            self._warming = threading.Thread(target=self._warm_math, args=(math_timeout_s,),
+                                             name="warm-math", daemon=True)
+            self._warming.start()
+
+    def _warm_math(self, timeout_s: float) -> None:
+        """Start the checking process and grade one made-up reply (its verdicts dropped)."""
+        from graders.math.engine import CheckingPool, MathItem, grade_math_many
+
+        try:
+            self._checking = CheckingPool(1, timeout_s, warm=True)
+            reply, key = WARM_UP_ITEM
+            for _ in grade_math_many([MathItem(reply, key)], jobs=1, timeout_s=timeout_s,
+                                     checking=self._checking):
+                pass
+        except Exception:  # noqa: BLE001, S110 - the first batch starts its own and says why
+            pass
+
+    def _warmed(self) -> None:
+        if self._warming is not None:
+            self._warming.join()
+            self._warming = None
 
     def hello(self) -> dict[str, Any]:
         """Where this worker runs and the grader versions it grades with."""
@@ -59,6 +87,7 @@ class GradingWorker:
         """(index, reply, key) items -> (index, extraction, {grader: verdict})."""
         from graders.math.engine import CheckingPool, MathItem, grade_math_many
 
+        self._warmed()
         if self._checking is None or self._checking.closed or (
                 self._checking.timeout_s != timeout_s):
             if self._checking is not None:
@@ -72,6 +101,7 @@ class GradingWorker:
     def prepare_code(self, config: CodeGradeConfig) -> dict[str, Any]:
         """Start this worker's sandbox; {"node", "isolated", "refused": why or None} and what
         it holds on its node (slot, sample uid, cgroup directories)."""
+        self._warmed()
         if self._checking is not None:  # math is over: its process is no longer needed
             self._checking.close()
             self._checking = None
@@ -123,6 +153,7 @@ class GradingWorker:
 
     def close(self) -> None:
         """Stop the sandbox and the checking process."""
+        self._warmed()
         if self._sandbox is not None:
             self._sandbox.close()
             self._sandbox = None
