@@ -132,7 +132,7 @@ def grade_code_replies(
             _store(db, batch, summary)
             batch = []
     _store(db, batch, summary)
-    summary.probed = probe_failing_inputs(db, problems, expected, jobs, config, on_stage,
+    summary.probed = probe_failing_inputs(db, problems, expected, executor, config, on_stage,
                                           on_progress)
     return summary
 

@@ -9,13 +9,14 @@ order, each item exactly once.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from graders.progress import Advance
 
 if TYPE_CHECKING:
     from graders.code import CodeGradeConfig, CodeJob, CodeProblem, CodeResult, ExpectedOutputs
-    from graders.code.engine import CheckPair
+    from graders.code.engine import CheckPair, ProbeJob
+    from graders.code.probes import ProbeAnswer
     from graders.code.selfcheck import SelfCheckResult
     from graders.math.engine import MathGrading, MathItem
 
@@ -48,6 +49,12 @@ class Executor(Protocol):
     def grade_code(self, jobs: Sequence[CodeJob], config: CodeGradeConfig,
                    on_progress: Advance | None = None) -> Iterator[CodeResult]:
         """Every program graded on its problem's base and plus tests."""
+        ...
+
+    def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
+              on_progress: Advance | None = None,
+              ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
+        """Each sample run on its problem's queued failing inputs: (its key, answers)."""
         ...
 
     def close(self) -> None:
@@ -90,6 +97,13 @@ class LocalExecutor:
 
         return grade_code_many(jobs, jobs=self._code_jobs, config=config,
                                on_progress=on_progress)
+
+    def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
+              on_progress: Advance | None = None,
+              ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
+        from graders.code.engine import probe_many
+
+        return probe_many(jobs, jobs=self._code_jobs, config=config, on_progress=on_progress)
 
     @property
     def _code_jobs(self) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
+from adjudicate.grading.executor import Executor
 from db.probes import (
     base_passing,
     probe_outputs,
@@ -18,18 +19,18 @@ from db.probes import (
     save_tallies,
 )
 from graders.code import CodeGradeConfig, CodeProblem, ExpectedOutputs
-from graders.code.engine import ProbeJob, probe_many
+from graders.code.engine import ProbeJob
 from graders.code.extract import assemble_program, extract_program
 from graders.code.probes import VERSION, ProbeAnswer, ProbeInput, probe_input, tally
 from graders.progress import Advance, Stage
 
 
 def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
-                         expected: dict[int, ExpectedOutputs], jobs: int,
+                         expected: dict[int, ExpectedOutputs], executor: Executor,
                          config: CodeGradeConfig, on_stage: Stage | None = None,
                          on_progress: Advance | None = None) -> int:
-    """Run and tally the other samples on these problems' queued failing inputs; returns how
-    many (sample, input) pairs ran."""
+    """Run and tally the other samples on these problems' queued failing inputs, where
+    `executor` runs samples; returns how many (sample, input) pairs ran."""
     inputs = _inputs_by_problem(db, problems, expected, config)
     if not inputs:
         return 0
@@ -47,8 +48,7 @@ def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
         if on_stage:
             on_stage("Running the other samples on failing inputs", len(todo))
         rows = []
-        for reply_id, answers in probe_many(todo, jobs=jobs, config=config,
-                                            on_progress=on_progress):
+        for reply_id, answers in executor.probe(todo, config, on_progress):
             for key, answer in answers.items():
                 rows.append((reply_id, key, answer.kind, answer.output))
                 done[(reply_id, key)] = (answer.kind, answer.output)

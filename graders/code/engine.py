@@ -206,11 +206,8 @@ class ProbeJob:
     inputs: tuple[ProbeInput, ...]
 
 
-def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Advance | None = None,
-               config: CodeGradeConfig | None = None,
-               ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
-    """Run each sample on its probe inputs in parallel; yields (key, answers by input key)."""
-    config = config or CodeGradeConfig()
+def probe_task(config: CodeGradeConfig) -> SlotTask[ProbeJob, tuple[Any, dict[str, ProbeAnswer]]]:
+    """Run one sample on its probe inputs; a failure is an `error` answer on each of them."""
 
     def work(sandbox: Sandbox, job: ProbeJob) -> tuple[Any, dict[str, ProbeAnswer]]:
         return job.key, probe_sample(sandbox, job.program, job.problem, job.inputs,
@@ -219,5 +216,12 @@ def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Advance | 
     def failed(job: ProbeJob, error: str) -> tuple[Any, dict[str, ProbeAnswer]]:
         return job.key, {probe.key: ProbeAnswer("error", error[:200]) for probe in job.inputs}
 
-    return _parallel(list(items), jobs, config, SlotTask(work, failed),
-                     on_progress)
+    return SlotTask(work, failed)
+
+
+def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Advance | None = None,
+               config: CodeGradeConfig | None = None,
+               ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
+    """Run each sample on its probe inputs in parallel; yields (key, answers by input key)."""
+    config = config or CodeGradeConfig()
+    return _parallel(list(items), jobs, config, probe_task(config), on_progress)

@@ -8,8 +8,8 @@ slow batch, for as long as the test needs it to be slow; after `GIVE_UP_S` it wr
 test's input, never by timing.
 
 Where the driver's job sets `ADJUDICATE_TEST_LOG` (a folder), each worker also appends a line
-to `<folder>/<what>` for every reference run and self-check it does, naming the problem, so a
-test can count them. `refuse_namespaces` instead starts the worker's sandbox under
+to `<folder>/<what>` for every reference run, self-check and probe (a sample run on queued
+failing inputs) it does, naming the problem, so a test can count them and see where they ran. `refuse_namespaces` instead starts the worker's sandbox under
 `tests/code/no_userns.py`: the kernel then refuses its namespaces, as on a locked-down node.
 """
 
@@ -48,27 +48,30 @@ def die_if_marked(text: str) -> None:
         os._exit(3)
 
 
-def logged(what: str, function: Any) -> Any:
-    """`function(problem, ...)`, first appending the problem's task id to the log `what`."""
-    def wrapper(problem, *args, **kwargs):
+def logged(what: str, function: Any, problem_at: int = 0) -> Any:
+    """`function(...)`, first appending the task id of its problem (argument `problem_at`) to
+    the log `what`."""
+    def wrapper(*args, **kwargs):
         folder = os.environ.get(LOG)
         if folder:
             with open(Path(folder) / what, "a") as log:
-                log.write(f"{problem.task_id}\n")
-        return function(problem, *args, **kwargs)
+                log.write(f"{args[problem_at].task_id}\n")
+        return function(*args, **kwargs)
 
     return wrapper
 
 
 def install() -> None:
-    """Wrap the math extractor, the code grader, the reference run and the self-check of this
-    worker process."""
+    """Wrap the math extractor, the code grader, the reference run, the self-check and the
+    probe runner of this worker process."""
     from graders.code import engine as code_engine
     from graders.math import engine as math_engine
 
     extract, grade_sample = math_engine._extract, code_engine.grade_sample
     code_engine.compute_expected = logged("expected", code_engine.compute_expected)
     code_engine.selfcheck_problem = logged("selfcheck", code_engine.selfcheck_problem)
+    # probe_sample(sandbox, program, problem, inputs, strict numbers)
+    code_engine.probe_sample = logged("probe", code_engine.probe_sample, problem_at=2)
 
     def marked_extract(reply):
         die_if_marked(reply)

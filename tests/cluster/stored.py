@@ -37,7 +37,8 @@ def _clocked_search(minimal: dict[str, Any]) -> bool:
 
 
 def graded(path: Path) -> dict[str, list[tuple]]:
-    """Every verdict (evidence as stored, timings left out), extraction and queue row."""
+    """Every verdict (evidence as stored, timings left out), extraction, queue row, and what
+    other samples answered on queued failing inputs (issue 15's probes, and their tallies)."""
     with sqlite3.connect(path) as db:
         verdicts = sorted(
             (reply, grader, version, outcome,
@@ -51,7 +52,12 @@ def graded(path: Path) -> dict[str, list[tuple]]:
             "current FROM extractions"))
         queue = sorted(db.execute(
             "SELECT reply_id, kind, reason, group_key, suggested_label, pattern FROM queue"))
-    return {"verdicts": verdicts, "extractions": extractions, "queue": queue}
+        probes = sorted(db.execute(
+            "SELECT reply_id, input_key, version, kind, output FROM probe_outputs"))
+        tallies = sorted(db.execute(
+            "SELECT problem_id, input_key, version, tally FROM probe_tallies"))
+    return {"verdicts": verdicts, "extractions": extractions, "queue": queue,
+            "probe outputs": probes, "probe tallies": tallies}
 
 
 def replies(path: Path, kind: str) -> int:

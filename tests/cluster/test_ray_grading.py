@@ -69,12 +69,16 @@ def test_code_on_ray_gives_the_local_verdicts_though_a_worker_dies(ray_cluster, 
     names = sorted(f"HumanEval/{number}" for number in tasks)
     assert sorted((log / "expected").read_text().split()) == names
     assert sorted((log / "selfcheck").read_text().split()) == names
-    assert printed(done, "PUTS") == len(tasks)
+    # issue 15's probes (other samples on queued failing inputs) ran on the workers too
+    probed = sorted(set((log / "probe").read_text().split()))
+    assert probed and probed == sorted({f"HumanEval/{task}" for task in probed_tasks(ours)})
+    assert local["probe tallies"]  # compared above, with every probe's answer
+    # each problem to the object store once with its expected outputs, once more for probes
+    assert printed(done, "PUTS") == len(tasks) + len(probed)
     stages = printed(done, "PROGRESS")
     assert stages == [["Grading math replies", 0, 0], ["Running reference solutions", 6, 6],
                       ["Self-checking references and stubs", 6, 6],
                       ["Grading code replies", 18, 18],
-                      # issue 15's probes (other samples on queued failing inputs), on the driver
                       ["Running the other samples on failing inputs", 2, 2]]
     workers = printed(done, "WORKERS")
     assert len({w["slot"] for w in workers}) == len(workers) == 2
@@ -82,6 +86,14 @@ def test_code_on_ray_gives_the_local_verdicts_though_a_worker_dies(ray_cluster, 
         assert len({w["uid"] for w in workers}) == 2
         cgroups = [path for w in workers for path in w["cgroups"]]
         assert len(set(cgroups)) == len(cgroups)
+
+
+def probed_tasks(path: Path) -> list[int]:
+    """HumanEval task numbers with a probe tally (a queued failing input the others ran)."""
+    with closing(sqlite3.connect(path)) as db:
+        return [int(task.split("/")[1]) for (task,) in db.execute(
+            "SELECT DISTINCT problems.task_id FROM probe_tallies JOIN problems "
+            "ON problems.id = probe_tallies.problem_id")]
 
 
 def test_a_node_refusing_isolation_is_named_and_nothing_is_graded(ray_cluster, shared_data,

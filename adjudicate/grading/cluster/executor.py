@@ -15,7 +15,15 @@ from adjudicate.grading.cluster.batches import Batch, WorkerPool
 from adjudicate.grading.cluster.connect import ClusterUnreachable, cluster_cpus, connect
 from adjudicate.grading.executor import CODE_BATCH, MATH_BATCH
 from graders.code import CodeGradeConfig, CodeJob, CodeProblem, CodeResult, ExpectedOutputs
-from graders.code.engine import by_weight, expected_task, grading_task, selfcheck_task
+from graders.code.engine import (
+    ProbeJob,
+    by_weight,
+    expected_task,
+    grading_task,
+    probe_task,
+    selfcheck_task,
+)
+from graders.code.probes import ProbeAnswer
 from graders.code.sandbox import IsolationUnavailable, say_once
 from graders.code.selfcheck import SelfCheckResult
 from graders.math.engine import MathGrading, MathItem
@@ -38,7 +46,7 @@ class RayExecutor:
         self._ray: Any = None
         self._joined = False  # whether this executor joined the cluster (and so leaves it)
         self._started: WorkerPool | None = None
-        self._shipped: dict[tuple[int, int], tuple[Any, CodeProblem, ExpectedOutputs]] = {}
+        self._shipped: dict[tuple[int, int], tuple[Any, CodeProblem, ExpectedOutputs | None]] = {}
         self._code_ready: CodeGradeConfig | None = None
         self.code_workers: list[dict[str, Any]] = []  # each worker's sandbox, as it reported
 
@@ -141,6 +149,34 @@ class RayExecutor:
         finally:
             self._shipped.clear()  # the object store may drop them once the last batch is done
 
+    def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
+              on_progress: Advance | None = None,
+              ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
+        """Samples on queued failing inputs, in batches of one problem's samples (the problem
+        shipped once), on the workers' sandboxes: the driver's machine runs no sample."""
+        self._prepare_code(config)
+        size = self._batch_size or CODE_BATCH
+        batches: list[Batch] = []
+        for job in sorted(jobs, key=lambda job: job.problem.task_id):
+            last = batches[-1].payload if batches else None
+            if last and last[0].problem is job.problem and len(last) < size:
+                last.append(job)
+                batches[-1].args[1].append((job.key, job.program, job.inputs))
+                batches[-1].size += 1
+                continue
+            shipped = self._ship(job.problem, None)
+            batches.append(Batch("probe", (shipped, [(job.key, job.program, job.inputs)],
+                                           config), 1, [job]))
+        failed = probe_task(config).failed
+        try:
+            for batch, results in self._pool.run(
+                    batches, lambda batch, why: [failed(job, why) for job in batch.payload]):
+                yield from results
+                if on_progress:
+                    on_progress(batch.size)
+        finally:
+            self._shipped.clear()
+
     def _prepare_code(self, config: CodeGradeConfig) -> None:
         """Every worker starts its sandbox once; any node refusing isolation stops the run."""
         if self._code_ready == config:
@@ -155,7 +191,7 @@ class RayExecutor:
                      "read its files and see its process table")
         self._code_ready, self.code_workers = config, statuses
 
-    def _ship(self, problem: CodeProblem, expected: ExpectedOutputs) -> Any:
+    def _ship(self, problem: CodeProblem, expected: ExpectedOutputs | None) -> Any:
         """The object-store copy of (problem, expected outputs), put there once."""
         key = (id(problem), id(expected))
         if key not in self._shipped:

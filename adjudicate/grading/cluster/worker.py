@@ -17,7 +17,8 @@ import threading
 from typing import Any
 
 from graders.code import CodeGradeConfig, CodeJob, CodeProblem, CodeResult, ExpectedOutputs
-from graders.code.engine import expected_task, grading_task, selfcheck_task
+from graders.code.engine import ProbeJob, expected_task, grading_task, probe_task, selfcheck_task
+from graders.code.probes import ProbeAnswer, ProbeInput
 from graders.code.sandbox import IsolationUnavailable
 from graders.code.selfcheck import SelfCheckResult
 from graders.code.slot import SandboxSlot, SlotTask
@@ -135,6 +136,14 @@ class GradingWorker:
         problem, expected = shipped
         jobs = [CodeJob(key, program, problem, expected) for key, program in programs]
         return self._run(grading_task(self._ready(config)), jobs)
+
+    def probe(self, shipped: tuple[CodeProblem, Any],
+              programs: list[tuple[Any, str, tuple[ProbeInput, ...]]], config: CodeGradeConfig,
+              ) -> list[tuple[Any, dict[str, ProbeAnswer]]]:
+        """Samples of one problem on its probe inputs -> (key, answers by input key)."""
+        problem = shipped[0]
+        jobs = [ProbeJob(key, program, problem, inputs) for key, program, inputs in programs]
+        return self._run(probe_task(self._ready(config)), jobs)
 
     def _ready(self, config: CodeGradeConfig) -> CodeGradeConfig:
         status = self.prepare_code(config)
