@@ -148,11 +148,22 @@ def differences(local: dict[str, list[tuple]], ray: dict[str, list[tuple]]) -> N
             kinds.setdefault(kind, []).append((mine, row))
     for (grader, was, now), rows in sorted(kinds.items()):
         mine, row = rows[0]
+        where = differing_fields(json.loads(mine[4]) if mine else {}, json.loads(row[4]))
         print(f"    {len(rows)} x {grader}: local {was}, ray {now}; e.g. reply {row[0]}: "
-              f"{(mine or ('',) * 5)[4][:300]} | {row[4][:300]}")
-    for table in ("extractions", "queue"):
+              + "; ".join(where[:3]))
+    for table in ("extractions", "queue", "probe outputs", "probe tallies"):
         if local[table] != ray[table]:
             print(f"    {table} differ: {len(set(local[table]) ^ set(ray[table]))} rows")
+
+
+def differing_fields(local: object, ray: object, at: str = "") -> list[str]:
+    """Where two evidence records differ: "path: local value | ray value" per field."""
+    if isinstance(local, dict) and isinstance(ray, dict):
+        return [line for key in sorted(set(local) | set(ray))
+                for line in differing_fields(local.get(key), ray.get(key), f"{at}.{key}")]
+    if local == ray:
+        return []
+    return [f"{at or '.'}: {json.dumps(local)[:120]} | {json.dumps(ray)[:120]}"]
 
 
 def per_batch(dataset: str, setup_db: Path, tmp: Path, head: RayHead) -> None:

@@ -53,7 +53,8 @@ IMPORTED_DESCRIPTION = "the harness's own verdict, imported with the replies"
 # 2: numbers compare by value, CPU-time limits, stdlib dicts as dicts
 # 3: HumanEval check() code judged as data on the host; a broken result channel is an error
 # 4: the expected output for every first failure; its minimal form (`minimal`) when grading shrinks
-CODE_VERSION = "4"
+# 5: samples run with string hashing pinned (PYTHONHASHSEED=0): set order no longer varies by run
+CODE_VERSION = "5"
 
 
 @dataclass(frozen=True)

@@ -39,6 +39,9 @@ from graders.code.watch import Watch
 log = logging.getLogger(__name__)
 SERVER = Path(__file__).with_name("inside") / "server.py"
 MAX_MESSAGE = 4 << 20
+# every sample and reference hashes strings alike, so a set's order (and anything a program
+# builds from it) is the same on every run, node and executor: the same program, the same verdict
+HASH_SEED = "0"
 LINE_SLACK = 1 << 20  # a result line may exceed the output cap by this much (its other fields)
 
 
@@ -175,11 +178,15 @@ class Sandbox:
         config = {"folder": str(SERVER.parent), "mount_point": self._mount_point.name,
                   "uid": self._uid, "cgroups": self._cgroups.procs_files,
                   "packages": package_paths(self.config.packages), "isolate": isolated}
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"}
+        # the whole environment: -I would ignore PYTHONHASHSEED, so the server runs with -I's
+        # other two switches (-s: no user site, -P: no script folder on the path) and nothing
+        # in its environment but these three
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8",
+               "PYTHONHASHSEED": HASH_SEED}
         script = os.open(SERVER, os.O_RDONLY)
         try:
             self._process = subprocess.Popen(
-                [os.path.realpath(self.config.python), "-I", f"/dev/fd/{script}",
+                [os.path.realpath(self.config.python), "-s", "-P", f"/dev/fd/{script}",
                  str(theirs.fileno())], pass_fds=[theirs.fileno(), script],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, env=env,
                 start_new_session=True, cwd="/")

@@ -9,8 +9,9 @@ test's input, never by timing.
 
 Where the driver's job sets `ADJUDICATE_TEST_LOG` (a folder), each worker also appends a line
 to `<folder>/<what>` for every reference run, self-check and probe (a sample run on queued
-failing inputs) it does, naming the problem, so a test can count them and see where they ran. `refuse_namespaces` instead starts the worker's sandbox under
-`tests/code/no_userns.py`: the kernel then refuses its namespaces, as on a locked-down node.
+failing inputs) it does, naming the problem, so a test can count them and see where they ran.
+`refuse_namespaces` instead starts the worker's sandbox under `tests/code/no_userns.py`: the
+kernel then refuses its namespaces, as on a locked-down node.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from types import ModuleType
 EXTRA = "pip install 'adjudicate[ray]'"
 # a Ray instance started for one run (no address, no RAY_ADDRESS) keeps its object store small
 LOCAL_OBJECT_STORE_BYTES = 512 * 1024**2
+TOKEN_NOTICE_LOGGER = "ray._private.authentication.authentication_token_setup"
 
 
 class ClusterError(RuntimeError):
@@ -50,6 +51,9 @@ def connect(address: str | None) -> tuple[ModuleType, bool]:
     options: dict = {"logging_level": logging.WARNING, "log_to_driver": False}
     if address == "local":
         options |= {"include_dashboard": False, "object_store_memory": LOCAL_OBJECT_STORE_BYTES}
+        # Ray announces the token it protects its own instance with: news for a cluster's
+        # operator, not for a run's progress bar
+        logging.getLogger(TOKEN_NOTICE_LOGGER).setLevel(logging.ERROR)
     try:
         ray.init(address=address, **options)
     except (ConnectionError, ValueError, RuntimeError) as error:
