@@ -153,7 +153,10 @@ def differences(local: dict[str, list[tuple]], ray: dict[str, list[tuple]]) -> N
               + "; ".join(where[:3]))
     for table in ("extractions", "queue", "probe outputs", "probe tallies"):
         if local[table] != ray[table]:
-            print(f"    {table} differ: {len(set(local[table]) ^ set(ray[table]))} rows")
+            only_local = sorted(set(local[table]) - set(ray[table]))
+            only_ray = sorted(set(ray[table]) - set(local[table]))
+            print(f"    {table} differ: {len(only_local)} rows only local, {len(only_ray)} only "
+                  f"ray; e.g. {str(only_local[:1])[:300]} | {str(only_ray[:1])[:300]}")
 
 
 def differing_fields(local: object, ray: object, at: str = "") -> list[str]:

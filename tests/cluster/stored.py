@@ -38,27 +38,44 @@ def _clocked_search(minimal: dict[str, Any]) -> bool:
 
 def graded(path: Path) -> dict[str, list[tuple]]:
     """Every verdict (evidence as stored, timings left out), extraction, queue row, and what
-    other samples answered on queued failing inputs (issue 15's probes, and their tallies)."""
+    other samples answered on queued failing inputs (issue 15's probes, and their tallies);
+    probes of an input a clocked shrink search ended at are timings too (the input is)."""
     with sqlite3.connect(path) as db:
-        verdicts = sorted(
-            (reply, grader, version, outcome,
-             json.dumps(without_timings(json.loads(evidence)), sort_keys=True,
-                        ensure_ascii=False), current)
-            for reply, grader, version, outcome, evidence, current in db.execute(
+        clocked: set[str] = set()
+        verdicts = []
+        for reply, grader, version, outcome, evidence, current in db.execute(
                 "SELECT reply_id, grader, grader_version, verdict, evidence, current "
-                "FROM verdicts"))
+                "FROM verdicts"):
+            stored = json.loads(evidence)
+            clocked |= _clocked_inputs(stored)
+            verdicts.append((reply, grader, version, outcome,
+                             json.dumps(without_timings(stored), sort_keys=True,
+                                        ensure_ascii=False), current))
         extractions = sorted(db.execute(
             "SELECT reply_id, extractor, extractor_version, rule, answer, span_start, span_end, "
             "current FROM extractions"))
         queue = sorted(db.execute(
             "SELECT reply_id, kind, reason, group_key, suggested_label, pattern FROM queue"))
-        probes = sorted(db.execute(
-            "SELECT reply_id, input_key, version, kind, output FROM probe_outputs"))
-        tallies = sorted(db.execute(
-            "SELECT problem_id, input_key, version, tally FROM probe_tallies"))
-    return {"verdicts": verdicts, "extractions": extractions, "queue": queue,
+        probes = sorted(row for row in db.execute(
+            "SELECT reply_id, input_key, version, kind, output FROM probe_outputs")
+            if row[1] not in clocked)
+        tallies = sorted(row for row in db.execute(
+            "SELECT problem_id, input_key, version, tally FROM probe_tallies")
+            if row[1] not in clocked)
+    return {"verdicts": sorted(verdicts), "extractions": extractions, "queue": queue,
             "probe outputs": probes, "probe tallies": tallies}
 
+
+def _clocked_inputs(value: Any) -> set[str]:
+    """The input keys of every clocked shrink search in `value`."""
+    if isinstance(value, dict):
+        found = {str(value.get("input_key"))} if _clocked_search(value) else set()
+        for item in value.values():
+            found |= _clocked_inputs(item)
+        return found
+    if isinstance(value, list):
+        return set().union(*(_clocked_inputs(item) for item in value)) if value else set()
+    return set()
 
 def replies(path: Path, kind: str) -> int:
     with sqlite3.connect(path) as db:
