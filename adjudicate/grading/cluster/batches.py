@@ -87,12 +87,11 @@ class WorkerPool:
                 if not queue:
                     self._share_the_tail(out)
                 ready, _ = ray.wait(list(out), num_returns=1)
-                worker, batch = out.pop(ready[0])
-                worker.running.remove((ready[0], batch))
+                worker, batch = out[ready[0]]
                 try:
                     result = ray.get(ready[0])
                 except _deaths(ray) as death:
-                    yield from self._bury(worker, batch, death, queue, out, done, failed)
+                    yield from self._bury(worker, death, queue, out, done, failed)
                     continue
                 except ray.exceptions.RayTaskError as error:  # our code raised on the worker
                     cause = getattr(error, "cause", None)
@@ -100,6 +99,8 @@ class WorkerPool:
                         raise IsolationUnavailable(str(cause)) from None
                     result = failed(batch, "grader error on the Ray worker: "
                                            f"{_first_line(cause or error)}")
+                del out[ready[0]]
+                worker.running.remove((ready[0], batch))
                 yield from _once(batch, result, out, done)
         finally:
             for ref in out:  # queued ones go; running ones end with their worker (close)
@@ -125,26 +126,34 @@ class WorkerPool:
             if not worker.running and alone:
                 self._send(worker, alone[0], out)
 
-    def _bury(self, worker: _Worker, batch: Batch, death: BaseException, queue: deque[Batch],
+    def _bury(self, worker: _Worker, death: BaseException, queue: deque[Batch],
               out: dict[Any, tuple[_Worker, Batch]], done: set[int],
               failed: Callable[[Batch, str], Any]) -> Iterator[tuple[Batch, Any]]:
-        """Replace a dead worker; retry its batch or give up on it; requeue what waited."""
-        batch.deaths.append(_death_reason(death))
-        for ref, waiting in reversed(worker.running):
+        """Replace a dead worker; retry the batch it was running or give up on it; requeue
+        what waited behind it. A worker runs its batches in the order sent, so the one it
+        was running is its oldest not finished: only that one is charged with the death,
+        whichever of its results Ray reported first."""
+        charged: Batch | None = None
+        for ref, waiting in list(worker.running):
+            if _finished(self._ray, ref):
+                continue  # its result stands: the loop takes it as any other
             out.pop(ref, None)
-            if id(waiting) not in done and not _copies(waiting, out):
+            worker.running.remove((ref, waiting))
+            if charged is None:
+                charged = waiting
+            elif id(waiting) not in done and not _copies(waiting, out):
                 queue.appendleft(waiting)
-        worker.running.clear()
         _kill(self._ray, worker.actor)
         self.workers[self.workers.index(worker)] = self._start()
-        if id(batch) in done or _copies(batch, out):
+        if charged is None or id(charged) in done or _copies(charged, out):
             return  # another copy of it stands
-        if len(batch.deaths) > RETRIES:
-            yield from _once(batch, failed(batch, f"the Ray worker running this batch died "
-                                                  f"{len(batch.deaths)} times; last: "
-                                                  f"{batch.deaths[-1]}"), out, done)
+        charged.deaths.append(_death_reason(death))
+        if len(charged.deaths) > RETRIES:
+            yield from _once(charged, failed(charged, f"the Ray worker running this batch died "
+                                                      f"{len(charged.deaths)} times; last: "
+                                                      f"{charged.deaths[-1]}"), out, done)
         else:
-            queue.appendleft(batch)
+            queue.appendleft(charged)
 
     def close(self) -> None:
         """Stop every worker (their sandboxes and checking processes go with them)."""
@@ -165,6 +174,18 @@ def _once(batch: Batch, result: Any, out: dict[Any, tuple[_Worker, Batch]],
             del out[ref]
             worker.running.remove((ref, other))
     yield batch, result
+
+
+def _finished(ray: ModuleType, ref: Any) -> bool:
+    """Whether `ref` holds a result (not an error) already."""
+    ready, _ = ray.wait([ref], timeout=0)
+    if not ready:
+        return False
+    try:
+        ray.get(ref, timeout=0)
+    except Exception:  # noqa: BLE001 - a death or an error: not a result
+        return False
+    return True
 
 
 def _copies(batch: Batch, out: dict[Any, tuple[_Worker, Batch]]) -> int:
