@@ -127,19 +127,39 @@ class RayExecutor:
     def grade_code(self, jobs: Sequence[CodeJob], config: CodeGradeConfig,
                    on_progress: Advance | None = None) -> Iterator[CodeResult]:
         self._prepare_code(config)
+        # one problem's jobs are adjacent, heaviest problems first
+        yield from self._per_problem(
+            "grade_code", by_weight(jobs), lambda job: (job.key, job.program),
+            lambda job: self._ship(job.problem, job.expected), grading_task(config).failed,
+            config, on_progress)
+
+    def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
+              on_progress: Advance | None = None,
+              ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
+        """Samples on queued failing inputs, in batches of one problem's samples (the problem
+        shipped once), on the workers' sandboxes: the driver's machine runs no sample."""
+        self._prepare_code(config)
+        yield from self._per_problem(
+            "probe", sorted(jobs, key=lambda job: job.problem.task_id),
+            lambda job: (job.key, job.program, job.inputs),
+            lambda job: self._ship(job.problem, None), probe_task(config).failed, config,
+            on_progress)
+
+    def _per_problem(self, method: str, jobs: list[Any], item: Callable[[Any], tuple],
+                     ship: Callable[[Any], Any], failed: Callable[[Any, str], Any],
+                     config: CodeGradeConfig, on_progress: Advance | None) -> Iterator[Any]:
+        """Run `method` over batches of one problem's jobs (adjacent in `jobs`), at most the
+        batch size each, the problem shipped once; a batch given up on yields `failed`."""
         size = self._batch_size or CODE_BATCH
         batches: list[Batch] = []
-        for job in by_weight(jobs):  # one problem's jobs are adjacent, heaviest problems first
+        for job in jobs:
             last = batches[-1].payload if batches else None
             if last and last[0].problem is job.problem and len(last) < size:
                 last.append(job)
-                batches[-1].args[1].append((job.key, job.program))
+                batches[-1].args[1].append(item(job))
                 batches[-1].size += 1
                 continue
-            shipped = self._ship(job.problem, job.expected)
-            batches.append(Batch("grade_code", (shipped, [(job.key, job.program)], config),
-                                 1, [job]))
-        failed = grading_task(config).failed
+            batches.append(Batch(method, (ship(job), [item(job)], config), 1, [job]))
         try:
             for batch, results in self._pool.run(
                     batches, lambda batch, why: [failed(job, why) for job in batch.payload]):
@@ -148,34 +168,6 @@ class RayExecutor:
                     on_progress(batch.size)
         finally:
             self._shipped.clear()  # the object store may drop them once the last batch is done
-
-    def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
-              on_progress: Advance | None = None,
-              ) -> Iterator[tuple[Any, dict[str, ProbeAnswer]]]:
-        """Samples on queued failing inputs, in batches of one problem's samples (the problem
-        shipped once), on the workers' sandboxes: the driver's machine runs no sample."""
-        self._prepare_code(config)
-        size = self._batch_size or CODE_BATCH
-        batches: list[Batch] = []
-        for job in sorted(jobs, key=lambda job: job.problem.task_id):
-            last = batches[-1].payload if batches else None
-            if last and last[0].problem is job.problem and len(last) < size:
-                last.append(job)
-                batches[-1].args[1].append((job.key, job.program, job.inputs))
-                batches[-1].size += 1
-                continue
-            shipped = self._ship(job.problem, None)
-            batches.append(Batch("probe", (shipped, [(job.key, job.program, job.inputs)],
-                                           config), 1, [job]))
-        failed = probe_task(config).failed
-        try:
-            for batch, results in self._pool.run(
-                    batches, lambda batch, why: [failed(job, why) for job in batch.payload]):
-                yield from results
-                if on_progress:
-                    on_progress(batch.size)
-        finally:
-            self._shipped.clear()
 
     def _prepare_code(self, config: CodeGradeConfig) -> None:
         """Every worker starts its sandbox once; any node refusing isolation stops the run."""
