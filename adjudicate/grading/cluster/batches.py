@@ -6,7 +6,8 @@ up nothing else: once every batch is out, an idle worker takes a copy of one sti
 behind another's (a grading batch: references run once), and the first copy to finish
 counts. A worker that dies (its process, or its node) is replaced; the batch it was running
 goes out again, at most `RETRIES` times, and then its items get `error` verdicts saying why.
-Batches merely queued behind it go out again without counting against them.
+Batches merely queued behind it go out again without counting against them. A retried batch
+runs alone on its worker, so each of its deaths is surely its own.
 """
 
 from __future__ import annotations
@@ -82,8 +83,8 @@ class WorkerPool:
         try:
             while queue or out:
                 for worker in self.workers:
-                    while queue and len(worker.running) < IN_FLIGHT:
-                        self._send(worker, queue.popleft(), out)
+                    while (batch := _next_for(worker, queue)) is not None:
+                        self._send(worker, batch, out)
                 if not queue:
                     self._share_the_tail(out)
                 ready, _ = ray.wait(list(out), num_returns=1)
@@ -132,7 +133,9 @@ class WorkerPool:
         """Replace a dead worker; retry the batch it was running or give up on it; requeue
         what waited behind it. A worker runs its batches in the order sent, so the one it
         was running is its oldest not finished: only that one is charged with the death,
-        whichever of its results Ray reported first."""
+        whichever of its results Ray reported first. (If the worker died as it began the
+        next, the result of the one it had finished may be lost with it and that one charged
+        instead: `_next_for` then runs it alone.)"""
         charged: Batch | None = None
         for ref, waiting in list(worker.running):
             if _finished(self._ray, ref):
@@ -160,6 +163,22 @@ class WorkerPool:
         for worker in self.workers:
             _kill(self._ray, worker.actor)
         self.workers = []
+
+
+def _next_for(worker: _Worker, queue: deque[Batch]) -> Batch | None:
+    """The next batch `worker` should take from `queue` (removed from it), or None.
+
+    A batch already charged with a death runs alone on its worker: when a worker dies just
+    after finishing one batch, Ray may never deliver that result, and the death then looks
+    like the finished batch's; alone, a retried batch is charged only with its own deaths,
+    so an innocent batch is charged once at most and a killing one reaches its limit."""
+    if len(worker.running) >= IN_FLIGHT or (worker.running and worker.running[-1][1].deaths):
+        return None
+    for position, batch in enumerate(queue):
+        if not worker.running or not batch.deaths:
+            del queue[position]
+            return batch
+    return None
 
 
 def _once(batch: Batch, result: Any, out: dict[Any, tuple[_Worker, Batch]],
