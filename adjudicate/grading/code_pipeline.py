@@ -41,7 +41,7 @@ from graders.progress import Advance, Stage
 from graders.registry import GRADERS, PLUS
 from graders.verdict import ACCEPT, Extraction, Verdict
 
-COMMIT_EVERY = 200
+COMMIT_EVERY = 50  # samples per transaction: a killed run keeps everything before it
 SELFCHECK_VERSION = f"{PLUS.version}/{EXPECTED_VERSION}"
 
 
@@ -125,13 +125,15 @@ def grade_code_replies(
         jobs_list.append(CodeJob(reply.reply_id, program, problem, expected[reply.problem_id]))
     _store(db, unextracted, summary)
     batch: list[tuple[ReplyToGrade, Any, dict]] = []
-    for result in executor.grade_code(jobs_list, config, on_progress):
-        reply, extraction = extractions[result.key]
-        batch.append((reply, extraction, result.verdicts))
-        if len(batch) >= COMMIT_EVERY:
-            _store(db, batch, summary)
-            batch = []
-    _store(db, batch, summary)
+    try:
+        for result in executor.grade_code(jobs_list, config, on_progress):
+            reply, extraction = extractions[result.key]
+            batch.append((reply, extraction, result.verdicts))
+            if len(batch) >= COMMIT_EVERY:
+                _store(db, batch, summary)
+                batch = []
+    finally:  # also on Ctrl-C: every sample graded so far is kept
+        _store(db, batch, summary)
     summary.probed = probe_failing_inputs(db, problems, expected, executor, config, on_stage,
                                           on_progress)
     return summary

@@ -17,7 +17,7 @@ from graders.registry import GRADERS
 if TYPE_CHECKING:
     from graders.math.engine import MathGrading
 
-COMMIT_EVERY = 500  # replies per transaction: an interrupted run keeps everything before it
+COMMIT_EVERY = 500  # replies per transaction: a killed run keeps everything before it
 
 
 @dataclass
@@ -51,12 +51,14 @@ def grade_math_replies(
     items = [MathItem(reply=r.text, key=r.key or "", id=r.reply_id) for r in todo]
     executor = executor or LocalExecutor(jobs)
     batch: list[MathGrading] = []
-    for grading in executor.grade_math(items, timeout_s, on_progress):
-        batch.append(grading)
-        if len(batch) >= COMMIT_EVERY:
-            _store(db, batch, summary)
-            batch = []
-    _store(db, batch, summary)
+    try:
+        for grading in executor.grade_math(items, timeout_s, on_progress):
+            batch.append(grading)
+            if len(batch) >= COMMIT_EVERY:
+                _store(db, batch, summary)
+                batch = []
+    finally:  # also on Ctrl-C: every reply graded so far is kept
+        _store(db, batch, summary)
     return summary
 
 

@@ -48,11 +48,13 @@ def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
         if on_stage:
             on_stage("Running the other samples on failing inputs", len(todo))
         rows = []
-        for reply_id, answers in executor.probe(todo, config, on_progress):
-            for key, answer in answers.items():
-                rows.append((reply_id, key, answer.kind, answer.output))
-                done[(reply_id, key)] = (answer.kind, answer.output)
-        save_probe_outputs(db, VERSION, rows)
+        try:
+            for reply_id, answers in executor.probe(todo, config, on_progress):
+                for key, answer in answers.items():
+                    rows.append((reply_id, key, answer.kind, answer.output))
+                    done[(reply_id, key)] = (answer.kind, answer.output)
+        finally:  # also on Ctrl-C: every answer so far is kept, the rerun asks the rest
+            save_probe_outputs(db, VERSION, rows)
     tallies = []
     for pid, probes in inputs.items():
         for probe in probes.values():

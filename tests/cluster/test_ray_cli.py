@@ -3,10 +3,12 @@ grades nothing then."""
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from adjudicate.cli import main
@@ -40,3 +42,19 @@ def test_ray_options_need_the_ray_executor(tmp_path):
     result = CliRunner().invoke(main, ["grade", "--db", str(path), "--batch-size", "8"])
     assert result.exit_code == 2
     assert "--address and --batch-size apply to --executor ray" in result.output
+
+
+def test_an_address_nothing_listens_on_fails_at_once_naming_it(tmp_path):
+    """Ray itself retries a wrong address for minutes in silence; the CLI says what is wrong
+    and what to do instead, and grades nothing."""
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[test]')")
+    path = imported_code_db(tmp_path)
+    with socket.socket() as bound:  # bound, never listening: a connection is refused
+        bound.bind(("127.0.0.1", 0))
+        address = f"127.0.0.1:{bound.getsockname()[1]}"
+        result = CliRunner().invoke(main, ["grade", "--db", str(path), "--executor", "ray",
+                                           "--address", address])
+    assert result.exit_code == 1
+    assert f"Error: cannot reach a Ray cluster at {address}: " in result.output
+    assert "leave out --address (and RAY_ADDRESS)" in result.output
+    assert graded(path)["verdicts"] == []

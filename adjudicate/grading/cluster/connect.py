@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import logging
 import os
+import socket
 from types import ModuleType
 
 EXTRA = "pip install 'adjudicate[ray]'"
 # a Ray instance started for one run (no address, no RAY_ADDRESS) keeps its object store small
 LOCAL_OBJECT_STORE_BYTES = 512 * 1024**2
 TOKEN_NOTICE_LOGGER = "ray._private.authentication.authentication_token_setup"
+REACH_TIMEOUT_S = 5.0  # for the cluster's address to accept a connection at all
 
 
 class ClusterError(RuntimeError):
@@ -54,6 +56,13 @@ def connect(address: str | None) -> tuple[ModuleType, bool]:
         # Ray announces the token it protects its own instance with: news for a cluster's
         # operator, not for a run's progress bar
         logging.getLogger(TOKEN_NOTICE_LOGGER).setLevel(logging.ERROR)
+    else:
+        refused = unreachable(address)
+        if refused:
+            raise ClusterUnreachable(
+                f"cannot reach a Ray cluster at {address}: {refused}; check the address "
+                "(`ray start --head` prints it) and that the head is running, or leave out "
+                "--address (and RAY_ADDRESS) to start a Ray instance on this machine")
     try:
         ray.init(address=address, **options)
     except (ConnectionError, ValueError, RuntimeError) as error:
@@ -61,6 +70,22 @@ def connect(address: str | None) -> tuple[ModuleType, bool]:
         raise ClusterUnreachable(f"cannot reach a Ray cluster {where}: "
                                  f"{str(error).splitlines()[0][:300]}") from None
     return ray, True
+
+
+def unreachable(address: str) -> str | None:
+    """Why nothing accepts a connection at `address` ("host:port", "ray://host:port"), or None.
+
+    Ray's own connect retries a wrong address for minutes without a word; a plain TCP
+    connection says at once whether anything listens there. Addresses Ray resolves itself
+    ("auto") are left to Ray."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        return None
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), REACH_TIMEOUT_S).close()
+    except OSError as error:
+        return error.strerror or str(error) or type(error).__name__
+    return None
 
 
 def cluster_cpus(ray: ModuleType) -> int:
