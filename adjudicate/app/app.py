@@ -18,6 +18,9 @@ class ReviewApp(App[None]):
     TITLE = "adjudicate review"
     ENABLE_COMMAND_PALETTE = False  # every action has a key; the footer room is worth more
     CSS_PATH = ["app.tcss", "screens/screens.tcss", "dialogs/dialogs.tcss"]
+    # below 36 rows the panels above the reply or program shrink (app.tcss), so the text under
+    # review keeps rows of its own on an 80x24 terminal
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
 
     def __init__(self, db_path: str | Path, reviewer: str, flt: QueueFilter | None = None,
                  order: str = "review", guidelines: str | None = None) -> None:

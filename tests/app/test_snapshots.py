@@ -105,3 +105,9 @@ def test_guidelines_panel(tmp_path, snap_compare):
              "agree with each other against the reference.\n")
     assert snap_compare(make_app(path, "ann", guidelines=guide), terminal_size=SIZE,
                         press=["i"])
+
+
+def test_code_item_view_on_an_80x24_terminal(review_db, snap_compare):
+    # the prompt and the tests shrink to scrolling panels; the program keeps rows of its own
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=(80, 24),
+                        press=["right"] * 8)
