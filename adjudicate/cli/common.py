@@ -1,4 +1,4 @@
-"""Pieces every command shares: the --db option, clean errors, progress bars."""
+"""Pieces every command shares: the --db and --out options, clean errors, progress bars."""
 
 from __future__ import annotations
 
@@ -37,6 +37,31 @@ db_option = click.option(
     type=click.Path(dir_okay=False, path_type=Path),
     help="The adjudicate SQLite database (created on first import).",
 )
+
+
+class OutputPath(click.Path):
+    """A file to write: refused while parsing, before any work, when its directory is missing
+    or not writable, so a failed command writes nothing (and no bug report is asked for)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        path = Path(super().convert(value, param, ctx))
+        folder = path.parent
+        if not folder.is_dir():
+            what = "not a directory" if folder.exists() else "no directory"
+            self.fail(f"cannot write {visible(str(path))}: {what} {visible(str(folder))}", param, ctx)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            self.fail(f"cannot write {visible(str(path))}: directory {visible(str(folder))} "
+                      "is not writable", param, ctx)
+        return path
+
+
+def out_option(help_text: str = "Write to this file instead of standard output.") -> Any:
+    """The --out option every command that writes a file shares."""
+    return click.option("--out", type=OutputPath(), help=help_text)
 
 
 class AdjudicateGroup(click.Group):

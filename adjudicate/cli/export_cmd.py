@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from adjudicate.cli.common import count_progress, db_option
+from adjudicate.cli.common import count_progress, db_option, out_option
 from adjudicate.exporting import write_csv, write_jsonl
 from db.connection import open_db
 from db.export import export_rows, grader_names, reply_count
@@ -19,8 +19,7 @@ from db.export import export_rows, grader_names, reply_count
 @db_option
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
               show_default=True, help="jsonl is nested and lossless; csv is flat.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write here instead of standard output.")
+@out_option()
 @click.option("--run", help="Only this run.")
 @click.option("--no-text", is_flag=True, help="Leave out the reply text.")
 def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: bool) -> None:
