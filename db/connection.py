@@ -100,6 +100,12 @@ def write_transaction(db: Database) -> Iterator[Database]:
         conn.execute("COMMIT")
 
 
+def database_file(db: Database) -> str:
+    """The file `db` was opened on, for messages."""
+    row = db.execute("PRAGMA database_list").fetchone()
+    return str(row[2]) if row and row[2] else "the database"
+
+
 def inserted_id(cursor: sqlite3.Cursor) -> int:
     """The rowid an INSERT just added (sqlite3 types `lastrowid` as optional)."""
     rowid = cursor.lastrowid

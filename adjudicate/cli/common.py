@@ -24,7 +24,7 @@ from rich.progress import (
 
 from adjudicate.errors import InputError
 from adjudicate.safe_text import visible
-from db.errors import StoreError
+from db.errors import StoreError, UnknownName
 from graders.progress import Advance, Stage
 
 USER_ERRORS = (InputError, StoreError)
@@ -48,7 +48,7 @@ class OutputPath(click.Path):
 
     def convert(self, value: Any, param: click.Parameter | None,
                 ctx: click.Context | None) -> Any:
-        path = Path(super().convert(value, param, ctx))
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
         folder = path.parent
         if not folder.is_dir():
             what = "not a directory" if folder.exists() else "no directory"
@@ -83,6 +83,8 @@ class AdjudicateGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except UnknownName as exc:  # a misspelt --run or --benchmark: a bad parameter (exit 2)
+            raise click.UsageError(visible(str(exc))) from None
         except USER_ERRORS as exc:
             raise click.ClickException(visible(str(exc))) from None
         except click.ClickException as exc:

@@ -13,6 +13,7 @@ from adjudicate.cli.common import count_progress, db_option, out_option
 from adjudicate.exporting import write_csv, write_jsonl
 from db.connection import open_db
 from db.export import export_rows, grader_names, reply_count
+from db.runs import require_runs
 
 
 @click.command()
@@ -34,6 +35,7 @@ def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: 
     (`adjudicate import export.jsonl --db other.db`); labels are not imported.
     """
     db = open_db(db_path, create=False)
+    require_runs(db, [run] if run else [])
     handle = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
     try:
         with count_progress("Exporting replies", reply_count(db, run)) as progress:

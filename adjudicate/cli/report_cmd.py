@@ -18,6 +18,7 @@ from adjudicate.report.source import (
     selfcheck_failures_from_db,
 )
 from db.connection import open_db
+from db.runs import require_runs
 
 
 @click.command()
@@ -48,6 +49,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
       adjudicate report --db evals.db --format html --out report.html
     """
     db = open_db(db_path, create=False)
+    require_runs(db, [run] if run else [])
     with stderr.status("Reading replies, verdicts and labels…"):
         records = records_from_db(db, run=run)
     if not records:
