@@ -45,6 +45,29 @@ def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = 
     return db
 
 
+@contextmanager
+def creating_db(path: str | Path) -> Iterator[Database]:
+    """open_db(path) for a command that may create the database; when the command fails before
+    anything is stored, a database it created is removed again (a failed command leaves no file)."""
+    path = Path(path)
+    existed = path.exists()
+    db = open_db(path)
+    try:
+        yield db
+    except BaseException:
+        if not existed and _holds_nothing(db):
+            db.close()
+            for leftover in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+                leftover.unlink(missing_ok=True)
+        raise
+
+
+def _holds_nothing(db: Database) -> bool:
+    """No problem and no run: every other row hangs off one of them."""
+    return not any(db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
+                   for table in ("problems", "runs"))
+
+
 def _check_is_ours(db: Database, path: Path) -> None:
     """Refuse to migrate a SQLite file that belongs to something else."""
     tables = set(db.table_names())
@@ -75,6 +98,12 @@ def write_transaction(db: Database) -> Iterator[Database]:
         raise
     else:
         conn.execute("COMMIT")
+
+
+def database_file(db: Database) -> str:
+    """The file `db` was opened on, for messages."""
+    row = db.execute("PRAGMA database_list").fetchone()
+    return str(row[2]) if row and row[2] else "the database"
 
 
 def inserted_id(cursor: sqlite3.Cursor) -> int:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from sqlite_utils import Database
 
-from db.connection import inserted_id, now
-from db.errors import StoreError
+from db.connection import database_file, inserted_id, now
+from db.errors import StoreError, unknown_name
 
 
 def ensure_run(
@@ -73,3 +74,17 @@ def list_runs(db: Database) -> list[dict[str, Any]]:
         row["benchmarks"] = sorted((row["benchmarks"] or "").split(",")) if row["benchmarks"] else []
         rows.append(row)
     return rows
+
+
+def run_names(db: Database) -> list[str]:
+    """Every run's name, sorted."""
+    return [row[0] for row in db.execute("SELECT name FROM runs ORDER BY name")]
+
+
+def require_runs(db: Database, names: Iterable[str]) -> None:
+    """Refuse a run name the database does not hold (a misspelt --run), naming the known ones."""
+    known = run_names(db)
+    for name in names:
+        if name not in known:
+            raise unknown_name("run", name, known, database_file(db),
+                               "import replies with `adjudicate import FILE --run NAME`")

@@ -1,4 +1,4 @@
-"""Pieces every command shares: the --db option, clean errors, progress bars."""
+"""Pieces every command shares: the --db and --out options, clean errors, progress bars."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from rich.progress import (
 
 from adjudicate.errors import InputError
 from adjudicate.safe_text import visible
-from db.errors import StoreError
+from db.errors import StoreError, UnknownName
 from graders.progress import Advance, Stage
 
 USER_ERRORS = (InputError, StoreError)
@@ -37,6 +37,31 @@ db_option = click.option(
     type=click.Path(dir_okay=False, path_type=Path),
     help="The adjudicate SQLite database (created on first import).",
 )
+
+
+class OutputPath(click.Path):
+    """A file to write: refused while parsing, before any work, when its directory is missing
+    or not writable, so a failed command writes nothing (and no bug report is asked for)."""
+
+    def __init__(self) -> None:
+        super().__init__(dir_okay=False, path_type=Path)
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
+        path = Path(os.fsdecode(super().convert(value, param, ctx)))
+        folder = path.parent
+        if not folder.is_dir():
+            what = "not a directory" if folder.exists() else "no directory"
+            self.fail(f"cannot write {visible(str(path))}: {what} {visible(str(folder))}", param, ctx)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            self.fail(f"cannot write {visible(str(path))}: directory {visible(str(folder))} "
+                      "is not writable", param, ctx)
+        return path
+
+
+def out_option(help_text: str = "Write to this file instead of standard output.") -> Any:
+    """The --out option every command that writes a file shares."""
+    return click.option("--out", type=OutputPath(), help=help_text)
 
 
 class AdjudicateGroup(click.Group):
@@ -58,6 +83,8 @@ class AdjudicateGroup(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except UnknownName as exc:  # a misspelt --run or --benchmark: a bad parameter (exit 2)
+            raise click.UsageError(visible(str(exc))) from None
         except USER_ERRORS as exc:
             raise click.ClickException(visible(str(exc))) from None
         except click.ClickException as exc:

@@ -23,7 +23,7 @@ from adjudicate.report.source import (
     sample_from_db,
     selfcheck_failures_from_db,
 )
-from db.connection import open_db
+from db.connection import creating_db, open_db
 from db.grading import queue_count
 
 # (file under the demo folder, run, model, settings, benchmark)
@@ -65,14 +65,14 @@ def demo(db_path: Path, reviewer: str, no_review: bool, jobs: int) -> None:
       adjudicate demo --no-review --db /tmp/demo.db
     """
     data = demo_data_dir()
-    db = open_db(db_path)
-    click.echo(f"Building {db_path} from {data}")
-    for name, run, model, settings, benchmark in DEMO_FILES:
-        summary = import_file(db, str(data / name), ImportOptions(
-            run=run, model=model, settings=settings, benchmark=benchmark))
-        added = summary.replies_added if run else summary.problems_added
-        click.echo(f"  {name}: {added:,} {'replies' if run else 'problems'} added"
-                   + (f" to run {run!r}" if run else ""))
+    with creating_db(db_path) as db:
+        click.echo(f"Building {db_path} from {data}")
+        for name, run, model, settings, benchmark in DEMO_FILES:
+            summary = import_file(db, str(data / name), ImportOptions(
+                run=run, model=model, settings=settings, benchmark=benchmark))
+            added = summary.replies_added if run else summary.problems_added
+            click.echo(f"  {name}: {added:,} {'replies' if run else 'problems'} added"
+                       + (f" to run {run!r}" if run else ""))
     grade_everything(db, jobs=jobs)
     interactive = sys.stdin.isatty() and sys.stdout.isatty()
     if not no_review and interactive and queue_count(db):

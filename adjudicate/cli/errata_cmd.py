@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from adjudicate.cli.common import db_option
+from adjudicate.cli.common import db_option, out_option
 from adjudicate.errata_file import collect_errata, render_jsonl, render_markdown
 from db.connection import open_db
 
@@ -15,8 +15,7 @@ from db.connection import open_db
 @db_option
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "markdown"]), default="markdown",
               show_default=True, help="markdown for people, jsonl (one finding a line) for tools.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write here instead of standard output.")
+@out_option()
 def errata(db_path: Path, fmt: str, out: Path | None) -> None:
     """Write the errata reviewers found, per benchmark and problem, for its maintainers.
 

@@ -9,18 +9,18 @@ from typing import Any
 
 import click
 
-from adjudicate.cli.common import count_progress, db_option
+from adjudicate.cli.common import count_progress, db_option, out_option
 from adjudicate.exporting import write_csv, write_jsonl
 from db.connection import open_db
 from db.export import export_rows, grader_names, reply_count
+from db.runs import require_runs
 
 
 @click.command()
 @db_option
 @click.option("--format", "fmt", type=click.Choice(["jsonl", "csv"]), default="jsonl",
               show_default=True, help="jsonl is nested and lossless; csv is flat.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write here instead of standard output.")
+@out_option()
 @click.option("--run", help="Only this run.")
 @click.option("--no-text", is_flag=True, help="Leave out the reply text.")
 def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: bool) -> None:
@@ -35,6 +35,7 @@ def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: 
     (`adjudicate import export.jsonl --db other.db`); labels are not imported.
     """
     db = open_db(db_path, create=False)
+    require_runs(db, [run] if run else [])
     handle = open(out, "w", encoding="utf-8", newline="") if out else sys.stdout
     try:
         with count_progress("Exporting replies", reply_count(db, run)) as progress:

@@ -74,10 +74,12 @@ def grade(db_path: Path, jobs: int | None, run: str | None, timeout_s: float,
       adjudicate grade --db evals.db --executor ray --address head-node:6379
     """
     from db.connection import open_db
+    from db.runs import require_runs
 
     if executor == "local" and (address or batch_size):
         raise click.UsageError("--address and --batch-size apply to --executor ray")
     db = open_db(db_path, create=False)
+    require_runs(db, [run] if run else [])
     with open_executor(executor, jobs, address, batch_size) as where:
         grade_everything(db, jobs=jobs or os.cpu_count() or 1, run=run, timeout_s=timeout_s,
                          unsafe_no_isolation=unsafe_no_isolation, executor=where)

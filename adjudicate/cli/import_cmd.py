@@ -15,7 +15,7 @@ from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_pa
 from adjudicate.importers.reading import ReplyFields
 from adjudicate.importers.strict_json import LONE_SURROGATE
 from adjudicate.safe_text import visible
-from db.connection import open_db
+from db.connection import creating_db
 from graders.registry import GRADERS, HARNESS
 
 HELP_WIDTH = 96  # the format list is shown as written, not rewrapped by click
@@ -159,9 +159,9 @@ def import_(
     )
     path = resolve_path(file)
     size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None
-    db = open_db(db_path)
     # the bar's description is rich markup: the file name shown inert, its `[` escaped
-    with byte_progress(f"Reading {escape(visible(path.name))}", size) as progress:
+    with creating_db(db_path) as db, \
+            byte_progress(f"Reading {escape(visible(path.name))}", size) as progress:
         task = progress.task_ids[0]
         summary = import_file(db, file, options, on_bytes=lambda n: progress.advance(task, n))
     parts = []

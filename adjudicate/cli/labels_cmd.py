@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from adjudicate.cli.common import AdjudicateGroup, db_option
+from adjudicate.cli.common import AdjudicateGroup, db_option, out_option
 from adjudicate.csv_safe import spreadsheet_row
 from adjudicate.label_files import ReplyIndex, read_label_file
 from adjudicate.safe_text import json_text, visible
@@ -103,8 +103,7 @@ def _write(records: Iterable[dict[str, Any]], fields: tuple[str, ...], fmt: str)
 @click.option("--history", is_flag=True,
               help="Every label event (label, skip, note, undo, adjudicate), oldest first, "
                    "instead of the current labels.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write to this file instead of standard output.")
+@out_option()
 def export_labels(db_path: Path, fmt: str, history: bool, out: Path | None) -> None:
     """Write every reviewer's current labels (and every adjudication), by reply.
 

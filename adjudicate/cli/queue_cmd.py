@@ -16,6 +16,7 @@ from adjudicate.safe_text import json_text, visible
 from db.connection import open_db
 from db.queue import QueueFilter, load_queue
 from db.queue_listing import list_replies
+from db.runs import require_runs
 from db.sample_order import load_sample_queue, sample_slots
 
 
@@ -46,6 +47,7 @@ def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, re
     """
     db = open_db(db_path, create=False)
     try:
+        require_runs(db, runs)
         for line in prepare_sample(db, order, seed, reshuffle, audit):
             stderr.print(line, markup=False, highlight=False)
         flt = QueueFilter(runs=runs)

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from adjudicate.cli.common import db_option, stderr
+from adjudicate.cli.common import db_option, out_option, stderr
 from adjudicate.report import FORMATS, build_report, print_report, render
 from adjudicate.report.source import (
     decisions_from_db,
@@ -18,6 +18,7 @@ from adjudicate.report.source import (
     selfcheck_failures_from_db,
 )
 from db.connection import open_db
+from db.runs import require_runs
 
 
 @click.command()
@@ -25,8 +26,7 @@ from db.connection import open_db
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True,
               help="table for the terminal; markdown for a PR; json for tools; csv is one row "
                    "per run x grader; html is a self-contained page with a chart.")
-@click.option("--out", type=click.Path(dir_okay=False, path_type=Path),
-              help="Write to this file instead of standard output.")
+@out_option()
 @click.option("--run", help="Only this run.")
 @click.option("--bootstrap", "resamples", type=click.IntRange(min=100), default=1000,
               show_default=True, help="Bootstrap resamples (problems are resampled, not samples).")
@@ -49,6 +49,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
       adjudicate report --db evals.db --format html --out report.html
     """
     db = open_db(db_path, create=False)
+    require_runs(db, [run] if run else [])
     with stderr.status("Reading replies, verdicts and labels…"):
         records = records_from_db(db, run=run)
     if not records:

@@ -13,6 +13,7 @@ from adjudicate.cli.sample_options import prepare_sample, sample_options
 from db.connection import open_db
 from db.grading import queue_count
 from db.queue import STATUS_HELP, QueueFilter, parse_grader_pattern
+from db.runs import require_runs
 from db.text_match import TextMatch
 from graders.labels import LABELS
 
@@ -114,6 +115,7 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
                       answer=answer_match, key=key_match, patterns=patterns)
     db = open_db(db_path, create=False)
     try:
+        require_runs(db, flt.runs)
         queued = queue_count(db)
     finally:
         db.close()

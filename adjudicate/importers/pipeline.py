@@ -23,6 +23,7 @@ from adjudicate.importers.problem_formats import HUMANEVAL_PACKAGE, humaneval_pa
 from adjudicate.importers.reading import CarriedRun, ReadOptions, ReplyFields
 from db.carried_problems import add_carried_problems
 from db.connection import write_transaction
+from db.errors import unknown_name
 from db.imported_verdicts import reply_ids, store_imported_verdicts
 from db.problems import add_problems, problem_index
 from db.records import Location, ProblemRecord, ReplyRecord
@@ -212,6 +213,7 @@ def _resolve(
     if wanted is not None:
         problem_id = next((pid for bench, pid in candidates if bench == wanted), None)
         if problem_id is None:
+            _refuse_unknown_benchmark(reply, wanted, by_task, id_field)
             raise InputError.at(
                 reply.source, f"no problem {reply.task_id!r} in benchmark {wanted!r}; import its "
                 "problem file first or pass it with --problems", id_field)
@@ -226,6 +228,20 @@ def _resolve(
             reply.source, f"problem {reply.task_id!r} exists in several benchmarks "
             f"({', '.join(names)}); choose one with --benchmark", id_field)
     return candidates[0][1]
+
+
+def _refuse_unknown_benchmark(reply: ReplyRecord, wanted: str,
+                              by_task: dict[str, list[tuple[str, int]]], id_field: str) -> None:
+    """A benchmark with no problems at all is the thing to name, not the reply's problem id:
+    a bad --benchmark (exit 2), or a bad benchmark field on the reply's line."""
+    known = sorted({bench for candidates in by_task.values() for bench, _ in candidates})
+    if wanted in known:
+        return
+    error = unknown_name("benchmark", wanted, known, "the database",
+                         "import a problem file first, or pass it with --problems")
+    if reply.benchmark is None:
+        raise error
+    raise InputError.at(reply.source, str(error), "benchmark")
 
 
 def _audit(db: Database, path: Path, summary: ImportSummary, run_id: int | None) -> None:
