@@ -3,9 +3,11 @@ more replies (in which strata) would narrow its uncertainty to a target.
 
 For the replies as they are (problems fixed), a stratum's unread passes follow the Jeffreys
 posterior predictive of its prefix: Beta-binomial(unread, passes + 1/2, fails + 1/2), which
-shrinks to nothing as the stratum is read out (the finite-population correction). Prefix
-replies without a reading are bounded (fail at the low end, pass at the high end), a stratum
-with no sample is bounded whole, and every draw is clipped to what the known readings allow.
+shrinks to nothing as the stratum is read out (the finite-population correction). Known
+readings (in the prefix or not) count as read: only the replies without a reading are drawn, so
+every draw lies between every unread reply failing and every one passing. Prefix replies without
+a reading are bounded (fail at the low end, pass at the high end), and a stratum with no sample
+is bounded whole.
 """
 
 from __future__ import annotations
@@ -35,6 +37,11 @@ class StratumCounts:
     @property
     def missing(self) -> int:
         return self.drawn - self.respondents
+
+    @property
+    def unread(self) -> int:
+        """Replies outside the prefix without a reading: the only ones the share fills in."""
+        return self.unknown - self.missing
 
 
 def binomial(rng: random.Random, n: int, p: float) -> int:
@@ -70,18 +77,15 @@ def full_read_interval(strata: Sequence[StratumCounts], fixed_passes: int, total
     for _ in range(draws):
         low = high = fixed_passes
         for s in strata:
-            floor, ceiling = s.known_passes, s.known_passes + s.unknown
             if not s.respondents:
-                low, high = low + floor, high + ceiling
+                low, high = low + s.known_passes, high + s.known_passes + s.unknown
                 continue
             fails = s.respondents - s.passes
-            rest = s.size - s.drawn
             share_low = rng.betavariate(s.passes + PRIOR, fails + s.missing + PRIOR)
             share_high = (rng.betavariate(s.passes + s.missing + PRIOR, fails + PRIOR)
                           if s.missing else share_low)
-            low += min(ceiling, max(floor, s.passes + binomial(rng, rest, share_low)))
-            high += min(ceiling, max(floor, s.passes + s.missing + binomial(rng, rest,
-                                                                            share_high)))
+            low += s.known_passes + binomial(rng, s.unread, share_low)
+            high += s.known_passes + s.missing + binomial(rng, s.unread, share_high)
         lows.append(low / total)
         highs.append(high / total)
     tail = (1.0 - level) / 2.0

@@ -1,10 +1,14 @@
 """The imputation bootstrap: intervals for statistics of a partly read queue, resampling problems.
 
-A stratum's full-read passes are estimated as (its replies) x (the pass share of its random
-prefix's readings), the prefix being the replies drawn first in the recorded sample order.
+A stratum's full-read passes are estimated as its known passes (every reading, in the prefix or
+not) plus (its replies without a reading) x (the pass share of its random prefix's readings), the
+prefix being the replies drawn first in the recorded sample order; so the estimate always lies
+between every unread reply failing and every one passing.
 Each replicate resamples problems with replacement (the report's protocol: `rng.choices(units,
 k=len(units))` on `Random(seed)`, so the draws are the problem bootstrap's own), recomputes every
-stratum's prefix share on the drawn problems, and re-estimates every statistic. Resampling
+stratum's prefix share on the drawn problems, and re-estimates every statistic the same way (the
+drawn problems' known readings count as read; the share fills in only their unread replies, so
+each replicate lies within its own bounds). Resampling
 problems carries each problem's read and unread replies together, so the interval covers both
 the problems and the replies not read. One pseudo-reply per stratum and replicate, of weight
 Exp(1) and outcome pass or fail with probability 1/2 (a Dirichlet-process posterior with a prior
@@ -52,15 +56,17 @@ class StratumSeries:
 
 def stratum_total(t: Sequence[float], high: bool, weight: float = 0.0,
                   pseudo_pass: bool = False) -> float:
-    """Estimated passes of a stratum from its (resampled) totals, in FIELDS order: the prefix
-    share, the prefix's missing readings failing (low) or passing (high), and a pseudo-reply
-    of `weight` passing or not."""
-    passes, respondents, missing, size, known_passes, unknown = t
+    """Estimated passes of a stratum from its (resampled) totals, in FIELDS order: its known
+    passes, plus the prefix share of the unread replies outside the prefix, the prefix's missing
+    readings failing (low) or passing (high), and a pseudo-reply of `weight` passing or not."""
+    passes, respondents, missing, _, known_passes, unknown = t
     if not respondents:  # no sample: the bounds
         return known_passes + (unknown if high else 0)
     counted = passes + (missing if high else 0)
     share = (counted + (weight if pseudo_pass else 0.0)) / (respondents + missing + weight)
-    return counted + (size - respondents - missing) * share
+    # every known reading counts as read; the share fills in only replies without one, so the
+    # total stays within [known_passes, known_passes + unknown]
+    return known_passes + (missing if high else 0) + (unknown - missing) * share
 
 
 @dataclass(frozen=True)
@@ -111,8 +117,8 @@ class ImputationBootstrap:
 
     # -- on the problems as they are -------------------------------------------------------
     def value(self, stat: int) -> float | None:
-        """The statistic at every stratum's observed share (missing readings imputed at it);
-        None when it rests on a stratum with no sample (only bounds are known)."""
+        """The statistic with known readings as read and every unknown one imputed at its
+        stratum's prefix share; None when it rests on a stratum with no sample (only bounds)."""
         item = self._stats[stat]
         if isinstance(item, tuple):
             a, b = self.value(item[0]), self.value(item[1])
@@ -125,7 +131,8 @@ class ImputationBootstrap:
             t = self.strata[stratum].totals()
             if not t["respondents"]:
                 return None
-            num += sign * t["size"] * t["passes"] / t["respondents"]  # N x prefix share
+            # known passes, plus every reply without a reading at the prefix share
+            num += sign * (t["known_passes"] + t["unknown"] * t["passes"] / t["respondents"])
         return num / den
 
     def bounds(self, stat: int) -> tuple[float, float] | None:

@@ -51,9 +51,10 @@ def one_stratum_engine() -> tuple[ImputationBootstrap, int]:
     return engine, stat
 
 
-def test_value_is_the_fixed_passes_plus_n_times_the_prefix_share():
+def test_value_is_the_fixed_and_known_passes_plus_the_unknown_at_the_prefix_share():
     engine, stat = one_stratum_engine()
-    assert engine.value(stat) == pytest.approx((5 + 10 * 3 / 4) / 15)
+    # the failure read elsewhere counts as a failure, not at the prefix's 3/4
+    assert engine.value(stat) == pytest.approx((5 + 3 + 5 * 3 / 4) / 15)
 
 
 def test_bounds_count_every_known_reading_and_bound_the_unknown():

@@ -161,17 +161,22 @@ def test_nothing_read_gives_bounds_never_a_zero_width_score():
     assert ",,0.333333,1.000000,bounds," in csv_row
 
 
-def test_labels_outside_the_prefix_bound_but_do_not_move_the_estimate():
+def test_labels_outside_the_prefix_count_as_read_but_not_in_the_share():
     recs, slots, order = read_first(20)
     plain = build_report(recs, bootstrap=200, seed=1, sample=slots)
-    by_id = {r.reply_id: r for r in recs}
     # label 30 more, out of order (as a group label would), every one of them "correct"
     elsewhere = {rid: "correct" for rid in order[40:70]}
     recs2, slots2, _ = read_first(20, extra=elsewhere)
     grouped = build_report(recs2, bootstrap=200, seed=1, sample=slots2)
-    assert reading(grouped)[0].score.value == reading(plain)[0].score.value
-    assert sum(s.read_elsewhere for s in reading(grouped)[1].sample.strata) == 30
-    assert by_id  # the same replies
+    score, run = reading(grouped)
+    rows = run.sample.strata
+    assert sum(s.read_elsewhere for s in rows) == 30
+    assert [(s.read, s.passes) for s in rows] == [
+        (s.read, s.passes) for s in reading(plain)[1].sample.strata]  # the same sample
+    # each reply read elsewhere passes instead of passing at its stratum's prefix share
+    gained = sum(s.read_elsewhere * (1 - s.passes / s.read) for s in rows)
+    assert score.score.value == pytest.approx(
+        reading(plain)[0].score.value + gained / score.score.n_replies)
 
 
 def test_a_skip_in_the_prefix_is_bounded_so_the_interval_widens():
