@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -141,6 +141,29 @@ def set_queue(db: Database, reply_ids: Iterable[int], entries: Iterable[QueueEnt
         requeued = requeue_audit(db, reply_ids)
         if requeued or any(e.pattern is None for e in entries):
             refresh_patterns(db)
+
+
+@dataclass(frozen=True)
+class QueueMarks:
+    """What the queue says about some replies: exactly `entries` (the disputed) for `reply_ids`."""
+
+    reply_ids: Sequence[int]
+    entries: Sequence[QueueEntry]
+
+
+def store_batch(db: Database, graded: Sequence[GradedReply],
+                mark: Callable[[], QueueMarks]) -> QueueMarks:
+    """A batch's one store step: its verdicts, then the queue marks `mark` decides, in one
+    transaction, so an interrupt keeps both or neither (a verdict stored without its mark would
+    never be queued: the rerun finds nothing left to grade).
+
+    `mark` runs under the write lock, after the verdicts are written, so it reads the votes
+    (imported ones too) as they will be committed."""
+    with write_transaction(db):
+        save_graded(db, graded)
+        marks = mark()
+        set_queue(db, marks.reply_ids, marks.entries)
+    return marks
 
 
 def current_verdicts(db: Database, reply_ids: Sequence[int] | None = None) -> dict[int, dict[str, str]]:

@@ -13,15 +13,15 @@ from adjudicate.grading.requeue import with_imported
 from db.grading import (
     GradedReply,
     QueueEntry,
+    QueueMarks,
     ReplyToGrade,
     cached_reference_outputs,
     failed_selfchecks,
     replies_to_grade,
-    save_graded,
     save_reference_outputs,
     save_selfcheck,
     selfchecked_problems,
-    set_queue,
+    store_batch,
 )
 from db.problems import get_problem
 from graders.code import (
@@ -191,8 +191,15 @@ def _selfcheck(
 def _store(db: Database, batch: list, summary: CodeSummary) -> None:
     if not batch:
         return
-    save_graded(db, [GradedReply(reply.reply_id, extraction, list(verdicts.values()))
-                     for reply, extraction, verdicts in batch])
+    marks = store_batch(db, [GradedReply(reply.reply_id, extraction, list(verdicts.values()))
+                             for reply, extraction, verdicts in batch],
+                        lambda: _queue_marks(db, batch))
+    summary.graded += len(batch)
+    summary.queued += len(marks.entries)
+
+
+def _queue_marks(db: Database, batch: list) -> QueueMarks:
+    """The dispute rule over each sample's fresh verdicts and those imported with it."""
     entries = []
     voting = with_imported(db, {reply.reply_id: dict(verdicts) for reply, _, verdicts in batch})
     for reply, _extraction, _verdicts in batch:
@@ -200,6 +207,4 @@ def _store(db: Database, batch: list, summary: CodeSummary) -> None:
         if dispute is not None:
             entries.append(QueueEntry(reply.reply_id, "code", dispute.reason, dispute.group_key,
                                       dispute.suggested_label, dispute.pattern.id))
-    set_queue(db, [reply.reply_id for reply, _, _ in batch], entries)
-    summary.graded += len(batch)
-    summary.queued += len(entries)
+    return QueueMarks([reply.reply_id for reply, _, _ in batch], entries)

@@ -9,7 +9,7 @@ from sqlite_utils import Database
 
 from adjudicate.grading.executor import Executor, LocalExecutor
 from adjudicate.grading.requeue import with_imported
-from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
+from db.grading import GradedReply, QueueEntry, QueueMarks, replies_to_grade, store_batch
 from graders.disputes import ALL_REJECT, DISAGREE, SUSPECT_KEY, math_dispute
 from graders.progress import Advance, Stage
 from graders.registry import GRADERS
@@ -36,7 +36,8 @@ def grade_math_replies(
     on_stage: Stage | None = None, on_progress: Advance | None = None,
     executor: Executor | None = None,
 ) -> MathSummary:
-    """Grade, store and queue; resumable because each batch commits on its own.
+    """Grade, store and queue; resumable because each batch (verdicts and queue marks) commits
+    on its own.
 
     The graders run where `executor` puts them (default: `jobs` processes on this machine);
     only this process writes to the store."""
@@ -65,21 +66,25 @@ def grade_math_replies(
 def _store(db: Database, batch: list[MathGrading], summary: MathSummary) -> None:
     if not batch:
         return
-    save_graded(db, [
+    marks = store_batch(db, [
         GradedReply(g.item.id, g.extraction, list(g.verdicts.values())) for g in batch
-    ])
+    ], lambda: _queue_marks(db, batch))
+    summary.graded += len(batch)
+    summary.queued += len(marks.entries)
+    for entry in marks.entries:
+        summary.disagree += entry.reason == DISAGREE
+        summary.all_reject += entry.reason == ALL_REJECT
+        summary.suspect_key += entry.reason == SUSPECT_KEY
+
+
+def _queue_marks(db: Database, batch: list[MathGrading]) -> QueueMarks:
+    """The dispute rule over each reply's fresh verdicts and those imported with it."""
     entries = []
     voting = with_imported(db, {g.item.id: dict(g.verdicts) for g in batch})
     for grading in batch:
         dispute = math_dispute(voting[grading.item.id], grading.extraction.answer,
                                grading.item.key)
-        if dispute is None:
-            continue
-        entries.append(QueueEntry(grading.item.id, "math", dispute.reason, dispute.group_key,
-                                  pattern=dispute.pattern.id, key_issue=dispute.key_issue))
-        summary.disagree += dispute.reason == DISAGREE
-        summary.all_reject += dispute.reason == ALL_REJECT
-        summary.suspect_key += dispute.reason == SUSPECT_KEY
-    set_queue(db, [g.item.id for g in batch], entries)
-    summary.graded += len(batch)
-    summary.queued += len(entries)
+        if dispute is not None:
+            entries.append(QueueEntry(grading.item.id, "math", dispute.reason, dispute.group_key,
+                                      pattern=dispute.pattern.id, key_issue=dispute.key_issue))
+    return QueueMarks([g.item.id for g in batch], entries)

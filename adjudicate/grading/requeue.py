@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from sqlite_utils import Database
 
-from db.grading import QueueEntry, set_queue
+from db.grading import QueueEntry, QueueMarks, store_batch
 from db.imported_verdicts import current_verdicts_except, stored_gradings
 from graders.disputes import code_dispute, math_dispute
 from graders.registry import GRADERS
@@ -17,6 +17,12 @@ from graders.verdict import Verdict
 def requeue(db: Database, reply_ids: Sequence[int]) -> tuple[int, int]:
     """Mark the queue again for those of `reply_ids` this tool has graded (the rest are marked
     when they are graded); returns (how many were marked again, how many of them are queued)."""
+    marks = store_batch(db, [], lambda: _marks_again(db, reply_ids))
+    return len(marks.reply_ids), len(marks.entries)
+
+
+def _marks_again(db: Database, reply_ids: Sequence[int]) -> QueueMarks:
+    """The dispute rule over everything stored for the graded ones of `reply_ids`."""
     graded = [g for g in stored_gradings(db, reply_ids)
               if any(GRADERS.spec(name).kind == g.kind for name in g.verdicts)]
     entries = []
@@ -29,9 +35,7 @@ def requeue(db: Database, reply_ids: Sequence[int]) -> tuple[int, int]:
             entries.append(QueueEntry(reply.reply_id, reply.kind, dispute.reason,
                                       dispute.group_key, dispute.suggested_label,
                                       dispute.pattern.id, dispute.key_issue))
-    if graded:
-        set_queue(db, [g.reply_id for g in graded], entries)
-    return len(graded), len(entries)
+    return QueueMarks([g.reply_id for g in graded], entries)
 
 
 def with_imported(db: Database, graded: dict[int, dict[str, Verdict]]

@@ -94,29 +94,29 @@ def record_progress() -> list[list]:
 def release_after(commits: int, path: str, batch_size: int) -> None:
     """Create `path` once `commits` math batches are stored."""
     math_pipeline.COMMIT_EVERY = batch_size
-    real_save, done = math_pipeline.save_graded, []
+    real_store, done = math_pipeline.store_batch, []
 
-    def save_then_release(db, results):
-        done.append(real_save(db, results))
+    def store_then_release(db, graded, mark):
+        done.append(real_store(db, graded, mark))
         if len(done) == commits:
             open(path, "w").close()
         return done[-1]
 
-    math_pipeline.save_graded = save_then_release
+    math_pipeline.store_batch = store_then_release
 
 
 def die_after(commits: int, batch_size: int) -> None:
     """SIGKILL this process as math batch number `commits + 1` is about to be stored."""
     math_pipeline.COMMIT_EVERY = batch_size
-    real_save, done = math_pipeline.save_graded, []
+    real_store, done = math_pipeline.store_batch, []
 
-    def save_then_die(db, results):
+    def store_then_die(db, graded, mark):
         if len(done) == commits:
             os.kill(os.getpid(), signal.SIGKILL)
-        done.append(real_save(db, results))
+        done.append(real_store(db, graded, mark))
         return done[-1]
 
-    math_pipeline.save_graded = save_then_die
+    math_pipeline.store_batch = store_then_die
 
 
 if __name__ == "__main__":

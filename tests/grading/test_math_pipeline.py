@@ -54,22 +54,23 @@ def test_an_interrupted_run_keeps_what_it_committed(small_db, monkeypatch):
     sizes depend on timing), so the test sees the same run on any machine under any load.
     """
     monkeypatch.setattr(math_pipeline, "COMMIT_EVERY", 1)
-    real_save = math_pipeline.save_graded
+    real_store = math_pipeline.store_batch
     commits = []
 
-    def save_then_interrupt(db, results):
+    def store_then_interrupt(db, graded, mark):
         if len(commits) == 2:
             raise KeyboardInterrupt
-        commits.append(real_save(db, results))
-        return commits[-1]
+        stored = real_store(db, graded, mark)
+        commits.append(len(graded))
+        return stored
 
-    monkeypatch.setattr(math_pipeline, "save_graded", save_then_interrupt)
+    monkeypatch.setattr(math_pipeline, "store_batch", store_then_interrupt)
     with pytest.raises(KeyboardInterrupt):
         grade_math_replies(small_db, jobs=1)
     assert commits == [1, 1]
     graded = small_db.execute("SELECT count(DISTINCT reply_id) FROM verdicts").fetchone()[0]
     assert graded == 2
-    monkeypatch.setattr(math_pipeline, "save_graded", real_save)
+    monkeypatch.setattr(math_pipeline, "store_batch", real_store)
     assert grade_math_replies(small_db, jobs=1).graded == 2
     assert small_db.execute("SELECT count(DISTINCT reply_id) FROM verdicts").fetchone()[0] == 4
     queued = dict(small_db.execute("SELECT reply_id, reason FROM queue"))
