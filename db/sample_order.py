@@ -17,6 +17,7 @@ from sqlite_utils import Database
 from db.connection import inserted_id, now, write_transaction
 from db.labels import record_label, record_skip
 from db.queue import QueueFilter, QueueRow, _filter_sql
+from db.strata import stratum_of
 from db.text_match import register
 from graders.registry import GRADERS
 
@@ -43,9 +44,9 @@ class Unranked:
 
     @property
     def stratum(self) -> str:
-        """'gsm8k · tora · disagree · exact=reject normalized=accept ...'"""
-        vector = " ".join(f"{g}={o}" for g, o in self.verdicts)
-        return " · ".join((self.benchmark, self.run, self.reason, vector))
+        """'gsm8k · tora · disagree · exact=reject normalized=accept ...': what ranking it
+        stores, and keeps whatever later happens to its verdicts."""
+        return stratum_of(None, self.benchmark, self.run, self.reason, self.verdicts).text
 
 
 @dataclass(frozen=True)

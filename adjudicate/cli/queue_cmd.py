@@ -38,7 +38,8 @@ def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, re
     --order sample records the sample order on first use (as `review --order sample` does), so
     a script can label the first N replies of it with `adjudicate labels import` and the report
     counts them as a random sample. jsonl rows hold position, reply_id, run, benchmark, task_id,
-    sample_index, reason, stratum, verdicts, labels and (in sample order) drawn.
+    sample_index, reason, stratum (fixed when the order ranks the reply), stratum_name (as the
+    report names it), verdicts, labels and (in sample order) drawn.
 
     \b
     Examples:
@@ -64,7 +65,8 @@ def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, re
                 "position": position, "reply_id": item.reply_id, "run": item.run,
                 "benchmark": item.benchmark, "task_id": item.task_id,
                 "sample_index": item.sample_index, "reason": item.reason,
-                "stratum": item.stratum, "verdicts": dict(item.verdicts),
+                "stratum": item.stratum.text, "stratum_name": item.stratum.name,
+                "verdicts": dict(item.verdicts),
                 "labels": dict(item.labels),
             }
             if order == "sample":

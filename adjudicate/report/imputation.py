@@ -55,18 +55,20 @@ class StratumSeries:
 
 
 def stratum_total(t: Sequence[float], high: bool, weight: float = 0.0,
-                  pseudo_pass: bool = False) -> float:
+                  pseudo_pass: bool = False, sample: Sequence[float] | None = None) -> float:
     """Estimated passes of a stratum from its (resampled) totals, in FIELDS order: its known
     passes, plus the prefix share of the unread replies outside the prefix, the prefix's missing
-    readings failing (low) or passing (high), and a pseudo-reply of `weight` passing or not."""
-    passes, respondents, missing, _, known_passes, unknown = t
+    readings failing (low) or passing (high), and a pseudo-reply of `weight` passing or not.
+    A domain (part of a stratum) fills in its own replies at its stratum's share (`sample`)."""
+    passes, respondents, missing = (t if sample is None else sample)[:3]
+    own_missing, _, known_passes, unknown = t[2:]
     if not respondents:  # no sample: the bounds
         return known_passes + (unknown if high else 0)
     counted = passes + (missing if high else 0)
     share = (counted + (weight if pseudo_pass else 0.0)) / (respondents + missing + weight)
     # every known reading counts as read; the share fills in only replies without one, so the
     # total stays within [known_passes, known_passes + unknown]
-    return known_passes + (missing if high else 0) + (unknown - missing) * share
+    return known_passes + (own_missing if high else 0) + (unknown - own_missing) * share
 
 
 @dataclass(frozen=True)
@@ -86,6 +88,7 @@ class ImputationBootstrap:
     def __init__(self, n_problems: int) -> None:
         self.n_problems = n_problems
         self.strata: list[StratumSeries] = []
+        self.share_of: list[int | None] = []  # a domain's stratum (None: a stratum itself)
         self._stats: list[LinearRatio | tuple[int, int]] = []
         self._replicates: list[tuple[list[float | None], list[float | None]]] | None = None
         self._level = 0.95
@@ -97,7 +100,22 @@ class ImputationBootstrap:
             if len(values) != self.n_problems or min(values, default=0) < 0:
                 raise ValueError(f"stratum {name}: need a non-negative count per problem")
         self.strata.append(stratum)
+        self.share_of.append(None)
         return len(self.strata) - 1
+
+    def add_domain(self, stratum: int, part: StratumSeries) -> int:
+        """Register part of a stratum (replies a statistic counts differently from the rest of
+        it), filled in at that stratum's prefix share; returns its id."""
+        if self.share_of[stratum] is not None:
+            raise ValueError("a domain's stratum must be a stratum")
+        domain = self.add_stratum(part)
+        self.share_of[domain] = stratum
+        return domain
+
+    def _sample(self, h: int) -> dict[str, int]:
+        """The totals whose prefix gives stratum (or domain) h its share."""
+        parent = self.share_of[h]
+        return self.strata[h if parent is None else parent].totals()
 
     def add_ratio(self, num: Sequence[int], den: Sequence[int],
                   coefficients: Mapping[int, int]) -> int:
@@ -128,11 +146,12 @@ class ImputationBootstrap:
             return None
         num = float(sum(item.num))
         for stratum, sign in item.coefficients:
-            t = self.strata[stratum].totals()
-            if not t["respondents"]:
+            t, sample = self.strata[stratum].totals(), self._sample(stratum)
+            if not sample["respondents"]:
                 return None
             # known passes, plus every reply without a reading at the prefix share
-            num += sign * (t["known_passes"] + t["unknown"] * t["passes"] / t["respondents"])
+            num += sign * (t["known_passes"]
+                           + t["unknown"] * sample["passes"] / sample["respondents"])
         return num / den
 
     def bounds(self, stat: int) -> tuple[float, float] | None:
@@ -172,11 +191,19 @@ class ImputationBootstrap:
         for _ in range(resamples if k else 0):
             sums = packing.unpack(sum(map(packing.packed.__getitem__, problems.choices(units, k=k))))
             low_total, high_total = [], []
-            for h in range(len(self.strata)):
+            draws: dict[int, tuple[float, bool]] = {}
+            totals: list[Sequence[float]] = []
+            for h, parent in enumerate(self.share_of):
                 t = [sums[fields[h * width + f]] for f in range(width)]
-                weight, passing = pseudo.expovariate(1.0), pseudo.random() < 0.5
-                low_total.append(stratum_total(t, False, weight, passing))
-                high_total.append(stratum_total(t, True, weight, passing))
+                totals.append(t)
+                sample: Sequence[float] | None = None
+                if parent is None:  # a domain shares its stratum's pseudo-reply
+                    draws[h] = (pseudo.expovariate(1.0), pseudo.random() < 0.5)
+                    weight, passing = draws[h]
+                else:
+                    (weight, passing), sample = draws[parent], totals[parent]
+                low_total.append(stratum_total(t, False, weight, passing, sample))
+                high_total.append(stratum_total(t, True, weight, passing, sample))
             for position, (i, stat) in enumerate(ratios):
                 num, den = sums[fields[base + 2 * position]], sums[fields[base + 2 * position + 1]]
                 if not den:

@@ -50,6 +50,7 @@ class BenchmarkPlan:
         self._members: dict[tuple[int, str], dict[int, int]] = {}
         self._values: dict[tuple[int, str], list[bool]] = {}
         self._sizes: dict[int, tuple[int, int]] = {}
+        self._domains: dict[tuple[int, str, frozenset[str] | None, int, frozenset[int]], int] = {}
 
     @property
     def needed(self) -> bool:
@@ -84,11 +85,12 @@ class BenchmarkPlan:
                                  for s in frame.strata]
         return self._strata[key]
 
-    def _series(self, s: Stratum, table: RunTable, keep: frozenset[str] | None) -> StratumSeries:
+    def _series(self, s: Stratum, table: RunTable, keep: frozenset[str] | None,
+                only: frozenset[int] | None = None) -> StratumSeries:
         counts = {name: [0] * len(self.index) for name in FIELDS}
         for position, (i, value) in enumerate(zip(s.members, s.values, strict=True)):
             problem = table.records[i].problem
-            if keep is not None and problem not in keep:
+            if (keep is not None and problem not in keep) or (only is not None and i not in only):
                 continue
             j = self.index[problem]
             counts["size"][j] += 1
@@ -110,6 +112,7 @@ class BenchmarkPlan:
         coefficients: dict[int, int] = {}
         members = self.member_of(t, column) if column else {}
         ids = self.strata_ids(t, column, keep) if column and members else []
+        weights: dict[int, dict[int, int]] = {}  # stratum position -> member -> its b
         for i, record in enumerate(table.records):
             if (keep is not None and record.problem not in keep) or not include(i):
                 continue
@@ -118,19 +121,44 @@ class BenchmarkPlan:
             if i in members:
                 num[j] += a
                 den[j] += 1
-                if b:
-                    stratum = ids[members[i]]
-                    if coefficients.setdefault(stratum, b) != b:
-                        raise ValueError("a stratum's replies must enter a statistic alike")
+                weights.setdefault(members[i], {})[i] = b
                 continue
             value = table.outcomes[column][i] if column else None
             if column and value is None:
                 continue
             num[j] += a + b * int(bool(value))
             den[j] += 1
+        for h, by_member in weights.items():
+            coefficients.update(self._coefficients(t, column, keep, h, ids[h], by_member))
         stat = self.engine.add_ratio(num, den, coefficients)
         self._sizes[stat] = (sum(1 for d in den if d), sum(den))
         return stat
+
+    def _coefficients(self, t: int, column: str | None, keep: frozenset[str] | None, h: int,
+                      stratum: int, by_member: dict[int, int]) -> dict[int, int]:
+        """Engine id -> sign for stratum h's part of a statistic: the stratum itself when all
+        its replies enter alike, else one domain per sign (a key corrected since the order was
+        drawn can change some members' verdicts, and so their terms, but not their stratum)."""
+        assert column is not None
+        frame = self.frames[(t, column)]
+        table = self.tables[t]
+        every = {i for i in frame.strata[h].members
+                 if keep is None or table.records[i].problem in keep}
+        signs = set(by_member.values())
+        if set(by_member) == every and len(signs) == 1:
+            sign = signs.pop()
+            return {stratum: sign} if sign else {}
+        found = {}
+        for sign in sorted(signs - {0}):
+            if sign not in (-1, 1):
+                raise ValueError("a reply enters a statistic with a sign of -1, 0 or +1")
+            part = frozenset(i for i, b in by_member.items() if b == sign)
+            key = (t, column, keep, h, part)
+            if key not in self._domains:
+                self._domains[key] = self.engine.add_domain(
+                    stratum, self._series(frame.strata[h], table, keep, part))
+            found[self._domains[key]] = sign
+        return found
 
     def difference(self, a: int, b: int) -> int:
         """Register ratio a minus ratio b; its sizes are side a's."""

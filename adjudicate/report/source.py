@@ -17,6 +17,7 @@ from db.export import grader_versions
 from db.grading import failed_selfchecks
 from db.sample_order import sample_slots
 from db.stored import stored_replies
+from db.strata import StratumKey
 from graders.disputes import AUDIT
 from graders.registry import GRADERS
 
@@ -96,8 +97,9 @@ def decisions_from_db(db: Database) -> list[DecisionRecord]:
 
 
 def sample_from_db(db: Database) -> dict[int, SampleSlot]:
-    """Every queued reply the recorded sample order ranks: its position and whether drawn."""
-    return {reply_id: SampleSlot(slot.position, slot.drawn)
+    """Every queued reply the recorded sample order ranks: its position, whether drawn, and
+    the stratum it was ranked in."""
+    return {reply_id: SampleSlot(slot.position, slot.drawn, StratumKey.parse(slot.stratum))
             for reply_id, slot in sample_slots(db).items()}
 
 

@@ -1,7 +1,9 @@
 """A run's replies split into the strata a partial read is estimated over.
 
-A stratum is a run's queued replies with one queue reason and one verdict from every grader
-(all graders' verdicts are constant within it, so agreements are linear in its passes). The
+A stratum is a run's queued replies with one queue reason and one verdict from every grader,
+as they were when the sample order ranked them (`db.strata.stratum_of`: a key corrected since
+changes a reply's verdicts, not its stratum, so the sample stays a sample; a statistic whose
+terms then differ within a stratum splits it into domains, `partial_plan.BenchmarkPlan`). The
 order that makes it a sample is the recorded sample order restricted to the stratum: its
 *prefix* is the stratum's replies, in that order, up to the first one nobody has drawn. Queued
 replies the order does not rank form a stratum of their own with no sample. An audited run
@@ -15,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from db.strata import StratumKey, stratum_of
 from graders.disputes import AUDIT
-from graders.registry import GRADERS
 
 from .reading import LABELED_STATUSES, Resolution
 from .records import ScoredReply
@@ -24,13 +26,15 @@ from .records import ScoredReply
 
 @dataclass(frozen=True)
 class SampleSlot:
-    """A ranked reply's place in the recorded sample order, and whether it has been drawn."""
+    """A ranked reply's place in the recorded sample order, whether it has been drawn, and the
+    stratum the order ranked it in (None: the one its record's reason and verdicts make)."""
 
     position: int
     drawn: bool
+    stratum: StratumKey | None = None
 
 
-Vector = tuple[tuple[str, str], ...]  # (grader, outcome), sorted by grader name
+Vector = tuple[tuple[str, str], ...]  # (grader, outcome), in grader order
 
 
 @dataclass(frozen=True)
@@ -74,16 +78,8 @@ class Stratum:
         return self.respondents > 0
 
     def name(self) -> str:
-        """'disagree · accepted by symbolic, mathverify-full' (graders rejecting are implied;
-        errors and timeouts are named: 'plus_only_fail · accepted by base · plus timeout')."""
-        outcomes = dict(self.verdicts)
-        accepting = GRADERS.ordered({g for g, o in outcomes.items() if o == "accept"})
-        who = ("accepted by " + ", ".join(accepting)) if accepting else "accepted by none"
-        if self.reason == AUDIT or len(accepting) == len(self.verdicts):
-            who = "every grader accepts"
-        odd = [f"{g} {outcomes[g]}" for g in GRADERS.ordered(set(outcomes))
-               if outcomes[g] not in ("accept", "reject")]
-        return " · ".join([self.reason, who, *odd]) + (
+        """'disagree · accepted by symbolic, mathverify-full' (`db.strata.StratumKey.name`)."""
+        return StratumKey("", "", self.reason, self.verdicts).name + (
             "" if self.ordered else " · not in the sample order")
 
 
@@ -111,6 +107,15 @@ def vector(record: ScoredReply) -> Vector:
     return tuple(sorted(record.verdicts.items()))
 
 
+def _stratum(record: ScoredReply, slot: SampleSlot | None) -> tuple[str, Vector, bool]:
+    """(reason, verdicts, ranked) of a queued reply: `db.strata.stratum_of`, which keeps a
+    ranked reply in the stratum the order ranked it in, whatever a correction did since."""
+    key = stratum_of(None if slot is None or slot.stratum is None else slot.stratum.text,
+                     record.benchmark, record.run, record.queue_reason or "queued",
+                     record.verdicts.items())
+    return key.reason, tuple(sorted(key.verdicts)), slot is not None
+
+
 def column_strata(
     column: str,
     records: Sequence[ScoredReply],
@@ -124,8 +129,10 @@ def column_strata(
                      if r.queue_reason == AUDIT and not r.queued and r.reply_id in slots}
     label_values: dict[int, bool | None] = {}
     for i, record in enumerate(records):
-        if record.queued:
-            key = (record.queue_reason or "queued", vector(record), record.reply_id in slots)
+        slot = slots.get(record.reply_id)
+        if record.queued or (slot is not None and record.queue_reason != AUDIT):
+            # a ranked reply no longer disputed (its key corrected) stays in its stratum
+            key = _stratum(record, slot)
         elif vector(record) in audit_vectors and record.verdicts:
             key = (AUDIT, vector(record), True)
             # in an audit stratum only a label is a reading; the graders' verdict is imputed
