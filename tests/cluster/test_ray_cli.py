@@ -44,10 +44,11 @@ def test_ray_options_need_the_ray_executor(tmp_path):
     assert "--address and --batch-size apply to --executor ray" in result.output
 
 
+@pytest.mark.ray
 def test_an_address_nothing_listens_on_fails_at_once_naming_it(tmp_path):
     """Ray itself retries a wrong address for minutes in silence; the CLI says what is wrong
     and what to do instead, and grades nothing."""
-    pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[test]')")
+    pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[test-ray]')")
     path = imported_code_db(tmp_path)
     with socket.socket() as bound:  # bound, never listening: a connection is refused
         bound.bind(("127.0.0.1", 0))

@@ -25,7 +25,7 @@ from graders.registry import GRADERS
 from tests.cluster.slices import copy_db, gsm8k_db, humaneval_db
 from tests.cluster.stored import graded, replies
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.ray]
 TIMEOUT_S = 900  # a hung driver fails the test instead of the whole run
 
 
