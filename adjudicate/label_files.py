@@ -14,13 +14,14 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import zlib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from adjudicate.csv_safe import plain_cell
 from adjudicate.errors import InputError
-from adjudicate.importers.jsonl import read_jsonl
+from adjudicate.importers.jsonl import bounded_lines, read_jsonl
 from db.label_io import LabelWrite, ReplyIdentity
 from graders.labels import LABELS
 
@@ -50,30 +51,38 @@ def read_rows(path: Path, fmt: str) -> Iterator[tuple[int, dict[str, Any]]]:
     name = str(path)
     if not path.exists() or path.is_dir():
         raise InputError(name, "no such file" if not path.exists() else "is a directory")
-    opener = gzip.open if path.suffix == ".gz" else open
     try:
-        with opener(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(name, "not UTF-8; re-encode the file as UTF-8") from None
-    except (OSError, EOFError) as exc:
-        raise InputError(name, f"cannot read: {exc}") from None
-    reader = csv.DictReader(io.StringIO(text, newline=""))
-    if not reader.fieldnames:
-        raise InputError(name, "the file holds no header row (it is empty)")
-    count = 0
-    try:
-        for row in reader:
-            if None in row:
-                raise InputError(name, f"{len(row[None]) + len(reader.fieldnames)} cells for "
-                                 f"{len(reader.fieldnames)} columns", line=reader.line_num)
-            count += 1
-            yield reader.line_num, {k: plain_cell(v) for k, v in row.items()
-                                    if v != "" or k == "label"}
+        with open(path, "rb") as handle:
+            reader = csv.DictReader(_csv_lines(handle, path.suffix == ".gz", name))
+            if not reader.fieldnames:
+                raise InputError(name, "the file holds no header row (it is empty)")
+            count = 0
+            for row in reader:
+                if None in row:
+                    raise InputError(name, f"{len(row[None]) + len(reader.fieldnames)} cells "
+                                     f"for {len(reader.fieldnames)} columns", line=reader.line_num)
+                count += 1
+                yield reader.line_num, {k: plain_cell(v) for k, v in row.items()
+                                        if v != "" or k == "label"}
     except csv.Error as exc:
         raise InputError(name, f"not valid CSV ({exc})", line=reader.line_num) from None
+    except (OSError, EOFError, zlib.error) as exc:
+        raise InputError(name, f"cannot read: {exc}") from None
     if count == 0:
         raise InputError(name, "the file holds no rows below its header")
+
+
+def _csv_lines(handle: io.BufferedIOBase, gzipped: bool, name: str) -> Iterator[str]:
+    """The file's lines as text, read in bounded memory under the limits of reply imports
+    (line length, gzip expansion); a byte-order mark, as spreadsheets save it, is dropped."""
+    stream: io.BufferedIOBase = gzip.GzipFile(fileobj=handle) if gzipped else handle
+    for line_no, line in bounded_lines(stream, handle if gzipped else None, name):
+        try:
+            text = line.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(name, "not UTF-8; re-encode the file as UTF-8",
+                             line=line_no) from None
+        yield text.removeprefix("\ufeff") if line_no == 1 else text
 
 
 class ReplyIndex:
@@ -183,6 +192,31 @@ def check_row(row: Mapping[str, Any], index: ReplyIndex, reviewer: str | None,
 
 def read_label_file(path: Path, index: ReplyIndex, reviewer: str | None,
                     fmt: str = "auto") -> list[LabelWrite]:
-    """Every row of a label file, checked; the first bad row raises and nothing is returned."""
+    """Every row of a label file, checked; the first bad row raises and nothing is returned.
+
+    Two rows that say different things of one reply for one reviewer are refused, naming both
+    lines (which one is meant cannot be told); an exact repeat of a row is read once."""
     fmt = file_format(path, fmt)
-    return [check_row(row, index, reviewer, (str(path), line)) for line, row in read_rows(path, fmt)]
+    rows: list[LabelWrite] = []
+    first_at: dict[tuple[int, str, bool], tuple[int, LabelWrite]] = {}
+    for line, raw in read_rows(path, fmt):
+        row = check_row(raw, index, reviewer, (str(path), line))
+        key = (row.reply_id, row.reviewer, row.adjudicated)
+        if key not in first_at:
+            first_at[key] = (line, row)
+            rows.append(row)
+        elif first_at[key][1] != row:
+            _refuse_conflict(str(path), line, first_at[key], row, index)
+    return rows
+
+
+def _refuse_conflict(name: str, line: int, first: tuple[int, LabelWrite], row: LabelWrite,
+                     index: ReplyIndex) -> None:
+    first_line, earlier = first
+    field = next(f for f in ("status", "label", "note") if getattr(earlier, f) != getattr(row, f))
+    reply = index.by_id[row.reply_id]
+    raise InputError(name, f"line {first_line} already gives reply {reply.reply_id} "
+                     f"({reply.run} {reply.task_id} #{reply.sample_index}) {field} "
+                     f"{getattr(earlier, field)!r} for {row.reviewer}, this line "
+                     f"{getattr(row, field)!r}; keep one row per reply and reviewer",
+                     line=line, field=field)

@@ -39,7 +39,7 @@ def read_jsonl(
         with open(path, "rb") as raw:
             handle: io.BufferedIOBase = gzip.GzipFile(fileobj=raw) if path.suffix == ".gz" else raw
             compressed = raw if path.suffix == ".gz" else None
-            for line_no, line in _lines(handle, compressed, name):
+            for line_no, line in bounded_lines(handle, compressed, name):
                 if on_bytes is not None:
                     on_bytes(len(line))
                 try:
@@ -65,7 +65,7 @@ def read_jsonl(
         raise InputError(name, "the file holds no records (it is empty)")
 
 
-def _lines(handle: io.BufferedIOBase, compressed: io.BufferedIOBase | None,
+def bounded_lines(handle: io.BufferedIOBase, compressed: io.BufferedIOBase | None,
            name: str) -> Iterator[tuple[int, bytes]]:
     """(line number, bytes) of each line, refusing over-long lines and runaway expansion."""
     expanded, next_check = 0, 0

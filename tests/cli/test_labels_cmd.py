@@ -149,9 +149,10 @@ def jsonl_drawn(path) -> set[int]:
 
 def test_history_export_lists_every_event(graded, tmp_path):
     math = [r for r in replies(graded) if r["kind"] == "math"]
-    path = write_jsonl(tmp_path / "l.jsonl", [{"reply_id": math[0]["reply_id"], "label": "correct"},
-                                              {"reply_id": math[0]["reply_id"], "label": "incorrect"}])
-    invoke("labels", "import", path, "--db", graded, "--reviewer", "ann")
+    for number, label in enumerate(("correct", "incorrect")):  # a relabel: a second file
+        path = write_jsonl(tmp_path / f"l{number}.jsonl",
+                           [{"reply_id": math[0]["reply_id"], "label": label}])
+        assert invoke("labels", "import", path, "--db", graded, "--reviewer", "ann").exit_code == 0
     result = invoke("labels", "export", "--db", graded, "--history", "--format", "csv")
     lines = result.stdout.splitlines()
     assert lines[0].startswith("reply_id,run,benchmark,task_id,sample_index,event_id,reviewer")
