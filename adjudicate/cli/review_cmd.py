@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import getpass
+import os
+import stat
 import sys
 from pathlib import Path
 
@@ -136,16 +138,31 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
     make_app(db_path, reviewer.strip() or getpass.getuser(), flt, order, guide).run()
 
 
-MAX_GUIDELINES = 1 << 20
+MAX_GUIDELINES = 64 << 10
 
 
 def read_guidelines(path: Path) -> str:
-    """The guidelines file's text; a clear error for one that is not UTF-8 text or too large."""
-    if path.stat().st_size > MAX_GUIDELINES:
-        raise click.BadParameter(f"{path}: over {MAX_GUIDELINES:,} bytes; guidelines are a "
-                                 "page of Markdown", param_hint="--guidelines")
+    """The guidelines file's text; a clear error for one that is not a regular file of UTF-8
+    text under MAX_GUIDELINES bytes (a device or a FIFO would read forever or block)."""
     try:
-        return path.read_text(encoding="utf-8")
+        with open(path, "rb", opener=_open_nonblocking) as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise click.BadParameter(f"{path}: not a regular file; pass a Markdown file",
+                                         param_hint="--guidelines")
+            data = handle.read(MAX_GUIDELINES + 1)
+    except OSError as error:
+        raise click.BadParameter(f"{path}: cannot read: {error.strerror}",
+                                 param_hint="--guidelines") from None
+    if len(data) > MAX_GUIDELINES:
+        raise click.BadParameter(f"{path}: over {MAX_GUIDELINES:,} bytes; guidelines are a "
+                                 "few pages of Markdown", param_hint="--guidelines")
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise click.BadParameter(f"{path}: not UTF-8 text (byte {error.start}): save it as "
                                  "UTF-8 Markdown", param_hint="--guidelines") from None
+
+
+def _open_nonblocking(name: str, flags: int) -> int:
+    """Open without waiting: a FIFO with no writer would block open() itself."""
+    return os.open(name, flags | os.O_NONBLOCK)

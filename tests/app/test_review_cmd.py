@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import pytest
 from click.testing import CliRunner
 
@@ -49,11 +52,17 @@ def test_help_has_an_example():
 @pytest.mark.parametrize("content, message", [
     (None, "does not exist"),  # no such file
     (b"# Rules\n\xff\xfe broken\n", "not UTF-8 text (byte 8)"),
-    (b"x" * ((1 << 20) + 1), "over 1,048,576 bytes"),
+    (b"x" * ((64 << 10) + 1), "over 65,536 bytes"),
+    ("/dev/zero", "not a regular file"),  # a device reads forever
+    ("FIFO", "not a regular file"),  # a FIFO with no writer blocks forever
 ])
 def test_bad_guidelines_are_one_clear_line(review_db, tmp_path, content, message):
     path = tmp_path / "GUIDE.md"
-    if content is not None:
+    if content == "/dev/zero":
+        path = Path(content)
+    elif content == "FIFO":
+        os.mkfifo(path)
+    elif content is not None:
         path.write_bytes(content)
     result = CliRunner().invoke(review, ["--db", str(review_db), "--guidelines", str(path)])
     assert result.exit_code != 0 and message in result.output

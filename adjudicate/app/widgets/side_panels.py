@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.highlight import highlight
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from adjudicate.app.reference import ReferenceText
 from adjudicate.app.widgets.code_view import scroll_pane
@@ -60,14 +61,17 @@ class ReferencePanel(Vertical):
 
 
 class GuidelinesPanel(VerticalScroll, can_focus=False):
-    """The team's labeling guidelines (a Markdown file), rendered."""
+    """The team's labeling guidelines (a Markdown file), rendered.
+
+    Rich's Markdown in one Static, not Textual's Markdown widget (a widget per block: 16 KB of
+    guidelines took 16 s to show on a loaded machine): drawn when first shown, then cached."""
 
     def __init__(self, text: str, *, id: str | None = None) -> None:  # noqa: A002
         super().__init__(id=id)
-        self._text = text
+        self.source = text
 
     def compose(self) -> ComposeResult:
-        yield Markdown(visible(self._text, keep="\n\t"), id="guidelines-text")
+        yield Static(RichMarkdown(visible(self.source, keep="\n\t")), id="guidelines-text")
 
     def on_mount(self) -> None:
         self.border_title = "Guidelines"
