@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from db.errors import StoreError
+from db.errors import StoreError, storage_error
 from db.schema import MIGRATIONS
 
 BUSY_TIMEOUT_S = 30.0
@@ -33,15 +33,16 @@ def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = 
         db = Database(conn)
         db.execute("PRAGMA foreign_keys = ON")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
+        _check_is_ours(db, path)  # before anything is written, WAL mode included
         if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             db.enable_wal()
-        _check_is_ours(db, path)
         MIGRATIONS.apply(db)
         from db.patterns import refresh_patterns  # it writes through write_transaction, below
 
         refresh_patterns(db)  # queued replies graded before patterns existed get theirs
     except sqlite3.DatabaseError as exc:
-        raise StoreError(f"{path}: not a usable SQLite database ({exc})") from exc
+        raise (storage_error(exc, str(path))
+               or StoreError(f"{path}: not a usable SQLite database ({exc})")) from exc
     return db
 
 
@@ -69,9 +70,14 @@ def _holds_nothing(db: Database) -> bool:
 
 
 def _check_is_ours(db: Database, path: Path) -> None:
-    """Refuse to migrate a SQLite file that belongs to something else."""
+    """Refuse a SQLite file that belongs to something else, another sqlite-utils application's
+    included (its migrations table names another migration set), before writing anything."""
     tables = set(db.table_names())
-    if tables and "_sqlite_migrations" not in tables:
+    ours = not tables or (
+        "_sqlite_migrations" in tables
+        and db.execute("SELECT 1 FROM _sqlite_migrations WHERE migration_set = ? LIMIT 1",
+                       [MIGRATIONS.name]).fetchone() is not None)
+    if not ours:
         raise StoreError(
             f"{path}: is a SQLite database but not an adjudicate one "
             f"(it has tables {', '.join(sorted(tables)[:5])}); choose another --db path"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import sqlite3
 from collections.abc import Sequence
 
 SHOWN_NAMES = 20  # a list of known names longer than this is cut, with a count of the rest
@@ -27,3 +28,25 @@ def unknown_name(kind: str, name: str, known: Sequence[str], where: str, hint: s
     close = difflib.get_close_matches(name, known, n=1)
     guess = f"; did you mean {close[0]!r}?" if close else ""
     return UnknownName(f"no {kind} {name!r} in {where}; {kind}s: {shown}{guess}")
+
+
+# What SQLite says when it cannot write (its words, lower-cased), what that means, what to do.
+STORAGE_FAILURES = (
+    ("readonly", "is read-only here (file or folder permissions, a read-only mount)",
+     "make it writable, or copy it to a folder you can write"),
+    ("disk is full", "cannot grow: the disk is full", "free some space"),
+    ("disk i/o error", "could not be written (a disk I/O error)",
+     "check the disk and its free space"),
+    ("unable to open database file", "cannot be opened for writing (SQLite writes its -wal and "
+     "-shm files beside it)", "make its folder writable"),
+)
+
+
+def storage_error(exc: sqlite3.Error, where: str) -> StoreError | None:
+    """The actionable form of SQLite refusing to write `where`, or None for any other error."""
+    said = str(exc).lower()
+    for words, what, todo in STORAGE_FAILURES:
+        if words in said:
+            return StoreError(f"{where} {what}: the step that failed was rolled back and "
+                              f"everything committed before it is kept; {todo}, then rerun")
+    return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,7 +25,7 @@ from rich.progress import (
 
 from adjudicate.errors import InputError
 from adjudicate.safe_text import visible
-from db.errors import StoreError, UnknownName
+from db.errors import StoreError, UnknownName, storage_error
 from graders.progress import Advance, Stage
 
 USER_ERRORS = (InputError, StoreError)
@@ -100,17 +101,26 @@ class AdjudicateGroup(click.Group):
             # whoever read our output went away (`| head`): stop quietly, as other tools do
             _silence_stdout()
             sys.exit(141)
+        except sqlite3.OperationalError as exc:  # a read-only file, a full disk: say so
+            known = storage_error(exc, "the database (--db)")
+            if known is None:
+                _unexpected(exc)
+            raise click.ClickException(visible(str(known))) from None
         except Exception as exc:
-            if os.environ.get(DEBUG_VARIABLE):
-                raise
-            # A bug of ours: one clear line, never a traceback; the data is safe because every
-            # write is a committed transaction.
-            stderr.print(
-                f"Error: unexpected {type(exc).__name__}: {visible(str(exc)[:300])}\n"
-                "Everything committed so far is kept. This is a bug in adjudicate: rerun with "
-                f"{DEBUG_VARIABLE}=1 to see the traceback, and report it.",
-                markup=False, highlight=False)
-            sys.exit(2)
+            _unexpected(exc)
+
+
+def _unexpected(exc: Exception) -> None:
+    """A bug of ours: one clear line, never a traceback (unless asked for with DEBUG_VARIABLE);
+    the data is safe because every write is a committed transaction."""
+    if os.environ.get(DEBUG_VARIABLE):
+        raise exc
+    stderr.print(
+        f"Error: unexpected {type(exc).__name__}: {visible(str(exc)[:300])}\n"
+        "Everything committed so far is kept. This is a bug in adjudicate: rerun with "
+        f"{DEBUG_VARIABLE}=1 to see the traceback, and report it.",
+        markup=False, highlight=False)
+    sys.exit(2)
 
 
 def _silence_stdout() -> None:
