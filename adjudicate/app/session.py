@@ -53,6 +53,7 @@ from db.queue import (
 )
 from db.review_item import (
     ExtractionView,
+    KeyStatus,
     QueueItem,
     VerdictView,
     group_members,
@@ -76,7 +77,7 @@ ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sa
 # The store's records and filter helpers the rest of the app uses, taken from here.
 __all__ = [
     "STATUS_HELP", "Decision", "DecisionPreview", "Erratum", "ExtractionView", "FilterChoices",
-    "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem", "ReferenceText",
+    "KeyStatus", "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem", "ReferenceText",
     "RetractionEffect", "ReviewProgress", "ReviewSession", "Scope", "StoreError", "TextMatch",
     "Undone", "VerdictView", "format_grader_pattern", "parse_grader_pattern",
 ]

@@ -4,6 +4,7 @@ Pilot on a graded GSM8K-style database whose first key is wrong; each test reads
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -172,3 +173,52 @@ def test_labels_import_after_k_keeps_the_erratum(errata_db, tmp_path):
     errata, label, listed = state(errata_db, first)
     assert errata == [("wrong", "16.5", "11 pens")] and label == [("incorrect",)]
     assert "11 pens" in listed
+
+
+def key_text(app) -> str:
+    return str(app.screen.query_one("#math-key", Static).render())
+
+
+async def test_the_review_screen_shows_the_corrected_key_and_who_gave_it(errata_db):
+    """Issue 23.6: after a correction the screen showed the old key alone."""
+    app = make_app(errata_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        assert key_text(app) == "Key  15"
+        first = await correct_the_first_key(pilot)
+        assert app.screen.item.task_id == "0"  # the next reply of the same problem
+        assert key_text(app) == "Key  15 → 16.5 (corrected by ann)"
+        await pilot.press("left")
+        await until(pilot, lambda: app.screen.item.reply_id == first, "back on the first")
+        assert key_text(app) == "Key  15 → 16.5 (corrected by ann)"
+    listed = CliRunner().invoke(main, ["errata", "--db", str(errata_db)]).output
+    assert "`15` should be `16.5`" in listed
+    assert [(e.old_key, e.new_key, e.reviewers) for e in report(errata_db).errata] == [
+        ("15", "16.5", ("ann",))]
+
+
+async def test_screen_errata_file_and_report_name_the_same_key_when_one_reviewer_gives_none(
+        errata_db):
+    """bob calls the key wrong without a correction, ann gives 16.5: all three say 16.5 (the
+    report used to call the reviewers in disagreement while the errata file named 16.5)."""
+    from adjudicate.grading.errata_stage import regrade_errata
+    from db.errata import record_erratum
+    from tests.errata.data import reply_ids
+
+    db = open_db(errata_db)
+    first, second, _ = reply_ids(db, "0")
+    record_erratum(db, first, "bob", "wrong", None, "10 pens is wrong")
+    record_erratum(db, second, "ann", "wrong", "16.5")
+    regrade_errata(db, jobs=1)
+    db.close()
+    app = make_app(errata_db, "cat")
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda: app.screen.item is not None, "an item")
+        assert app.screen.item.task_id == "0"
+        assert key_text(app) == "Key  15 → 16.5 (corrected by ann)"
+    listed = CliRunner().invoke(main, ["errata", "--db", str(errata_db),
+                                       "--format", "jsonl"]).output
+    keys = [json.loads(line) for line in listed.splitlines() if '"key"' in line]
+    assert [(k["kind"], k["corrected_key"]) for k in keys if k["type"] == "key"] == [
+        ("wrong", "16.5")]
+    assert [(e.new_key, e.status, e.replies_regraded) for e in report(errata_db).errata] == [
+        ("16.5", "scored with the corrected key", 3)]
