@@ -190,6 +190,8 @@ async def test_the_review_screen_shows_the_corrected_key_and_who_gave_it(errata_
         await pilot.press("left")
         await until(pilot, lambda: app.screen.item.reply_id == first, "back on the first")
         assert key_text(app) == "Key  15 → 16.5 (corrected by ann)"
+        lines = str(app.screen.query_one("#math-extraction").render())
+        assert "against 16.5: exact accept · normalized accept · symbolic accept" in lines
     listed = CliRunner().invoke(main, ["errata", "--db", str(errata_db)]).output
     assert "`15` should be `16.5`" in listed
     assert [(e.old_key, e.new_key, e.reviewers) for e in report(errata_db).errata] == [

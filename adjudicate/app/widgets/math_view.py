@@ -33,6 +33,18 @@ def main_extraction(item: QueueItem) -> ExtractionView | None:
     return next((e for e in item.extractions if e.start is not None), fallback)
 
 
+def against_corrected_key(item: QueueItem) -> str | None:
+    """'against 16.5: exact reject · symbolic accept', so the reply is read against the
+    corrected key (None: no key corrects this reply's)."""
+    status = item.key_status
+    if status is None or status.corrected_key is None:
+        return None
+    key = compact(status.corrected_key, 40)
+    if not status.verdicts:
+        return f"against {key}: not graded yet (the app or `adjudicate grade` does it)"
+    return f"against {key}: " + " · ".join(f"{g} {o}" for g, o in status.verdicts)
+
+
 def key_line(item: QueueItem) -> Content:
     """'Key  150 → 240 (corrected by ann)', or the key and what reviewers found wrong with it;
     a suspect key says why."""
@@ -86,6 +98,9 @@ class MathItemView(ItemView):
         extraction = main_extraction(item)
         lines = [describe_extraction(extraction)]
         lines += [describe_extraction(e) for e in item.extractions if e is not extraction]
+        corrected = against_corrected_key(item)
+        if corrected:
+            lines.append(corrected)
         if lines != self._extraction:
             self._extraction = lines
             self.query_one("#math-extraction", Lines).show_lines([Content(t) for t in lines])
