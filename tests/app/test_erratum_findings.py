@@ -224,3 +224,30 @@ async def test_screen_errata_file_and_report_name_the_same_key_when_one_reviewer
         ("wrong", "16.5")]
     assert [(e.new_key, e.status, e.replies_regraded) for e in report(errata_db).errata] == [
         ("16.5", "scored with the corrected key", 3)]
+
+
+def test_the_retraction_says_what_the_report_does_then(errata_db):
+    from adjudicate.app.dialogs.retract_erratum import retraction_text
+    from db.errata import record_erratum, retraction_effect
+    from db.labels import record_label
+    from tests.errata.data import reply_ids
+
+    db = open_db(errata_db)
+    try:
+        first, second, _ = reply_ids(db, "0")
+        mine = record_erratum(db, first, "ann", "ambiguous", note="10 or 11 pens?")
+        text = retraction_text(retraction_effect(db, mine))
+        assert text.startswith("gsm8k 0 · key 15 is ambiguous (by ann) · note: 10 or 11 pens?")
+        assert (f"Report: your bad-key label on reply #{first} stays and keeps the problem out "
+                "of every score until you label it c or x.") in text
+        # undoing the `k` takes that label back too
+        assert "Report: the problem counts in every score again." in retraction_text(
+            retraction_effect(db, mine), undoing=first)
+        record_label(db, first, "ann", "correct")
+        assert "Report: the problem counts in every score again." in retraction_text(
+            retraction_effect(db, mine))
+        record_erratum(db, second, "bob", "wrong", "16.5")
+        assert ("Report: bob's erratum on this problem still stands; the report goes by it."
+                in retraction_text(retraction_effect(db, mine)))
+    finally:
+        db.close()

@@ -30,7 +30,8 @@ def retraction_text(effect: RetractionEffect, undoing: int | None = None) -> str
     lines = [f"{e.benchmark} {e.task_id} · {finding} (by {e.reviewer})"
              + (f" · note: {compact(e.note, 60)}" if e.note else "")]
     if e.corrects:
-        lines.append(f"{_replies(effect.regraded)} graded against {new} go back to {old}."
+        goes = "goes" if effect.regraded == 1 else "go"
+        lines.append(f"{_replies(effect.regraded)} graded against {new} {goes} back to {old}."
                      if effect.regraded else f"No reply was graded against {new} yet.")
     others = ", ".join(sorted({o.reviewer for o in effect.others}))
     labeled = [r for r in effect.bad_key_labels if r != undoing]
