@@ -1,9 +1,11 @@
 """Errata: a key a reviewer found wrong (with the right key, where they know it) or ambiguous.
 
 An erratum is recorded with the bad-key label it explains, in one transaction, and is never
-edited: it stops counting when that label is undone or the reviewer labels the reply otherwise
-(`active_errata`). A corrected key has its problem's replies graded again against it; those
-verdicts live beside the originals (`erratum_verdicts`), which stay as they were.
+edited. "This key is wrong" and "this reply is right or wrong" are two findings: relabeling
+the reply leaves the erratum standing; it stops only when retracted (`retract_erratum`) or when
+the `k` that recorded it is undone (`active_errata`). A corrected key has its problem's
+replies graded again against it; those verdicts live beside the originals
+(`erratum_verdicts`), which stay as they were.
 """
 
 from __future__ import annotations
@@ -81,13 +83,11 @@ def record_erratum(db: Database, reply_id: int, reviewer: str, kind: str,
 
 
 def active_errata(db: Database, problem_ids: Sequence[int] | None = None) -> list[Erratum]:
-    """Each reviewer's latest standing erratum per problem: its label not undone, and the
-    reviewer's current label on that reply still the bad-key label."""
+    """Each reviewer's latest standing erratum per problem: neither retracted nor recorded by
+    a `k` since undone (whatever the reviewer labels its reply later)."""
     where = """WHERE NOT EXISTS (SELECT 1 FROM label_events u WHERE u.undoes = e.event_id)
-                 AND EXISTS (SELECT 1 FROM labels l WHERE l.reply_id = e.reply_id
-                             AND l.reviewer = e.reviewer AND l.status = 'labeled'
-                             AND l.label = ?)"""
-    params: list[Any] = [bad_key_label()]
+                 AND NOT EXISTS (SELECT 1 FROM erratum_retractions x WHERE x.erratum_id = e.id)"""
+    params: list[Any] = []
     if problem_ids is not None:
         where += f" AND e.problem_id IN ({', '.join('?' * len(problem_ids))})"
         params += list(problem_ids)
@@ -95,6 +95,55 @@ def active_errata(db: Database, problem_ids: Sequence[int] | None = None) -> lis
     for erratum in _errata(db, where, params):
         latest[(erratum.problem_id, erratum.reviewer)] = erratum  # ordered by id
     return sorted(latest.values(), key=lambda e: (e.benchmark, e.task_id, e.id))
+
+
+def standing_erratum(db: Database, problem_id: int, reviewer: str) -> Erratum | None:
+    """This reviewer's standing erratum on a problem, if any."""
+    return next((e for e in active_errata(db, [problem_id]) if e.reviewer == reviewer), None)
+
+
+def errata_of_events(db: Database, event_ids: Sequence[int]) -> list[Erratum]:
+    """The standing errata these label events recorded (what undoing them would withdraw)."""
+    if not event_ids:
+        return []
+    found = dict(db.execute(
+        f"SELECT id, problem_id FROM errata WHERE event_id IN ({', '.join('?' * len(event_ids))})",
+        list(event_ids)).fetchall())
+    if not found:
+        return []
+    return [e for e in active_errata(db, sorted(set(found.values()))) if e.id in found]
+
+
+def retract_erratum(db: Database, erratum: Erratum, reviewer: str) -> None:
+    """Withdraw a standing erratum (labels stay as they are); one transaction."""
+    with write_transaction(db):
+        if all(e.id != erratum.id for e in active_errata(db, [erratum.problem_id])):
+            raise StoreError(f"erratum {erratum.id} on {erratum.benchmark} {erratum.task_id} "
+                             "no longer stands; nothing to retract")
+        db.execute("INSERT INTO erratum_retractions (erratum_id, reviewer, created_at) "
+                   "VALUES (?, ?, ?)", [erratum.id, reviewer, now()])
+
+
+@dataclass(frozen=True)
+class RetractionEffect:
+    """What withdrawing one erratum changes, for its confirmation."""
+
+    erratum: Erratum
+    regraded: int  # replies graded against its corrected key, which go back to the old key
+    others: tuple[Erratum, ...]  # other reviewers' errata on the problem, which still stand
+    bad_key_labels: tuple[int, ...]  # the reviewer's replies of the problem labeled bad key
+
+
+def retraction_effect(db: Database, erratum: Erratum) -> RetractionEffect:
+    """Which replies a retraction regrades and what still stands on the problem after it."""
+    regraded = db.execute("SELECT COUNT(DISTINCT reply_id) FROM erratum_verdicts "
+                          "WHERE erratum_id = ?", [erratum.id]).fetchone()[0]
+    others = tuple(e for e in active_errata(db, [erratum.problem_id]) if e.id != erratum.id)
+    labeled = tuple(row[0] for row in db.execute(
+        "SELECT l.reply_id FROM labels l JOIN replies r ON r.id = l.reply_id "
+        "WHERE r.problem_id = ? AND l.reviewer = ? AND l.status = 'labeled' AND l.label = ? "
+        "ORDER BY l.reply_id", [erratum.problem_id, erratum.reviewer, bad_key_label()]))
+    return RetractionEffect(erratum, int(regraded), others, labeled)
 
 
 def _errata(db: Database, where: str, params: Sequence[Any]) -> Iterable[Erratum]:

@@ -184,6 +184,17 @@ def undo_last_action(db: Database, reviewer: str) -> list[Undone]:
         return [_revert(db, reviewer, event) for event in batch]
 
 
+def next_undo(db: Database, reviewer: str) -> list[int]:
+    """The events `undo_last_action` would revert now (a whole batch, or one event)."""
+    row = db.execute(_OPEN_EVENTS.format(also="") + " LIMIT 1", [reviewer]).fetchone()
+    if row is None:
+        return []
+    if row[7] is None:
+        return [row[0]]
+    return [event[0] for event in db.execute(_OPEN_EVENTS.format(also="AND batch_id = ?"),
+                                             [reviewer, row[7]])]
+
+
 def _revert(db: Database, reviewer: str, row: Sequence) -> Undone:
     """Write the undo event of one event and put the state back to what it was before it."""
     event_id, reply_id, action, label, prev_label, prev_status, prev_note, _ = row

@@ -9,7 +9,9 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from db.errata import active_errata, erratum_verdicts
 from db.probes import tally_for
+from graders.key_errata import settle_key
 from graders.registry import GRADERS
 
 
@@ -33,6 +35,17 @@ class VerdictView:
     outcome: str
     evidence: dict[str, Any]
     elapsed_ms: float
+
+
+@dataclass(frozen=True)
+class KeyStatus:
+    """What reviewers' standing errata say about a reply's key, by the report's rule."""
+
+    kind: str  # wrong | ambiguous | disputed
+    corrected_key: str | None  # the key the report scores the problem with, if any
+    reviewers: tuple[str, ...]  # who gave the corrected key (without one: who found it)
+    # (grader, outcome) against the corrected key, once regraded (empty until then)
+    verdicts: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -65,6 +78,7 @@ class QueueItem:
     reference: str | None = None  # the worked solution (math) or canonical solution (code)
     contract: str | None = None  # code: the benchmark's input contract (EvalPlus asserts)
     tally: dict[str, Any] | None = None  # code: the other samples' outputs on its failing input
+    key_status: KeyStatus | None = None  # math: the errata standing on its key, if any
 
 
 def _decode(evidence: str) -> dict[str, Any]:
@@ -114,7 +128,25 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
         problem_id=problem_id, reference=reference,
         contract=contract if isinstance(contract, str) else None,
         tally=_tally(db, problem_id, verdicts) if kind == "code" else None,
+        key_status=_key_status(db, reply_id, problem_id, key) if kind == "math" else None,
     )
+
+
+def _key_status(db: Database, reply_id: int, problem_id: int,
+                key: str | None) -> KeyStatus | None:
+    """The standing errata on the key this reply was graded against (a reply with a key of its
+    own is not corrected by an erratum on another)."""
+    found = [e for e in active_errata(db, [problem_id]) if e.old_key == key]
+    if not found:
+        return None
+    kind, corrected = settle_key((e.kind, e.new_key) for e in found)
+    who = [e for e in found if e.new_key == corrected] if corrected else found
+    verdicts: dict[str, str] = {}
+    if corrected:
+        against = erratum_verdicts(db, who[-1].id, GRADERS.versions("math")).get(reply_id, {})
+        verdicts = {grader: outcome for grader, (outcome, _) in against.items()}
+    return KeyStatus(kind, corrected, tuple(sorted({e.reviewer for e in who})),
+                     tuple((g, verdicts[g]) for g in GRADERS.ordered(set(verdicts))))
 
 
 def _tally(db: Database, problem_id: int, verdicts: Sequence[VerdictView]) -> dict[str, Any] | None:

@@ -311,3 +311,25 @@ def m004_sample_order(db: Database) -> None:
         """
     ):
         db.execute(statement)
+
+
+@MIGRATIONS()
+def m007_erratum_retractions(db: Database) -> None:
+    """An erratum withdrawn by a reviewer: it stops standing (a relabel of its reply never
+    withdraws it; `db.errata`)."""
+    for statement in _statements(
+        """
+        CREATE TABLE erratum_retractions (
+            erratum_id INTEGER PRIMARY KEY REFERENCES errata(id),
+            reviewer TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        );
+        CREATE TRIGGER erratum_retractions_append_only_update
+            BEFORE UPDATE ON erratum_retractions
+            BEGIN SELECT RAISE(ABORT, 'erratum_retractions is append-only'); END;
+        CREATE TRIGGER erratum_retractions_append_only_delete
+            BEFORE DELETE ON erratum_retractions
+            BEGIN SELECT RAISE(ABORT, 'erratum_retractions is append-only'); END;
+        """
+    ):
+        db.execute(statement)

@@ -18,10 +18,26 @@ from sqlite_utils import Database
 from adjudicate.app.reference import ReferenceText, reference_of
 from db.batches import Action, Decision, DecisionPreview, Scope, preview_decision, record_decision
 from db.connection import open_db
-from db.errata import Erratum, record_erratum
+from db.errata import (
+    Erratum,
+    RetractionEffect,
+    errata_of_events,
+    record_erratum,
+    retract_erratum,
+    retraction_effect,
+    standing_erratum,
+)
 from db.errata import bad_key_label as erratum_label
 from db.errors import StoreError
-from db.labels import Undone, adjudicate, record_label, record_skip, set_note, undo_last_action
+from db.labels import (
+    Undone,
+    adjudicate,
+    next_undo,
+    record_label,
+    record_skip,
+    set_note,
+    undo_last_action,
+)
 from db.patterns import PatternSummary, pattern_examples, pattern_members, pattern_summaries
 from db.queue import (
     STATUS_HELP,
@@ -37,6 +53,7 @@ from db.queue import (
 )
 from db.review_item import (
     ExtractionView,
+    KeyStatus,
     QueueItem,
     VerdictView,
     group_members,
@@ -60,9 +77,9 @@ ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sa
 # The store's records and filter helpers the rest of the app uses, taken from here.
 __all__ = [
     "STATUS_HELP", "Decision", "DecisionPreview", "Erratum", "ExtractionView", "FilterChoices",
-    "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem", "ReferenceText",
-    "ReviewProgress", "ReviewSession", "Scope", "StoreError", "TextMatch", "Undone",
-    "VerdictView", "format_grader_pattern", "parse_grader_pattern",
+    "KeyStatus", "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem", "ReferenceText",
+    "RetractionEffect", "ReviewProgress", "ReviewSession", "Scope", "StoreError", "TextMatch",
+    "Undone", "VerdictView", "format_grader_pattern", "parse_grader_pattern",
 ]
 
 REGRADE_TIMEOUT_S = 600.0
@@ -214,6 +231,23 @@ class ReviewSession:
         self._set_states({row.reply_id: ("labeled", erratum_label())})
         self.move(1)
         return erratum
+
+    def my_erratum(self, item: QueueItem | None) -> Erratum | None:
+        """This reviewer's standing erratum on the item's problem (what ctrl+k retracts)."""
+        if item is None or item.problem_id is None:
+            return None
+        return standing_erratum(self.db, item.problem_id, self.reviewer)
+
+    def retraction_effect(self, erratum: Erratum) -> RetractionEffect:
+        return retraction_effect(self.db, erratum)
+
+    def retract(self, erratum: Erratum) -> None:
+        """Withdraw the erratum; reply labels stay as they are (committed on return)."""
+        retract_erratum(self.db, erratum, self.reviewer)
+
+    def undo_would_retract(self) -> list[Erratum]:
+        """The standing errata the next undo takes back with the `k` that recorded them."""
+        return errata_of_events(self.db, next_undo(self.db, self.reviewer))
 
     def regrade_errata(self) -> int:
         """Grade the replies of corrected problems against their corrected keys, in a child

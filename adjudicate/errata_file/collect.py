@@ -21,6 +21,7 @@ from adjudicate.report.source import records_from_db
 from db.errata import Erratum, active_errata
 from db.probes import tally_by_task
 from graders.evidence import first_failure
+from graders.key_errata import settle_key
 from graders.labels import LABELS
 
 QUIRK = next(s.name for s in LABELS.for_kind("code") if s.reading == "right")
@@ -42,12 +43,9 @@ def collect_errata(db: Database) -> list[BenchmarkErrata]:
 
 
 def _key_erratum(benchmark: str, problem: str, found: list[Erratum]) -> KeyErratum:
-    kinds = {e.kind for e in found}
-    corrected = {e.new_key for e in found if e.new_key}
-    kind = kinds.pop() if len(kinds) == 1 and len(corrected) <= 1 else "disputed"
+    kind, corrected = settle_key((e.kind, e.new_key) for e in found)
     return KeyErratum(
-        benchmark, problem, found[0].old_key, kind,
-        corrected.pop() if kind == "wrong" and len(corrected) == 1 else None,
+        benchmark, problem, found[0].old_key, kind, corrected,
         tuple(KeyFinding(e.reviewer, e.kind, e.new_key, e.note, e.created_at) for e in found))
 
 

@@ -9,13 +9,14 @@ from dataclasses import replace
 from itertools import combinations
 
 from . import diagnostics, partial, provenance
-from .errata import ErratumInput, apply_errata
+from .errata import APPLIED, ErratumInput, apply_errata
 from .estimates import EstimatePlan, Planned, Ratio, RatioDiff
 from .model import (
     READING,
     Agreement,
     BadKey,
     Difference,
+    ErratumRow,
     GraderScore,
     McNemar,
     PassAtK,
@@ -73,7 +74,7 @@ def build_report(
                        diagnostics.natural_key(r.problem), r.sample_index, r.reply_id),
     )
     resolutions = [resolve(r) for r in ordered]
-    bad_keys = _bad_keys(ordered, resolutions)
+    bad_keys = _bad_keys(ordered, resolutions, erratum_rows)
     excluded = {(b.benchmark, b.problem) for b in bad_keys}
 
     groups: dict[tuple[str, str], tuple[list, list]] = defaultdict(lambda: ([], []))
@@ -168,17 +169,24 @@ def _check(records: Sequence[ScoredReply]) -> None:
             raise ValueError(f"benchmark {record.benchmark!r} mixes math and code replies")
 
 
-def _bad_keys(records: Sequence[ScoredReply], resolutions: Sequence) -> list[BadKey]:
-    """Problems whose key a settled label calls wrong: excluded everywhere, listed here."""
+def _bad_keys(records: Sequence[ScoredReply], resolutions: Sequence,
+              errata: Sequence[ErratumRow] = ()) -> list[BadKey]:
+    """Problems whose key a settled label calls wrong, or whose standing errata give no key to
+    score with (whatever their replies are labeled): excluded everywhere, listed here."""
     flagged: dict[tuple[str, str], list[ScoredReply]] = defaultdict(list)
     for record, resolution in zip(records, resolutions, strict=True):
         if is_bad_key(resolution):
             flagged[(record.benchmark, record.problem)].append(record)
+    keys = {(r.benchmark, r.problem): r.key for r in records}
+    for row in errata:
+        if row.status != APPLIED and (row.benchmark, row.problem) in keys:
+            flagged.setdefault((row.benchmark, row.problem), [])
     sizes: dict[tuple[str, str], int] = defaultdict(int)
     for record in records:
         sizes[(record.benchmark, record.problem)] += 1
     return [
-        BadKey(bench, problem, recs[0].key, tuple(r.reply_id for r in recs),
+        BadKey(bench, problem, recs[0].key if recs else keys[(bench, problem)],
+               tuple(r.reply_id for r in recs),
                sizes[(bench, problem)])
         for (bench, problem), recs in sorted(
             flagged.items(), key=lambda kv: (kv[0][0], diagnostics.natural_key(kv[0][1]))

@@ -1,11 +1,11 @@
 """Keys reviewers corrected: score those problems against the corrected key, list every erratum.
 
 Pure: records and errata in, records and rows out. A problem is scored with a corrected key
-when every reviewer's standing erratum on it gives the same corrected key and each of its
-replies has been graded against that key; its bad-key labels then stop excluding it (the key
-they blamed is replaced), while other labels stand (they judge the reply, not the key). An
-ambiguous key, a wrong key without a correction, or reviewers giving different keys leave
-the problem excluded, as a bad-key label does.
+when every reviewer's standing erratum on it calls the key wrong, those who give a corrected key
+give the same one (`settle_key`), and each of its replies has been graded against that key;
+its bad-key labels then stop excluding it (the key they blamed is replaced), while other labels
+stand (they judge the reply, not the key). An ambiguous key, a wrong key without a correction,
+or reviewers giving different keys leave the problem excluded, whatever its replies' labels.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from graders.disputes import dispute_reason
+from graders.key_errata import DISPUTED, settle_key
 from graders.labels import LABELS
 from graders.verdict import Verdict
 
@@ -64,7 +65,8 @@ def apply_errata(records: Sequence[ScoredReply], errata: Iterable[ErratumInput],
         status, kind, new_key = _decide(found)
         regraded = 0
         if status == APPLIED:
-            verdicts, wanted = found[-1].verdicts, set(found[-1].replies)
+            giver = next(e for e in reversed(found) if e.new_key == new_key)
+            verdicts, wanted = giver.verdicts, set(giver.replies)
             targets = [r for r in replies[(benchmark, problem)] if r.reply_id in wanted]
             if targets and all(r.reply_id in verdicts for r in targets):
                 regraded = len(targets)
@@ -81,17 +83,15 @@ def apply_errata(records: Sequence[ScoredReply], errata: Iterable[ErratumInput],
 
 
 def _decide(found: Sequence[ErratumInput]) -> tuple[str, str, str | None]:
-    """(status, kind, corrected key) for one problem's standing errata."""
-    kinds = {e.kind for e in found}
-    keys = {e.new_key for e in found}
-    if kinds == {"ambiguous"}:
-        return AMBIGUOUS, "ambiguous", None
-    if len(kinds) > 1 or len(keys) > 1:
-        return DISAGREE, "disputed", None
-    new_key = next(iter(keys))
+    """(status, kind, corrected key) for one problem's standing errata (`settle_key`)."""
+    kind, new_key = settle_key((e.kind, e.new_key) for e in found)
+    if kind == "ambiguous":
+        return AMBIGUOUS, kind, None
+    if kind == DISPUTED:
+        return DISAGREE, kind, None
     if not new_key:
-        return NO_CORRECTION, "wrong", None
-    return APPLIED, "wrong", new_key
+        return NO_CORRECTION, kind, None
+    return APPLIED, kind, new_key
 
 
 def _regraded(record: ScoredReply, key: str, verdicts: dict[str, str]) -> ScoredReply:

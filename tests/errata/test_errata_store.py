@@ -1,5 +1,6 @@
 """Errata in the store: recorded with their bad-key label, regraded against the corrected key,
-never edited, and standing only while that label does."""
+never edited, and standing until retracted (or the `k` that recorded them is undone), whatever
+their reply is labeled later."""
 
 from __future__ import annotations
 
@@ -13,9 +14,17 @@ from adjudicate.importers.reading import ReplyFields
 from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
-from db.errata import active_errata, erratum_verdicts, record_erratum
+from db.errata import (
+    active_errata,
+    errata_of_events,
+    erratum_verdicts,
+    record_erratum,
+    retract_erratum,
+    retraction_effect,
+)
 from db.errors import StoreError
-from db.labels import record_label, undo_last
+from db.label_io import LabelWrite, write_labels
+from db.labels import next_undo, record_label, record_labels, undo_last_action
 from graders.registry import GRADERS
 from tests.errata.data import REPLIES, build_errata_db, reply_ids
 
@@ -89,17 +98,49 @@ def test_the_report_scores_the_problem_with_the_corrected_key(db):
     assert (scores[1].successes, scores[1].n_replies) == (3, 4)  # 16.5 twice, and 4
 
 
-def test_an_erratum_stops_standing_when_its_label_is_undone_or_changed(db):
+def test_relabeling_the_reply_keeps_the_erratum_its_key_and_note(db):
+    """Issue 23.1: a `c` or `x` after `k` used to drop the erratum; they are two findings."""
     first, second, _ = reply_ids(db, "0")
-    record_erratum(db, first, "ann", "ambiguous", note="11 or 10 pens?")
-    assert [e.kind for e in active_errata(db)] == ["ambiguous"]
-    undo_last(db, "ann")
+    record_erratum(db, first, "ann", "wrong", "16.5", "11 pens, not 10")
+    record_label(db, first, "ann", "incorrect")  # the reply judged against the corrected key
+    record_labels(db, [first, second], "ann", "correct")  # two replies at once
+    write_labels(db, [LabelWrite(first, "ann", "labeled", "incorrect", "still wrong")])
+    assert [(e.kind, e.new_key, e.note) for e in active_errata(db)] == [
+        ("wrong", "16.5", "11 pens, not 10")]
+    undone = 0
+    while not errata_of_events(db, next_undo(db, "ann")):  # undoing the later labels…
+        undone += len(undo_last_action(db, "ann"))
+    assert undone >= 4 and [e.new_key for e in active_errata(db)] == ["16.5"]  # …leaves it
+    undo_last_action(db, "ann")  # the `k` itself
     assert active_errata(db) == []
+
+
+def test_a_retraction_withdraws_the_erratum_and_says_what_changes(db):
+    first, second, _ = reply_ids(db, "0")
+    mine = record_erratum(db, first, "ann", "wrong", "16.5")
     record_erratum(db, second, "bob", "wrong", "16.5")
-    record_label(db, second, "bob", "correct")  # bob changed his mind about that reply
-    assert active_errata(db) == []
-    record_label(db, second, "bob", "bad_key")  # a bad-key label alone brings it back
+    regrade_errata(db, jobs=1)
+    record_label(db, first, "ann", "incorrect")
+    effect = retraction_effect(db, mine)
+    assert (effect.regraded, [e.reviewer for e in effect.others], effect.bad_key_labels) == (
+        3, ["bob"], ())
+    retract_erratum(db, mine, "ann")
     assert [e.reviewer for e in active_errata(db)] == ["bob"]
+    with pytest.raises(StoreError, match="no longer stands"):
+        retract_erratum(db, mine, "ann")
+    assert db.execute("SELECT label FROM labels WHERE reply_id = ? AND reviewer = 'ann'",
+                      [first]).fetchone() == ("incorrect",)  # labels stay as they are
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("DELETE FROM erratum_retractions")
+
+
+def test_an_ambiguous_key_stays_excluded_after_its_reply_is_labeled(db):
+    first = reply_ids(db, "0")[0]
+    record_erratum(db, first, "ann", "ambiguous", note="11 or 10 pens?")
+    record_label(db, first, "ann", "correct")
+    report = build_report(records_from_db(db), errata=errata_from_db(db), bootstrap=20)
+    assert [(b.problem, b.flagged_replies) for b in report.bad_keys] == [("0", ())]
+    assert [e.status for e in report.errata] == ["excluded: the key is ambiguous"]
 
 
 def test_a_reviewers_later_erratum_replaces_their_earlier_one(db):

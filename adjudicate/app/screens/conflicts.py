@@ -16,9 +16,10 @@ from adjudicate.app.conflict_groups import (
     group_conflicts,
 )
 from adjudicate.app.dialogs.decision import Answer, DecisionDialog
+from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
 from adjudicate.app.keymap import CONFLICTS_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.screens.help import HelpScreen
-from adjudicate.app.session import DecisionPreview, ReviewSession
+from adjudicate.app.session import DecisionPreview, ReviewSession, Undone
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
@@ -151,7 +152,9 @@ class ConflictsScreen(Screen[None]):
         self.notify(f"Conflicts {GROUPING_WORDS[self.grouping]}.", timeout=2)
 
     def action_undo(self) -> None:
-        undone = self.session.undo()
+        undo_with_confirmation(self, self.session, self._undone)
+
+    def _undone(self, undone: list[Undone]) -> None:
         if not undone:
             self.notify("Nothing to undo.", severity="warning")
             return

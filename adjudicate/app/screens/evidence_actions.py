@@ -1,5 +1,6 @@
 """The review screen's evidence keys: the reference and guidelines panels, the original input,
-and `k` asking what is wrong with the key (then regrading a corrected key in a worker)."""
+`k` asking what is wrong with the key (then regrading a corrected key in a worker), and
+ctrl+k retracting that erratum after a confirmation."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ from textual import work
 from textual.screen import Screen
 
 from adjudicate.app.dialogs.key_erratum import KeyErratumDialog, KeyFinding
+from adjudicate.app.dialogs.retract_erratum import RetractErratumDialog
 from adjudicate.app.messages import ErrataRegraded
-from adjudicate.app.session import QueueItem, ReviewSession
+from adjudicate.app.session import Erratum, QueueItem, ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import describe_item
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
@@ -28,6 +30,7 @@ class EvidenceActions(Screen[None]):
 
     session: ReviewSession
     item: QueueItem | None
+    erratum: Erratum | None = None  # this reviewer's standing erratum on the item's problem
 
     def show_current(self) -> None:
         raise NotImplementedError
@@ -91,6 +94,21 @@ class EvidenceActions(Screen[None]):
             self.regrade_errata()
         elif erratum is not None:
             self.notify(f"Key recorded as {erratum.kind}; the problem leaves every score.")
+
+    def action_retract_erratum(self) -> None:
+        erratum = self.erratum
+        if erratum is None:
+            return
+
+        def answered(retract: bool | None) -> None:
+            if retract:
+                self.session.retract(erratum)
+                self.notify(visible(f"Retracted your erratum on {erratum.benchmark} "
+                                    f"{erratum.task_id}'s key."), markup=False)
+                self.show_current()
+
+        self.app.push_screen(RetractErratumDialog(
+            "Retract the key erratum", self.session.retraction_effect(erratum)), answered)
 
     @work(thread=True, exclusive=True, group="errata")
     def regrade_errata(self) -> None:

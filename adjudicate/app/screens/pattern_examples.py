@@ -10,9 +10,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from adjudicate.app.dialogs.decision import Answer, DecisionDialog
+from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
 from adjudicate.app.keymap import EXAMPLES_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.screens.help import HelpScreen
-from adjudicate.app.session import DecisionPreview, PatternSummary, ReviewSession, StoreError
+from adjudicate.app.session import DecisionPreview, PatternSummary, ReviewSession, StoreError, Undone
 from adjudicate.app.widgets.example_card import ExampleCard
 from adjudicate.safe_text import visible
 from graders.labels import LABELS
@@ -131,7 +132,9 @@ class PatternExamplesScreen(Screen[str | None]):
         self.dismiss(self.pattern.id)
 
     def action_undo(self) -> None:
-        undone = self.session.undo()
+        undo_with_confirmation(self, self.session, self._undone)
+
+    def _undone(self, undone: list[Undone]) -> None:
         self.notify(f"Undid {undone[0].action} on {len(undone):,} "
                     f"repl{'y' if len(undone) == 1 else 'ies'}." if undone
                     else "Nothing to undo.", severity="information" if undone else "warning")

@@ -9,10 +9,11 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
 from adjudicate.app.keymap import PATTERNS_BINDINGS
 from adjudicate.app.screens.help import HelpScreen
 from adjudicate.app.screens.pattern_examples import PatternExamplesScreen, read_instead
-from adjudicate.app.session import PatternSummary, ReviewSession
+from adjudicate.app.session import PatternSummary, ReviewSession, Undone
 from adjudicate.safe_text import visible
 
 COLUMNS = ("pattern", "replies", "problems", "runs", "pairs", "you", "anyone")
@@ -101,7 +102,9 @@ class PatternsScreen(Screen[str | None]):
             self.dismiss(s.pattern.id)
 
     def action_undo(self) -> None:
-        undone = self.session.undo()
+        undo_with_confirmation(self, self.session, self._undone)
+
+    def _undone(self, undone: list[Undone]) -> None:
         self.notify(f"Undid {undone[0].action} on {len(undone):,} "
                     f"repl{'y' if len(undone) == 1 else 'ies'}." if undone
                     else "Nothing to undo.", severity="information" if undone else "warning")

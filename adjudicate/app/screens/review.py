@@ -15,6 +15,7 @@ from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
 from adjudicate.app.dialogs.decision import Answer, DecisionDialog
 from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
+from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.messages import ProgressRefreshed
 from adjudicate.app.screens.conflicts import ConflictsScreen
@@ -28,6 +29,7 @@ from adjudicate.app.session import (
     ReviewSession,
     Scope,
     StoreError,
+    Undone,
 )
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
@@ -79,6 +81,7 @@ class ReviewScreen(EvidenceActions):
         included, with control characters as visible stand-ins)."""
         session = self.session
         self.item = item = visible_data(session.current_item())
+        self.erratum = session.my_erratum(item)
         view = session.filter.describe()
         if session.order == "sample":  # moving past a reply without a label or skip ends the sample
             view += " · sample order: label or skip each in turn"
@@ -92,7 +95,7 @@ class ReviewScreen(EvidenceActions):
             self.query_one(f"#{item.kind}", ItemView).show(item)
         self.query_one(ProgressLine).show(session.progress, session.reviewer)
         self.refresh_panels()
-        shape = item.kind if item else None
+        shape = f"{item.kind}{' erratum' if self.erratum else ''}" if item else None
         if shape != self._footer_shape:  # the footer recomposes: only when the keys change
             self._footer_shape = shape
             self.refresh_bindings()
@@ -118,6 +121,8 @@ class ReviewScreen(EvidenceActions):
             return evidence
         if action in ("skip", "note", "move", "scroll"):
             return True if item is not None else None
+        if action == "retract_erratum":
+            return self.erratum is not None  # hidden unless there is one to retract
         return True
 
     # -- labeling (synchronous: committed before the next item shows) ----------------------
@@ -213,7 +218,9 @@ class ReviewScreen(EvidenceActions):
             self._at_end()
 
     def action_undo(self) -> None:
-        undone = self.session.undo()
+        undo_with_confirmation(self, self.session, self._undone)
+
+    def _undone(self, undone: list[Undone]) -> None:
         if not undone:
             self.notify("Nothing to undo.", severity="warning")
             return

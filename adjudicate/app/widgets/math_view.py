@@ -8,7 +8,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from adjudicate.app.formatting import compact
-from adjudicate.app.session import ExtractionView, QueueItem
+from adjudicate.app.session import ExtractionView, KeyStatus, QueueItem
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.lines import Lines
 from adjudicate.app.widgets.reply_view import ReplyView
@@ -33,12 +33,44 @@ def main_extraction(item: QueueItem) -> ExtractionView | None:
     return next((e for e in item.extractions if e.start is not None), fallback)
 
 
+def against_corrected_key(item: QueueItem) -> str | None:
+    """'against 16.5: exact reject · symbolic accept', so the reply is read against the
+    corrected key (None: no key corrects this reply's)."""
+    status = item.key_status
+    if status is None or status.corrected_key is None:
+        return None
+    key = compact(status.corrected_key, 40)
+    if not status.verdicts:
+        return f"against {key}: not graded yet (the app or `adjudicate grade` does it)"
+    return f"against {key}: " + " · ".join(f"{g} {o}" for g, o in status.verdicts)
+
+
+def key_line(item: QueueItem) -> Content:
+    """'Key  150 → 240 (corrected by ann)', or the key and what reviewers found wrong with it;
+    a suspect key says why."""
+    markup, status = "[b]Key[/b]  $key", item.key_status
+    new, who, kind = "", "", ""
+    if status is not None:
+        new, who, kind = status.corrected_key or "", ", ".join(status.reviewers), status.kind
+        if status.corrected_key is not None:
+            markup += " → [b]$new[/b] (corrected by $who)"
+        elif kind == "disputed":
+            markup += "   (reviewers disagree about it: $who)"
+        else:
+            markup += "   ($kind, per $who" + ("; no corrected key)" if kind == "wrong" else ")")
+    if item.key_issue:  # the reviewer checks the key before the reply
+        markup += "   [b reverse] suspect key [/b reverse] $issue"
+    return Content.from_markup(
+        markup, key=item.key if item.key is not None else "(no key stored)",
+        issue=item.key_issue or "", new=new, who=who, kind=kind)
+
+
 class MathItemView(ItemView):
     """Problem and key on top, verdicts in the middle, the reply filling the rest."""
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
         super().__init__(id=id)
-        self._problem: tuple[str, str | None, str | None] | None = None
+        self._problem: tuple[str, str | None, str | None, KeyStatus | None] | None = None
         self._extraction: list[str] = []
 
     def compose(self) -> ComposeResult:
@@ -56,20 +88,19 @@ class MathItemView(ItemView):
 
     def show(self, item: QueueItem) -> None:
         item = visible_data(item)  # one for one, so the extraction span still fits the reply
-        if (item.statement, item.key, item.key_issue) != self._problem:  # problem by problem
-            self._problem = (item.statement, item.key, item.key_issue)
+        problem = (item.statement, item.key, item.key_issue, item.key_status)
+        if problem != self._problem:  # problem by problem
+            self._problem = problem
             self.query_one("#math-statement", Static).update(
                 Content(item.statement or "(no statement)"))
-            markup = "[b]Key[/b]  $key"
-            if item.key_issue:  # the reviewer checks the key before the reply
-                markup += "   [b reverse] suspect key [/b reverse] $issue"
-            self.query_one("#math-key", Static).update(Content.from_markup(
-                markup, key=item.key if item.key is not None else "(no key stored)",
-                issue=item.key_issue or ""))
+            self.query_one("#math-key", Static).update(key_line(item))
         self.query_one(VerdictTable).show(item.verdicts)
         extraction = main_extraction(item)
         lines = [describe_extraction(extraction)]
         lines += [describe_extraction(e) for e in item.extractions if e is not extraction]
+        corrected = against_corrected_key(item)
+        if corrected:
+            lines.append(corrected)
         if lines != self._extraction:
             self._extraction = lines
             self.query_one("#math-extraction", Lines).show_lines([Content(t) for t in lines])
