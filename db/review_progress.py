@@ -27,7 +27,7 @@ class ReviewProgress:
     labeled_by_me: int
     labeled_by_anyone: int
     reviewers: tuple[ReviewerCount, ...]
-    rate_per_min: float | None  # this reviewer's recent labels per minute (None: too few)
+    rate_per_min: float | None  # this reviewer's recent one-by-one labels a minute (None: too few)
 
     @property
     def left_for_me(self) -> int:
@@ -35,6 +35,7 @@ class ReviewProgress:
 
     @property
     def minutes_left(self) -> float | None:
+        """The replies this reviewer has not labeled yet, at their one-by-one pace."""
         if not self.rate_per_min:
             return None
         return self.left_for_me / self.rate_per_min
@@ -59,11 +60,13 @@ def progress(db: Database, reviewer: str, window_minutes: float = 15.0,
 
 def label_rate(db: Database, reviewer: str, window_minutes: float = 15.0,
                at: datetime | None = None) -> float | None:
-    """Labels per minute between this reviewer's first and last label in the window (>= 3 labels)."""
+    """Labels per minute between this reviewer's first and last label in the window (>= 3),
+    counting only replies labeled one by one: a decision over a pattern, a group or a view
+    (one batch) labels thousands in a second and says nothing about the pace of reading."""
     since = (at or datetime.now(timezone.utc)) - timedelta(minutes=window_minutes)
     count, first, last = db.execute(
         "SELECT COUNT(*), MIN(created_at), MAX(created_at) FROM label_events "
-        "WHERE reviewer = ? AND action = 'label' AND created_at >= ?",
+        "WHERE reviewer = ? AND action = 'label' AND batch_id IS NULL AND created_at >= ?",
         [reviewer, since.isoformat(timespec="microseconds")]).fetchone()
     if count < 3:
         return None

@@ -158,3 +158,37 @@ def build_review_db(path: Path, *, math_runs: tuple[str, ...] = ("haiku",),
     set_queue(db, [r[0] for r in rows], entries)
     db.close()
     return path
+
+
+# Reply lengths (in lines) around the reply pane's height at 80x24 to 160x50, each reply's answer
+# on its last line, and statements of 1 to 7 wrapped lines, so the pane's height changes from one
+# item to the next (as on ToRA's GSM8K replies, where the last line was cut).
+LAST_LINE_LENGTHS = (3, 5, 8, 10, 12, 16, 18, 19, 20, 21, 22, 23, 25, 28, 31, 36)
+
+
+def build_last_line_db(path: Path) -> Path:
+    """One queued math reply per length above, its boxed answer on its last line."""
+    cases = []
+    for i, length in enumerate(LAST_LINE_LENGTHS):
+        statement = " ".join(["A train leaves the station and travels east."] * (1 + i % 4 * 2))
+        steps = "".join(f"Step {n}: {n} + {n} = {2 * n}, carried into the next step.\n"
+                        for n in range(1, length))
+        answer = str(100 + i)
+        cases.append(MathCase(f"last/{i}", statement, answer, steps + f"So \\boxed{{{answer}}}",
+                              answer, "boxed", ("reject", "accept", "accept", "accept"),
+                              (answer, answer)))
+    db = open_db(path)
+    with write_transaction(db):
+        add_problems(db, [ProblemRecord("gsm8k", c.task_id, "math", c.statement, answer=c.key)
+                          for c in cases])
+        index = problem_index(db)
+        run = ensure_run(db, "tora", "tora-70b")
+        add_replies(db, run, [(index[("gsm8k", c.task_id)],
+                               ReplyRecord(c.task_id, 0, c.reply, Location("built:last", i)))
+                              for i, c in enumerate(cases)])
+    ids = [r for (r,) in db.execute("SELECT id FROM replies ORDER BY id")]
+    save_graded(db, [_math_graded(r, c) for r, c in zip(ids, cases, strict=True)])
+    set_queue(db, ids, [QueueEntry(r, "math", "disagree", _group(c.task_id, c.answer, c.key))
+                        for r, c in zip(ids, cases, strict=True)])
+    db.close()
+    return path

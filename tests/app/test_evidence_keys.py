@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from adjudicate.app import make_app
 from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
+from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.widgets import code_view
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
@@ -19,6 +20,7 @@ from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
+from tests.app.waiting import press_and_wait
 from tests.conftest import write_jsonl
 from tests.errata.data import build_errata_db
 from tests.grading.test_probe_stage import PROBLEM, SAMPLES
@@ -118,11 +120,8 @@ async def test_a_corrected_key_is_recorded_regraded_and_changes_the_report(errat
     async with app.run_test(size=SIZE) as pilot:
         first = app.screen.item
         assert first.task_id == "0" and first.key == "15"
-        await pilot.press("k")
-        assert isinstance(app.screen, KeyErratumDialog)
-        await pilot.press("w", *"16.5", "tab", *"11 pens", "enter")
-        await pilot.pause()
-        assert not isinstance(app.screen, KeyErratumDialog)
+        await press_and_wait(pilot, "k", screen=KeyErratumDialog)
+        await press_and_wait(pilot, "w", *"16.5", "tab", *"11 pens", "enter", screen=ReviewScreen)
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert app.screen.item.reply_id != first.reply_id  # labeled and moved on
@@ -141,11 +140,10 @@ async def test_a_corrected_key_is_recorded_regraded_and_changes_the_report(errat
 async def test_k_then_ambiguous_excludes_the_problem_and_escape_records_nothing(errata_db):
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("k", "escape")
-        await pilot.pause()
-        first = app.screen.item.reply_id
-        await pilot.press("k", "a", *"which pens", "enter")
-        await pilot.pause()
+        await press_and_wait(pilot, "k", screen=KeyErratumDialog)
+        first = (await press_and_wait(pilot, "escape", screen=ReviewScreen)).item.reply_id
+        await press_and_wait(pilot, "k", screen=KeyErratumDialog)
+        await press_and_wait(pilot, "a", *"which pens", "enter", screen=ReviewScreen)
     db = open_db(errata_db)
     assert db.execute("SELECT kind, new_key, note, reply_id FROM errata").fetchall() == [
         ("ambiguous", None, "which pens", first)]

@@ -8,11 +8,11 @@ import re
 import pytest
 
 from adjudicate.app import make_app
-from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
 from adjudicate.app.dialogs.decision import DecisionDialog
 from adjudicate.app.dialogs.filter import FilterDialog
 from adjudicate.app.dialogs.note import NoteDialog
 from adjudicate.app.screens.conflicts import ConflictsScreen
+from adjudicate.app.screens.help import HelpScreen
 from adjudicate.app.screens.pattern_examples import PatternExamplesScreen
 from adjudicate.app.screens.patterns import PatternsScreen
 from adjudicate.app.screens.review import ReviewScreen
@@ -21,6 +21,7 @@ from adjudicate.safe_text import visible
 from db.connection import open_db
 from db.labels import labels_for
 from tests.app.conftest import queue_order
+from tests.app.waiting import press_and_wait
 from tests.hostile_db import PAYLOAD, REVIEWER, build_hostile_db, unsafe_characters
 
 SIZE = (120, 40)
@@ -73,55 +74,44 @@ async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
         assert "safe␍EVIL" in TEXTUAL_OWN.sub("", drawn(app))  # the CR trick shown, not done
 
         await go_to_noted_reply(pilot, hostile_db)
-        await pilot.press("n")  # the note dialog, holding the hostile note
-        assert isinstance(app.screen, NoteDialog)
-        await pilot.pause()  # the screen drawn before it is read
+        await press_and_wait(pilot, "n", screen=NoteDialog)  # holding the hostile note
         assert_drawn_safely(app, "note␛]0;pwned")
-        await pilot.press("escape")
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)
 
-        await pilot.press("C")  # a group label asks first, quoting the answer and the key
-        assert isinstance(app.screen, DecisionDialog)
-        await pilot.pause()  # the screen drawn before it is read
+        # a group label asks first, quoting the answer and the key
+        await press_and_wait(pilot, "C", screen=DecisionDialog)
         assert_drawn_safely(app, "9␛]0;pwned␇")
-        await pilot.press("n")
+        await press_and_wait(pilot, "n", screen=ReviewScreen)
 
-        await pilot.press("slash")  # the filter dialog suggests the hostile run names
-        assert isinstance(app.screen, FilterDialog)
-        await pilot.pause()  # the screen drawn before it is read
+        # the filter dialog suggests the hostile run names
+        await press_and_wait(pilot, "slash", screen=FilterDialog)
         assert_drawn_safely(app)
-        await pilot.press("escape")
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)
 
         await go_to(pilot, hostile_db, lambda item: item.kind == "code")
         await pilot.pause()  # the screen drawn before it is read
         assert_drawn_safely(app, "return '␛]0;pwned␇")  # program, input, exception, stdout
 
-        await pilot.press("a")  # two reviewers disagree on the first math reply
-        assert isinstance(app.screen, ConflictsScreen)
-        await pilot.pause()  # the screen drawn before it is read
+        # two reviewers disagree on the first math reply
+        await press_and_wait(pilot, "a", screen=ConflictsScreen)
         assert_drawn_safely(app, "run␛]0;pwned␇")  # the table, and the item below it
-        await pilot.press("g")  # grouped by (answer, key): the group's title is the pair
-        await pilot.pause()  # the screen drawn before it is read
+        # grouped by (answer, key): the group's title is the pair
+        await press_and_wait(pilot, "g", screen=ConflictsScreen)
         assert_drawn_safely(app, "answer 9␛]0;pwned␇")
-        await pilot.press("escape")
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)
 
-        await pilot.press("p")  # the patterns, then one pattern's examples side by side
-        assert isinstance(app.screen, PatternsScreen)
-        await pilot.pause()  # the screen drawn before it is read
+        # the patterns, then one pattern's examples side by side
+        await press_and_wait(pilot, "p", screen=PatternsScreen)
         assert_drawn_safely(app, "pattern")
-        await pilot.press("enter")
-        assert isinstance(app.screen, PatternExamplesScreen)
-        await pilot.pause()  # the screen drawn before it is read
+        await press_and_wait(pilot, "enter", screen=PatternExamplesScreen)
         assert_drawn_safely(app)
-        await pilot.press("escape", "escape")
+        await press_and_wait(pilot, "escape", "escape", screen=ReviewScreen)
 
-        await pilot.press("V")  # label the view: its label dialog names the view
-        assert isinstance(app.screen, (ChooseLabelDialog, ReviewScreen))
-        await pilot.pause()  # the screen drawn before it is read
+        # label the view: this view holds math and code, so no label dialog opens
+        await press_and_wait(pilot, "V", screen=ReviewScreen)
         assert_drawn_safely(app, "")
-        await pilot.press("escape")
 
-        await pilot.press("question_mark")
-        await pilot.pause()  # the screen drawn before it is read
+        await press_and_wait(pilot, "question_mark", screen=HelpScreen)
         assert_drawn_safely(app, "")
 
 
@@ -147,7 +137,8 @@ async def test_a_note_saved_over_a_hostile_one_is_inert(hostile_db):
         await go_to_noted_reply(pilot, hostile_db)
         reply_id = app.screen.item.reply_id
         assert app.screen.item.my_note == visible(f"note{PAYLOAD}")
-        await pilot.press("n", "enter")
+        await press_and_wait(pilot, "n", screen=NoteDialog)
+        await press_and_wait(pilot, "enter", screen=ReviewScreen)
     db = open_db(hostile_db, create=False)
     try:
         notes = {state.reviewer: state.note for state in labels_for(db, reply_id)}

@@ -8,12 +8,17 @@ from textual.widgets import Input
 from adjudicate.app import make_app
 from adjudicate.app.dialogs.decision import DecisionDialog
 from adjudicate.app.dialogs.filter import FilterDialog
+from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
 from adjudicate.app.dialogs.note import NoteDialog
+from adjudicate.app.screens.conflicts import ConflictsScreen
+from adjudicate.app.screens.help import HelpScreen
+from adjudicate.app.screens.review import ReviewScreen
 from db.connection import open_db
 from db.labels import record_label
 from db.queue import QueueFilter
 from db.review_item import load_item
 from tests.app.conftest import events_on_disk, labels_on_disk, queue_order
+from tests.app.waiting import press_and_wait
 
 SIZE = (120, 40)
 
@@ -49,8 +54,12 @@ async def test_a_label_key_labels_and_advances(review_db, kind, presses):
                 await pilot.press(key)
                 continue
             labeled, position = current_id(app), app.screen.session.position
-            await pilot.press(*key.split())
-            await pilot.pause()
+            first, *rest = key.split()
+            if rest:  # a bad key asks first: answer the dialog once it is there
+                await press_and_wait(pilot, first, screen=KeyErratumDialog)
+                await press_and_wait(pilot, *rest, screen=ReviewScreen)
+            else:
+                await press_and_wait(pilot, first, screen=ReviewScreen)
             expected_events.append((labeled, "label", label))
             assert labels_on_disk(review_db, "ann")[labeled] == (label, "labeled", None)
             assert events_on_disk(review_db, "ann") == expected_events
@@ -93,11 +102,10 @@ async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(revie
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         group = [r.reply_id for r in app.screen.session.rows[:3]]
-        await pilot.press("C")
-        assert isinstance(app.screen, DecisionDialog)
-        body = str(app.screen.query_one("#decision-body").render())
+        dialog = await press_and_wait(pilot, "C", screen=DecisionDialog)
+        body = str(dialog.query_one("#decision-body").render())
         assert "3 replies · 1 problem · 1 run" in body and "y labels 3 as correct" in body
-        await pilot.press("y")
+        await press_and_wait(pilot, "y", screen=ReviewScreen)
         on_disk = labels_on_disk(review_db, "ann")
         assert on_disk == {r: ("correct", "labeled", None) for r in group}
         assert current_id(app) not in group  # advanced past the group
@@ -110,9 +118,11 @@ async def test_shift_label_cancelled_writes_nothing(review_db):
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = current_id(app)
-        await pilot.press("X", "n")
+        await press_and_wait(pilot, "X", screen=DecisionDialog)
+        await press_and_wait(pilot, "n", screen=ReviewScreen)
         assert labels_on_disk(review_db, "ann") == {}
-        await pilot.press("X", "escape")
+        await press_and_wait(pilot, "X", screen=DecisionDialog)
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)
         assert labels_on_disk(review_db, "ann") == {} and current_id(app) == first
 
 
@@ -120,18 +130,20 @@ async def test_a_group_label_keeps_my_earlier_labels_unless_i_replace_them(revie
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         group = [r.reply_id for r in app.screen.session.rows[:3]]
-        await pilot.press("x", "left", "C")
-        body = str(app.screen.query_one("#decision-body").render())
+        await pilot.press("x", "left")
+        dialog = await press_and_wait(pilot, "C", screen=DecisionDialog)
+        body = str(dialog.query_one("#decision-body").render())
         assert "You had already labeled 1 of them, 1 otherwise: they are kept" in body
         assert "y labels 2 as correct; r labels 3" in body
-        await pilot.press("y")  # keep: the incorrect stays
+        await press_and_wait(pilot, "y", screen=ReviewScreen)  # keep: the incorrect stays
         assert labels_on_disk(review_db, "ann") == {
             group[0]: ("incorrect", "labeled", None), group[1]: ("correct", "labeled", None),
             group[2]: ("correct", "labeled", None)}
         await pilot.press("u")  # the decision goes; my own label stays
         assert labels_on_disk(review_db, "ann") == {group[0]: ("incorrect", "labeled", None)}
         app.screen.session.jump_to(group[0])
-        await pilot.press("C", "r")  # replace: all three
+        await press_and_wait(pilot, "C", screen=DecisionDialog)
+        await press_and_wait(pilot, "r", screen=ReviewScreen)  # replace: all three
         assert {r: s[0] for r, s in labels_on_disk(review_db, "ann").items()} == dict.fromkeys(
             group, "correct")
 
@@ -161,11 +173,11 @@ async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db):
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = current_id(app)
-        await pilot.press("n")
-        assert isinstance(app.screen, NoteDialog)
-        await pilot.press(*"odd", "enter")
+        await press_and_wait(pilot, "n", screen=NoteDialog)
+        await press_and_wait(pilot, *"odd", "enter", screen=ReviewScreen)
         assert labels_on_disk(review_db, "ann") == {first: (None, "cleared", "odd")}
-        await pilot.press("n", "x", "escape")
+        await press_and_wait(pilot, "n", screen=NoteDialog)
+        await press_and_wait(pilot, "x", "escape", screen=ReviewScreen)
         assert labels_on_disk(review_db, "ann")[first][2] == "odd"
         await pilot.press("c")  # the label keeps the note
         assert labels_on_disk(review_db, "ann") == {first: ("correct", "labeled", "odd")}
@@ -188,12 +200,10 @@ async def test_moving_never_labels_and_j_only_explains(review_db):
 async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_db):
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("slash")
-        assert isinstance(app.screen, FilterDialog)
-        app.screen.query_one("#graders", Input).value = "exact rejects, normalized accepts"
-        app.screen.query_one("#graders").focus()
-        await pilot.press("enter")
-        session = app.screen.session
+        dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
+        dialog.query_one("#graders", Input).value = "exact rejects, normalized accepts"
+        dialog.query_one("#graders").focus()
+        session = (await press_and_wait(pilot, "enter", screen=ReviewScreen)).session
         assert len(session.rows) == 4
         await pilot.press("c", "c", "c", "c", "c")  # the fifth press relabels the last one
     expected = {r for r, _, task in queue_order(review_db)
@@ -204,14 +214,14 @@ async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_
 async def test_a_bad_grader_pattern_is_explained_not_applied(review_db):
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("slash")
-        app.screen.query_one("#graders", Input).value = "exact maybe"
-        app.screen.query_one("#graders").focus()
-        await pilot.press("enter")
-        assert isinstance(app.screen, FilterDialog)
-        assert "GRADER OUTCOME" in str(app.screen.query_one("#filter-error").render())
-        await pilot.press("escape")
-        assert len(app.screen.session.rows) == 10
+        dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
+        dialog.query_one("#graders", Input).value = "exact maybe"
+        dialog.query_one("#graders").focus()
+        await press_and_wait(pilot, "enter", screen=FilterDialog)
+        assert app.screen is dialog
+        assert "GRADER OUTCOME" in str(dialog.query_one("#filter-error").render())
+        review = await press_and_wait(pilot, "escape", screen=ReviewScreen)
+        assert len(review.session.rows) == 10
 
 
 @pytest.mark.parametrize("flt, kinds", [
@@ -268,15 +278,10 @@ async def test_conflicts_view_records_the_adjudicated_label(review_db):
     db.close()
     app = make_app(review_db, "carol")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("a")
-        for _ in range(100):  # a loaded machine may need more than one idle turn to mount it
-            if app.screen.__class__.__name__ == "ConflictsScreen" and app.screen.groups:
-                break
-            await pilot.pause()
-        assert len(app.screen.groups) == 1
+        screen = await press_and_wait(pilot, "a", screen=ConflictsScreen)
+        assert len(screen.groups) == 1
         await pilot.press("x")
-        await pilot.press("escape")
-        assert app.screen.__class__.__name__ == "ReviewScreen"
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)
     db = open_db(review_db)
     assert db.execute("SELECT reply_id, label, reviewer FROM adjudications").fetchall() == [
         (first, "incorrect", "carol")]
@@ -288,19 +293,15 @@ async def test_help_lists_every_key_of_both_screens(review_db):
     from rich.console import Console
     from textual.binding import Binding
 
-    from adjudicate.app.screens.conflicts import ConflictsScreen
-    from adjudicate.app.screens.review import ReviewScreen
-
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("question_mark")
+        help_screen = await press_and_wait(pilot, "question_mark", screen=HelpScreen)
         console = Console(width=110, record=True)
-        for static in app.screen.query("Static"):
+        for static in help_screen.query("Static"):
             console.print(static.content)
         text = console.export_text()
         keys = [app.get_key_display(b) for screen in (ReviewScreen, ConflictsScreen)
                 for b in Binding.make_bindings(screen.BINDINGS)]
         missing = [k for k in keys if k not in text]
         assert not missing
-        await pilot.press("escape")
-        assert app.screen.__class__.__name__ == "ReviewScreen"
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)

@@ -2,12 +2,32 @@
 
 from __future__ import annotations
 
+from textual.screen import Screen
+
 from adjudicate.app import make_app
+from adjudicate.app.dialogs.decision import DecisionDialog
+from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
+from adjudicate.app.screens.conflicts import ConflictsScreen
+from adjudicate.app.screens.help import HelpScreen
+from adjudicate.app.screens.pattern_examples import PatternExamplesScreen
+from adjudicate.app.screens.patterns import PatternsScreen
 from db.connection import open_db
 from db.labels import record_label
 from tests.app.conftest import queue_order
+from tests.app.waiting import press_and_wait
 
 SIZE = (120, 40)
+
+
+def opening(*steps: tuple[tuple[str, ...], type[Screen]], then: tuple[str, ...] = ()):
+    """A `run_before` pressing each step's keys and waiting for the screen it opens, then
+    pressing `then` on the last one (the snapshot is taken of what is on top)."""
+    async def run(pilot) -> None:
+        for keys, screen in steps:
+            await press_and_wait(pilot, *keys, screen=screen)
+        if then:
+            await pilot.press(*then)
+    return run
 
 
 def test_math_item_view(review_db, snap_compare):
@@ -26,7 +46,8 @@ def test_code_item_view(review_db, snap_compare):
 
 
 def test_help_screen(review_db, snap_compare):
-    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["question_mark"])
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE,
+                        run_before=opening((("question_mark",), HelpScreen)))
 
 
 def test_conflicts_view(review_db, snap_compare):
@@ -37,7 +58,8 @@ def test_conflicts_view(review_db, snap_compare):
         record_label(db, reply_id, "ann", ann)
         record_label(db, reply_id, "bob", bob)
     db.close()
-    assert snap_compare(make_app(review_db, "carol"), terminal_size=SIZE, press=["a"])
+    assert snap_compare(make_app(review_db, "carol"), terminal_size=SIZE,
+                        run_before=opening((("a",), ConflictsScreen)))
 
 
 def _labeled_before(review_db) -> None:
@@ -51,18 +73,24 @@ def _labeled_before(review_db) -> None:
 
 def test_pattern_list(review_db, snap_compare):
     _labeled_before(review_db)
-    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["p"])
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE,
+                        run_before=opening((("p",), PatternsScreen)))
 
 
 def test_pattern_examples(review_db, snap_compare):
     # the pattern of no pattern the graders split on: examples side by side
     assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE,
-                        press=["p", "down", "down", "down", "enter"])
+                        run_before=opening((("p",), PatternsScreen),
+                                           (("down", "down", "down", "enter"),
+                                            PatternExamplesScreen)))
 
 
 def test_pattern_decision_confirmation(review_db, snap_compare):
     _labeled_before(review_db)
-    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE, press=["p", "enter", "c"])
+    assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE,
+                        run_before=opening((("p",), PatternsScreen),
+                                           (("enter",), PatternExamplesScreen),
+                                           (("c",), DecisionDialog)))
 
 
 # -- the evidence beside an item (issue 15) -----------------------------------------------------
@@ -78,7 +106,8 @@ def test_key_dialog_asks_wrong_or_ambiguous(tmp_path, snap_compare):
     from tests.app.evidence_builder import build_evidence_db
 
     path = build_evidence_db(tmp_path / "evidence.db")
-    assert snap_compare(make_app(path, "ann"), terminal_size=SIZE, press=["k", "w", *"16.5"])
+    assert snap_compare(make_app(path, "ann"), terminal_size=SIZE,
+                        run_before=opening((("k",), KeyErratumDialog), then=("w", *"16.5")))
 
 
 def test_code_minimal_input_with_the_other_samples(tmp_path, snap_compare):

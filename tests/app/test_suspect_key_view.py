@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from adjudicate.app import make_app
+from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
+from adjudicate.app.screens.review import ReviewScreen
 from tests.app.conftest import labels_on_disk
+from tests.app.waiting import press_and_wait
 from tests.suspect_keys_data import build_suspect_db
 
 
@@ -16,6 +19,6 @@ async def test_a_suspect_key_is_shown_with_why(tmp_path):
         assert "suspect key" in key_line and "a stray '..'" in key_line
         header = str(app.screen.query_one("ItemHeader").render())
         assert "suspect key: check the key first" in header
-        await pilot.press("k", "w", "enter")  # k asks wrong or ambiguous: wrong, no correction
-        await pilot.pause()
+        await press_and_wait(pilot, "k", screen=KeyErratumDialog)  # wrong or ambiguous?
+        await press_and_wait(pilot, "w", "enter", screen=ReviewScreen)  # wrong, no correction
     assert list(labels_on_disk(path, "ann").values()) == [("bad_key", "labeled", None)]

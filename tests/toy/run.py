@@ -38,18 +38,22 @@ def cli(*args: str) -> str:
 async def review(db: Path) -> dict:
     """Read the footer and the help screen, and label the first reply with the toy key."""
     from adjudicate.app import make_app
+    from adjudicate.app.screens.help import HelpScreen
+    from adjudicate.app.screens.review import ReviewScreen
+    from tests.app.waiting import press_and_wait
 
     app = make_app(db, "ann")
     async with app.run_test(size=(160, 40)) as pilot:
         await pilot.pause()
         first = app.screen.item.reply_id
         footer = [key.description for key in app.screen.query("FooterKey")]
-        await pilot.press("question_mark")
+        help_screen = await press_and_wait(pilot, "question_mark", screen=HelpScreen)
         console = Console(width=150, record=True, file=io.StringIO())
-        for static in app.screen.query("Static"):
+        for static in help_screen.query("Static"):
             console.print(static.content)
         help_text = console.export_text()
-        await pilot.press("escape", "d", "c", "c", "x")
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)
+        await pilot.press("d", "c", "c", "x")
     return {"first": first, "footer": footer, "help": help_text}
 
 

@@ -2,12 +2,16 @@
 
 The pane shows a window of the wrapped reply rather than being a scroll container: a new item is
 one repaint of a fixed-size widget, with no relayout and no second frame to scroll to the span.
+The window is chosen again whenever the pane is drawn, so a pane that shrank after `show()` (the
+next item's lines above it differ) still holds the span, and its subtitle says what is drawn.
 """
 
 from __future__ import annotations
 
 from textual import events
 from textual.content import Content
+from textual.geometry import Region
+from textual.strip import Strip
 from textual.widget import Widget
 
 
@@ -24,7 +28,8 @@ class ReplyView(Widget, can_focus=False):
         self._shown: tuple[str, int | None, int | None] | None = None
         self._lines: list[Content] = []
         self._wrapped_width = -1
-        self._top: int | None = None  # None: open at the span on the next render
+        self._top = 0
+        self._follow = True  # keep the span in view until the reviewer scrolls
         self._subtitle = ""
 
     def show(self, text: str, start: int | None, end: int | None) -> None:
@@ -37,7 +42,7 @@ class ReplyView(Widget, can_focus=False):
                 content = content.stylize(self._span_style(), start, end)
                 self._has_span = True
             self._content, self._wrapped_width = content, -1
-        self._top = None
+        self._follow = True
         self._place()
         self.refresh()
 
@@ -53,8 +58,8 @@ class ReplyView(Widget, can_focus=False):
         if width != self._wrapped_width:
             self._lines = self._content.wrap(width) or [Content("")]
             self._wrapped_width = width
-        if self._top is None:
-            self._top = self._span_line() - height // 3
+        if self._follow:
+            self._top = self._span_top(height)
         self._top = max(0, min(self._top, len(self._lines) - height))
         last = min(self._top + height, len(self._lines))
         count = len(self._lines)
@@ -64,12 +69,26 @@ class ReplyView(Widget, can_focus=False):
         if subtitle != self._subtitle:  # setting it always repaints, even when unchanged
             self._subtitle = self.border_subtitle = subtitle
 
-    def _span_line(self) -> int:
+    def span_lines(self) -> tuple[int, int] | None:
+        """The first and last wrapped line the span covers (None: no span)."""
         if not self._has_span:
-            return 0
+            return None
         style = self._span_style()
-        return next((i for i, line in enumerate(self._lines)
-                     if any(span.style == style for span in line.spans)), 0)
+        marked = [i for i, line in enumerate(self._lines)
+                  if any(span.style == style for span in line.spans)]
+        return (marked[0], marked[-1]) if marked else None
+
+    def _span_top(self, height: int) -> int:
+        """The first line to show: the span a third down, its end too if the pane holds it."""
+        lines = self.span_lines()
+        if lines is None:
+            return 0
+        first, last = lines
+        return min(first, max(first - height // 3, last - height + 1))
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._place()  # before the border (and its subtitle) is drawn at the size drawn
+        return super().render_lines(crop)
 
     def render(self) -> Content:
         self._place()
@@ -81,9 +100,15 @@ class ReplyView(Widget, can_focus=False):
 
     @property
     def top(self) -> int:
-        return self._top or 0
+        """The first wrapped line shown (0-based)."""
+        return self._top
+
+    @property
+    def line_count(self) -> int:
+        return len(self._lines)
 
     def scroll_lines(self, delta: int) -> None:
+        self._follow = False
         self._top = self.top + delta
         self._place()
         self.refresh()
