@@ -117,7 +117,7 @@ class PatternExamplesScreen(Screen[str | None]):
                 preview, scope="pattern", subject=self.pattern.id,
                 description=self.pattern.name, replace=answer == "replace")
         except StoreError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(visible(str(exc)), severity="error", markup=False)
             return
         kept = f", kept {decision.kept:,} earlier labels" if decision.kept else ""
         self.notify(f"Labeled {decision.written:,} replies {LABELS.short(label)}{kept}. "

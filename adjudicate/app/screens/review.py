@@ -184,7 +184,7 @@ class ReviewScreen(EvidenceActions):
             decision = self.session.decide(preview, scope=scope, subject=subject,
                                            description=description, replace=answer == "replace")
         except StoreError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(visible(str(exc)), severity="error", markup=False)
             return
         if advance:
             self.session.advance_past(advance)
