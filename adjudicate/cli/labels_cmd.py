@@ -14,6 +14,7 @@ from adjudicate.cli.common import AdjudicateGroup, db_option, out_option
 from adjudicate.csv_safe import spreadsheet_row
 from adjudicate.label_files import ReplyIndex, read_label_file
 from adjudicate.safe_text import json_text, visible
+from adjudicate.words import plural, word
 from db.connection import open_db
 from db.label_io import (
     CURRENT_FIELDS,
@@ -71,11 +72,12 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     finally:
         db.close()
     who = sorted({visible(row.reviewer) for row in rows})
-    click.echo(f"Imported {len(rows):,} rows from {file} as {events:,} label events "
+    click.echo(f"Imported {plural(len(rows), 'row')} from {file} as {plural(events, 'label event')} "
                f"(reviewer{'s' if len(who) > 1 else ''} {', '.join(who)}).")
     if order is not None:
         sampled = sum(1 for row in taken if row in drawn)
-        click.echo(f"{sampled:,} of the {len(taken):,} labels and skips come in the sample order "
+        click.echo(f"{sampled:,} of the {len(taken):,} labels and skips "
+                   f"{word(sampled, 'comes', 'come')} in the sample order "
                    "and count as its random sample"
                    + ("." if sampled == len(taken) else "; the rest (a stratum's rows out of "
                       "order, or replies the order does not rank) count as known labels only."))
@@ -125,4 +127,5 @@ def export_labels(db_path: Path, fmt: str, history: bool, out: Path | None) -> N
         click.echo(text, nl=False)
     else:
         out.write_text(text, encoding="utf-8")
-        click.echo(f"Wrote {text.count(chr(10)) - (fmt == 'csv'):,} rows to {out}", err=True)
+        click.echo(f"Wrote {plural(text.count(chr(10)) - (fmt == 'csv'), 'row')} to {out}",
+                   err=True)

@@ -9,6 +9,7 @@ from textual.content import Content
 
 from adjudicate.app.formatting import block, compact, exception_text, first_failure
 from adjudicate.app.session import QueueItem
+from adjudicate.words import plural
 from graders.evidence import TIMEOUT_KINDS
 from graders.labels import LABELS
 
@@ -101,7 +102,7 @@ def tally_lines(tally: dict[str, Any] | None) -> list[Content]:
                      + (f" (runs {', '.join(runs)})" if len(runs) > 1 else ""))
     if len(groups) > SHOWN_GROUPS:
         rest = sum(g.get("count", 0) for g in groups[SHOWN_GROUPS:])
-        parts.append(f"{rest} more in {len(groups) - SHOWN_GROUPS} other outputs")
+        parts.append(f"{rest} more in {plural(len(groups) - SHOWN_GROUPS, 'other output')}")
     lines = [_row("others", " · ".join(parts))]
     quirk = tally.get("reference_quirk")
     if quirk:
