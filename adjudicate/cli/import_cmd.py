@@ -181,6 +181,8 @@ def import_(
         click.echo(f"The queue rule was applied again to {plural(summary.remarked, 'graded reply')} "
                    f"whose verdicts changed: {summary.queued:,} of them "
                    f"{word(summary.queued, 'is', 'are')} queued.")
+    for line in summary.problem_sets:
+        click.echo(visible(f"Problem set: {line}."))
     for note in summary.notes:
         click.echo(visible(f"Note: {note}."))
     if summary.replies_added:
