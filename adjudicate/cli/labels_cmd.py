@@ -25,6 +25,7 @@ from db.label_io import (
     write_labels,
 )
 from db.sample_order import current_order, in_sample_order
+from graders.labels import LABELS
 
 
 @click.group(cls=AdjudicateGroup)
@@ -48,8 +49,8 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     """Record every row of FILE as a label event, all or nothing.
 
     Each row names a reply by run + task_id + sample_index (plus benchmark if a run answers two
-    benchmarks with the same task id) or by reply_id, and gives a label of its kind (math:
-    correct, incorrect, bad_key; code: bug, edge_case, timeout, reference_quirk), optionally a
+    benchmarks with the same task id) or by reply_id, and gives a label of its kind
+    (LABEL_NAMES), optionally a
     note, a reviewer, a status (labeled, skipped, or cleared for a note alone) and adjudicated
     (true for the final label over the reviewers'). The whole file is checked first: one bad row
     changes nothing and the error names its line and field. Labels and skips whose rows come in
@@ -81,6 +82,11 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
                    "and count as its random sample"
                    + ("." if sampled == len(taken) else "; the rest (a stratum's rows out of "
                       "order, or replies the order does not rank) count as known labels only."))
+
+
+# the help names every label of the registry (graders/labels.py), not a copy of the list
+import_labels.help = (import_labels.help or "").replace("LABEL_NAMES", "; ".join(
+    f"{kind}: {', '.join(LABELS.names_for(kind))}" for kind in LABELS.kinds()))
 
 
 def _write(records: Iterable[dict[str, Any]], fields: tuple[str, ...], fmt: str) -> str:

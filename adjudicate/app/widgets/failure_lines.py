@@ -9,6 +9,7 @@ from textual.content import Content
 
 from adjudicate.app.formatting import block, compact, exception_text, first_failure
 from adjudicate.app.session import QueueItem
+from adjudicate.safe_text import visible
 from adjudicate.words import plural
 from graders.evidence import TIMEOUT_KINDS
 from graders.labels import LABELS
@@ -110,4 +111,12 @@ def tally_lines(tally: dict[str, Any] | None) -> list[Content]:
             "  [b]reference quirk?[/b] $n samples from $runs runs agree on $output against the "
             "reference: only a suggestion", n=str(quirk.get("samples")),
             runs=str(quirk.get("runs")), output=compact(quirk.get("output"), 30)))
+    within = tally.get("reference_quirk_within_run")
+    if within:
+        lines.append(Content.from_markup(
+            "  [b]reference quirk? (weak)[/b] $n of $of samples of run $run agree on $output "
+            "against the reference: weaker evidence than two runs agreeing, as one run's "
+            "samples share its model's mistakes", n=str(within.get("samples")),
+            of=str(within.get("of")), run=visible(str(within.get("run"))),
+            output=compact(within.get("output"), 30)))
     return lines
