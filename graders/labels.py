@@ -80,4 +80,8 @@ LABELS = LabelRegistry("label", (
     LabelSpec("code", "timeout", "t", "timeout", "correct but too slow on a huge input", "wrong"),
     LabelSpec("code", "reference_quirk", "r", "ref quirk",
               "reasonable code; the test encodes a quirk of the reference solution", "right"),
+    # last, so the digits of the labels before it keep their meaning
+    LabelSpec("code", "resource_limit", "m", "res limit",
+              "correct, but a huge input exceeds a resource limit: recursion depth or memory",
+              "wrong"),
 ))

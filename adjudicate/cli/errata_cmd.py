@@ -8,6 +8,7 @@ import click
 
 from adjudicate.cli.common import db_option, out_option
 from adjudicate.errata_file import collect_errata, render_jsonl, render_markdown
+from adjudicate.words import plural
 from db.connection import open_db
 
 
@@ -38,5 +39,6 @@ def errata(db_path: Path, fmt: str, out: Path | None) -> None:
         click.echo(text, nl=False)
     else:
         out.write_text(text, encoding="utf-8")
-        click.echo(f"Wrote {sum(len(b.keys) + len(b.quirks) for b in found)} errata to {out}",
+        written = sum(len(b.keys) + len(b.quirks) for b in found)
+        click.echo(f"Wrote {plural(written, 'erratum', 'errata')} to {out}",
                    err=True)

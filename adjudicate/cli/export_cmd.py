@@ -11,6 +11,7 @@ import click
 
 from adjudicate.cli.common import count_progress, db_option, out_option
 from adjudicate.exporting import write_csv, write_jsonl
+from adjudicate.words import plural
 from db.connection import open_db
 from db.export import export_rows, grader_names, reply_count
 from db.runs import require_runs
@@ -49,7 +50,7 @@ def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: 
         if out:
             handle.close()
     if out:
-        click.echo(f"Wrote {count:,} replies to {out}", err=True)
+        click.echo(f"Wrote {plural(count, 'reply')} to {out}", err=True)
 
 
 def _advancing(rows: Iterator[dict[str, Any]], tick: Callable[[], None]) -> Iterator[dict[str, Any]]:

@@ -19,6 +19,7 @@ from adjudicate.grading.executor import (
     LocalExecutor,
 )
 from adjudicate.safe_text import visible
+from adjudicate.words import plural
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -122,7 +123,7 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         suspect = (f", {summary.suspect_key:,} against a suspect key"
                    if summary.suspect_key else "")
         click.echo(
-            f"Math: graded {summary.graded:,} replies; {summary.queued:,} queued for review "
+            f"Math: graded {plural(summary.graded, 'reply')}; {summary.queued:,} queued for review "
             f"({summary.disagree:,} where graders disagree, {summary.all_reject:,} all reject"
             f"{suspect})."
         )
@@ -132,7 +133,7 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         corrected = regrade_errata(db, jobs=jobs, timeout_s=timeout_s, on_stage=stage,
                                    on_progress=advance)
     if corrected:
-        click.echo(f"Errata: graded {corrected:,} replies again against the keys reviewers "
+        click.echo(f"Errata: graded {plural(corrected, 'reply')} again against the keys reviewers "
                    "corrected.")
     with staged_progress("Grading code replies") as (stage, advance):
         try:
@@ -142,7 +143,8 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         except IsolationUnavailable as refused:
             raise click.ClickException(f"code samples were not graded: {refused}") from None
     if code.graded:
-        click.echo(f"Code: graded {code.graded:,} samples of {code.problems:,} problems; "
+        click.echo(f"Code: graded {plural(code.graded, 'sample')} of "
+                   f"{plural(code.problems, 'problem')}; "
                    f"{code.queued:,} queued (pass base, fail plus).")
     else:
         click.echo("Code: nothing new to grade.")

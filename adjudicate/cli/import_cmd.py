@@ -15,6 +15,7 @@ from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_pa
 from adjudicate.importers.reading import ReplyFields
 from adjudicate.importers.strict_json import LONE_SURROGATE
 from adjudicate.safe_text import visible
+from adjudicate.words import plural, word
 from db.connection import creating_db
 from graders.registry import GRADERS, HARNESS
 
@@ -166,10 +167,10 @@ def import_(
         summary = import_file(db, file, options, on_bytes=lambda n: progress.advance(task, n))
     parts = []
     if summary.problems_added or summary.problems_unchanged:
-        parts.append(f"{summary.problems_added:,} problems added "
+        parts.append(f"{plural(summary.problems_added, 'problem')} added "
                      f"({summary.problems_unchanged:,} already there)")
     if summary.runs or summary.replies_unchanged:
-        parts.append(f"{summary.replies_added:,} replies added to run "
+        parts.append(f"{plural(summary.replies_added, 'reply')} added to run "
                      f"{', '.join(repr(r) for r in summary.runs)} "
                      f"({summary.replies_unchanged:,} already there)")
     if summary.verdicts:
@@ -177,8 +178,11 @@ def import_(
         parts.append(f"verdicts {counts} ({summary.verdicts_changed:,} new)")
     click.echo(visible(f"Imported {file} as {summary.fmt}: " + "; ".join(parts) + "."))
     if summary.remarked:
-        click.echo(f"The queue rule was applied again to the {summary.remarked:,} graded replies "
-                   f"whose verdicts changed: {summary.queued:,} of them are queued.")
+        click.echo(f"The queue rule was applied again to {plural(summary.remarked, 'graded reply')} "
+                   f"whose verdicts changed: {summary.queued:,} of them "
+                   f"{word(summary.queued, 'is', 'are')} queued.")
+    for line in summary.problem_sets:
+        click.echo(visible(f"Problem set: {line}."))
     for note in summary.notes:
         click.echo(visible(f"Note: {note}."))
     if summary.replies_added:

@@ -14,6 +14,7 @@ from adjudicate.cli.common import AdjudicateGroup, db_option, out_option
 from adjudicate.csv_safe import spreadsheet_row
 from adjudicate.label_files import ReplyIndex, read_label_file
 from adjudicate.safe_text import json_text, visible
+from adjudicate.words import plural, word
 from db.connection import open_db
 from db.label_io import (
     CURRENT_FIELDS,
@@ -24,6 +25,7 @@ from db.label_io import (
     write_labels,
 )
 from db.sample_order import current_order, in_sample_order
+from graders.labels import LABELS
 
 
 @click.group(cls=AdjudicateGroup)
@@ -47,8 +49,8 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     """Record every row of FILE as a label event, all or nothing.
 
     Each row names a reply by run + task_id + sample_index (plus benchmark if a run answers two
-    benchmarks with the same task id) or by reply_id, and gives a label of its kind (math:
-    correct, incorrect, bad_key; code: bug, edge_case, timeout, reference_quirk), optionally a
+    benchmarks with the same task id) or by reply_id, and gives a label of its kind
+    (LABEL_NAMES), optionally a
     note, a reviewer, a status (labeled, skipped, or cleared for a note alone) and adjudicated
     (true for the final label over the reviewers'). The whole file is checked first: one bad row
     changes nothing and the error names its line and field. Labels and skips whose rows come in
@@ -71,14 +73,20 @@ def import_labels(file: Path, db_path: Path, reviewer: str | None, fmt: str) -> 
     finally:
         db.close()
     who = sorted({visible(row.reviewer) for row in rows})
-    click.echo(f"Imported {len(rows):,} rows from {file} as {events:,} label events "
+    click.echo(f"Imported {plural(len(rows), 'row')} from {file} as {plural(events, 'label event')} "
                f"(reviewer{'s' if len(who) > 1 else ''} {', '.join(who)}).")
     if order is not None:
         sampled = sum(1 for row in taken if row in drawn)
-        click.echo(f"{sampled:,} of the {len(taken):,} labels and skips come in the sample order "
+        click.echo(f"{sampled:,} of the {len(taken):,} labels and skips "
+                   f"{word(sampled, 'comes', 'come')} in the sample order "
                    "and count as its random sample"
                    + ("." if sampled == len(taken) else "; the rest (a stratum's rows out of "
                       "order, or replies the order does not rank) count as known labels only."))
+
+
+# the help names every label of the registry (graders/labels.py), not a copy of the list
+import_labels.help = (import_labels.help or "").replace("LABEL_NAMES", "; ".join(
+    f"{kind}: {', '.join(LABELS.names_for(kind))}" for kind in LABELS.kinds()))
 
 
 def _write(records: Iterable[dict[str, Any]], fields: tuple[str, ...], fmt: str) -> str:
@@ -125,4 +133,5 @@ def export_labels(db_path: Path, fmt: str, history: bool, out: Path | None) -> N
         click.echo(text, nl=False)
     else:
         out.write_text(text, encoding="utf-8")
-        click.echo(f"Wrote {text.count(chr(10)) - (fmt == 'csv'):,} rows to {out}", err=True)
+        click.echo(f"Wrote {plural(text.count(chr(10)) - (fmt == 'csv'), 'row')} to {out}",
+                   err=True)

@@ -13,6 +13,7 @@ from rich.text import Text
 from adjudicate.cli.common import db_option, stderr
 from adjudicate.cli.sample_options import prepare_sample, sample_options
 from adjudicate.safe_text import json_text, visible
+from adjudicate.words import plural
 from db.connection import open_db
 from db.queue import QueueFilter, load_queue
 from db.queue_listing import list_replies
@@ -74,7 +75,8 @@ def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, re
                 record["drawn"] = bool(slot and slot.drawn)
             click.echo(json_text(record))
         return
-    table = Table(title=f"Queue in {order} order ({len(listed):,} replies)", title_justify="left")
+    table = Table(title=f"Queue in {order} order ({plural(len(listed), 'reply')})",
+                  title_justify="left")
     for column in ("#", "reply", "run", "problem", "sample", "reason", "accepted by", "labels"):
         table.add_column(column, justify="right" if column in ("#", "reply", "sample") else "left")
     for position, item in enumerate(listed):

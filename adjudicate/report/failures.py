@@ -7,9 +7,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from graders.evidence import FirstFailure, first_failure
+from graders.evidence import TIMEOUT_KINDS, FirstFailure, first_failure
 
 ARROW = "→"
+# Which failing input a triage example shows: the minimal one where grading shrank it, else the
+# first as found (already minimal, not shrunk, or a timeout: its smallest failing input depends
+# on the machine's speed, so the report keeps the input that timed out).
+MINIMAL, FIRST_MINIMAL, FIRST_NOT_SHRUNK, FIRST_TIMEOUT = (
+    "minimal", "first_minimal", "first_not_shrunk", "first_timeout")
+INPUT_WORDS = {MINIMAL: "minimal", FIRST_MINIMAL: "first, already minimal",
+               FIRST_NOT_SHRUNK: "first, not shrunk", FIRST_TIMEOUT: "first (a timeout)"}
+_MINIMAL_FIELDS = ("call", "kind", "expected", "actual", "exception", "time_limit_s", "detail")
 # Keys of older or foreign evidence that describe the failing input, in display order.
 LEGACY_KEYS = ("index", "input", "expected", "actual", "exception", "time_limit", "status")
 
@@ -21,6 +29,21 @@ def failure_excerpt(evidence: Mapping[str, Any]) -> FirstFailure:
     picked: Mapping[str, Any] = first if first is not None else (
         {k: evidence[k] for k in LEGACY_KEYS if k in evidence} or evidence)
     return cast(FirstFailure, {k: v for k, v in picked.items() if v is not None})
+
+
+def shown_input(failure: FirstFailure) -> tuple[FirstFailure, str]:
+    """The failing input to show and which it is (MINIMAL, FIRST_MINIMAL, ...): the minimal
+    input grading found, else the first failing one."""
+    minimal = failure.get("minimal")
+    if failure.get("kind") in TIMEOUT_KINDS:
+        return failure, FIRST_TIMEOUT
+    if not isinstance(minimal, dict) or not minimal.get("call"):
+        return failure, FIRST_NOT_SHRUNK
+    if minimal.get("same_as_original"):
+        return failure, FIRST_MINIMAL
+    fields: Mapping[str, Any] = minimal
+    picked = {k: fields[k] for k in _MINIMAL_FIELDS if fields.get(k) is not None}
+    return cast(FirstFailure, {"kind": failure.get("kind"), **picked}), MINIMAL
 
 
 def seconds(value: Any) -> str:

@@ -22,7 +22,9 @@ def report_blocks(report: Report) -> list[Block]:
     if partial_notes:
         blocks += [Paragraph(n, warning=True) for n in partial_notes]
     elif report.queue.total:
-        blocks.append(Paragraph(f"All {report.queue.total:,} queued replies are labeled."))
+        total = report.queue.total
+        blocks.append(Paragraph("The one queued reply is labeled." if total == 1 else
+                                f"All {total:,} queued replies are labeled."))
     else:
         blocks.append(Paragraph("Nothing was queued for review."))
     benchmarks = list(dict.fromkeys(run.benchmark for run in report.runs))

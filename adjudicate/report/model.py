@@ -137,7 +137,8 @@ class TriageExample:
     reply_id: int
     sample_index: int
     failure: FirstFailure  # the extended tests' first failing input, null fields dropped
-    summary: str  # the failure in one line: "unique([-1, 5, -3]) → [-3, 5, -1], expected …"
+    summary: str  # the shown input's failure in one line: "unique([-1, 0]) → [0, -1], expected …"
+    input: str = "first_not_shrunk"  # which input `summary` shows (failures.INPUT_WORDS)
 
 
 @dataclass(frozen=True)

@@ -86,16 +86,22 @@ def table_widths(block: Table, width: int) -> list[int]:
     return fit_widths(unwrapped, words, available)
 
 
+def literal(text: str) -> Text:
+    """Stored text as rich shows it: as is, never read as markup (`[x]`, `[bold]`, `[/]`) or
+    emoji codes (`:smile:`). Every string this module hands rich goes through here or Text."""
+    return Text(text)
+
+
 def _table(block: Table, width: int) -> RichTable:
     table = RichTable(box=box.SIMPLE_HEAD, header_style="bold", show_edge=False,
                       pad_edge=False, padding=(0, 1, 0, 0))
     for i, (column, size) in enumerate(zip(block.columns, table_widths(block, width),
                                            strict=True)):
-        table.add_column(column, justify="right" if block.is_numeric(i) else "left",
+        table.add_column(literal(column), justify="right" if block.is_numeric(i) else "left",
                          width=size, overflow="fold")
     widths = [column.width or 1 for column in table.columns]
     for i, row in enumerate(block.rows):
-        cells = [wrap_cell(cell, size) for cell, size in zip(row, widths, strict=True)]
+        cells = [literal(wrap_cell(cell, size)) for cell, size in zip(row, widths, strict=True)]
         table.add_row(*cells, style="bold" if block.is_emphasized(i) else None)
     return table
 

@@ -7,12 +7,17 @@ from graders.labels import LABELS
 
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table, is_reading, plural, queue_sentence, uniform
+from .failures import INPUT_WORDS
 from .model import MCNEMAR_READ_NOTE, Difference, GraderScore, PassAtK, RunReport, TriageRow
 from .sample_sections import sample_blocks
 
 # pass@k in the human formats: these k (and the largest k) when the sample count allows.
 SHOWN_K = (1, 2, 5, 10, 20, 50, 100)
 EXAMPLE_WIDTH = 160  # characters of a triage example before it is cut
+TRIAGE_INPUT_NOTE = ("Each example shows the smallest input grading found that fails the same way; "
+                     "'first' marks the input as grading first found it: already minimal, not "
+                     "shrunk, or a timeout (whose smallest failing input depends on the "
+                     "machine's speed).")
 
 
 def run_blocks(run: RunReport, level: float, *, titled: bool) -> list[Block]:
@@ -156,8 +161,9 @@ def _triage(rows: tuple[TriageRow, ...]) -> Table:
         if t.example:
             example = f"{t.example.problem} #{t.example.sample_index}"
             if t.example.summary:  # a line break the terminal keeps and the others flatten
-                example += f":\n{f.shorten(t.example.summary, EXAMPLE_WIDTH)}"
+                which = INPUT_WORDS.get(t.example.input, t.example.input)
+                example += f":\n{f.shorten(f'{which}: {t.example.summary}', EXAMPLE_WIDTH)}"
         body.append((name, str(t.problems), str(t.samples), example))
     return Table("Code triage: passed the original tests, failed the extended ones",
-                 ("Category", "Problems", "Samples", "Example and its first failing input"),
-                 tuple(body), tuple(notes))
+                 ("Category", "Problems", "Samples", "Example and its minimal failing input"),
+                 tuple(body), (*notes, TRIAGE_INPUT_NOTE))

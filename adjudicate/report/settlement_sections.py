@@ -3,6 +3,7 @@ replies (who, what, which label, how many it labeled, kept and still holds), as 
 
 from __future__ import annotations
 
+from adjudicate.words import word
 from graders.labels import LABELS
 
 from .blocks import Block, Heading, Paragraph, Table, plural
@@ -35,11 +36,14 @@ def settlement_blocks(report: Report) -> list[Block]:
         per_benchmark[way.benchmark] = per_benchmark.get(way.benchmark, 0) + way.readings
     blocks: list[Block] = [Heading("How the labeled readings were settled", 2)]
     if not wholesale:
-        blocks.append(Paragraph(f"All {plural(total, 'labeled reading')} were read one by one "
-                                "(none was settled by a decision over many replies)."))
+        blocks.append(Paragraph(
+            ("The one labeled reading was" if total == 1 else
+             f"All {plural(total, 'labeled reading')} were") + " read one by one "
+            "(none was settled by a decision over many replies)."))
     else:
         blocks.append(Paragraph(
-            f"Of {plural(total, 'labeled reading')}, {wholesale:,} were settled by a decision "
+            f"Of {plural(total, 'labeled reading')}, {wholesale:,} {word(wholesale, 'was', 'were')} "
+            "settled by a decision "
             "over many replies (a group, a pattern or a filtered view) rather than read one by "
             "one."))
         blocks.append(Table("", (*lead, "Settled", "Readings"),

@@ -55,10 +55,17 @@ class Failure:
     detail: dict[str, Any] = field(default_factory=dict)
 
 
+RESOURCE_ERRORS = ("RecursionError", "MemoryError")  # what a limit raises in the program
+
+
 def suggested_triage(failure: Failure | None) -> str | None:
-    """Only where the evidence alone settles it: a time limit exceeded is a timeout."""
+    """Only where the evidence alone settles it: a time limit exceeded is a timeout, the
+    recursion or memory limit raised is a resource limit."""
     if failure is not None and failure.kind in TIMEOUT_KINDS:
         return "timeout"
+    exception = failure.detail.get("exception") if failure is not None else None
+    if isinstance(exception, dict) and exception.get("type") in RESOURCE_ERRORS:
+        return "resource_limit"
     return None
 
 

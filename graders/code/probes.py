@@ -3,11 +3,14 @@
 For a queued sample's minimal (or first) failing input, every sample of the problem that passes
 the base tests runs on it in the sandbox; the host judges each output against the reference's
 and groups equal outputs. When a wrong output is shared by samples from two or more runs, the
-tally suggests a reference quirk: only a suggestion, for the reviewer to weigh.
+tally suggests a reference quirk: only a suggestion, for the reviewer to weigh. Failing that,
+when most of one run's samples agree on one wrong output, it says so as weaker evidence: the
+samples of one model share its habits, mistakes included.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +27,8 @@ from graders.code.shrink_values import input_key
 
 VERSION = "1"
 QUIRK_RUNS = 2  # distinct runs whose samples must agree against the reference
+WITHIN_RUN_SAMPLES = 3  # the within-run hint: at least this many samples of one run agree,
+WITHIN_RUN_SHARE = 0.5  # and more than this share of that run's samples asked
 
 
 @dataclass(frozen=True)
@@ -110,7 +115,8 @@ def tally(probe: ProbeInput, answers: Iterable[tuple[str, ProbeAnswer]]) -> dict
     whether a wrong output shared across runs suggests a reference quirk."""
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     total = 0
-    for run, answer in answers:
+    answers_seen = list(answers)
+    for run, answer in answers_seen:
         total += 1
         group = groups.setdefault((answer.kind, answer.output), {
             "output": answer.output, "kind": answer.kind, "count": 0, "runs": set(),
@@ -129,4 +135,19 @@ def tally(probe: ProbeInput, answers: Iterable[tuple[str, ProbeAnswer]]) -> dict
     return {"version": VERSION, "input_key": probe.key, "call": probe.call,
             "which": probe.which, "reference": clip(probe.expected), "samples": total,
             "groups": [{**g, "runs": sorted(g["runs"])} for g in ordered],
-            "reference_quirk": quirk}
+            "reference_quirk": quirk,
+            "reference_quirk_within_run": None if quirk else _within_run(answers_seen)}
+
+
+def _within_run(answers: list[tuple[str, ProbeAnswer]]) -> dict[str, Any] | None:
+    """Most of one run's samples agree on one wrong output: a weaker hint than two runs."""
+    asked: Counter[str] = Counter(run for run, _ in answers)
+    agreeing = Counter((run, a.output) for run, a in answers if a.kind == "wrong_output")
+    best = None
+    for (run, output), count in sorted(agreeing.items(), key=lambda kv: (-kv[1], kv[0])):
+        if count >= WITHIN_RUN_SAMPLES and count > WITHIN_RUN_SHARE * asked[run]:
+            best = {"run": run, "output": output, "samples": count, "of": asked[run],
+                    "note": "weaker evidence than two runs: the samples of one run share its "
+                            "model's habits, mistakes included"}
+            break
+    return best

@@ -36,3 +36,25 @@ def test_a_quirk_is_suggested_when_samples_of_two_runs_agree_against_the_referen
     if suggested:
         assert found["reference_quirk"]["output"] == "[0, -1]"
         assert "only a suggestion" in found["reference_quirk"]["note"]
+
+
+@pytest.mark.parametrize(("answers", "hint"), [
+    # most of one run's base-passing samples agree on one wrong output: the within-run hint
+    ([("a", WRONG)] * 3 + [("a", RIGHT)], ("a", 3, 4)),
+    ([("a", WRONG)] * 3 + [("a", RIGHT)] * 2 + [("b", RIGHT)] * 9, ("a", 3, 5)),
+    # not most of the run, or too few samples to mean anything (the queued sample alone agrees
+    # with itself)
+    ([("a", WRONG)] * 3 + [("a", RIGHT)] * 3, None),
+    ([("a", WRONG)] * 2, None),
+    # two runs agreeing is the stronger hint, and replaces it
+    ([("a", WRONG)] * 3 + [("b", WRONG)], None),
+])
+def test_a_within_run_quirk_hint_when_most_of_one_runs_samples_agree(answers, hint):
+    found = tally(PROBE, answers)
+    within = found["reference_quirk_within_run"]
+    if hint is None:
+        assert within is None
+        return
+    assert found["reference_quirk"] is None
+    assert (within["run"], within["samples"], within["of"]) == hint
+    assert within["output"] == "[0, -1]" and "weaker evidence than two runs" in within["note"]

@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from adjudicate.app.session import DecisionPreview
 from adjudicate.safe_text import visible
+from adjudicate.words import plural
 from graders.labels import LABELS
 
 Answer = Literal["keep", "replace"]
@@ -49,7 +50,8 @@ def decision_text(preview: DecisionPreview, what: str, *, adjudicating: bool = F
         else:
             lines.append("No other reviewer labeled any of them.")
     if p.patterns > 1:
-        lines.append(f"They fall into {p.patterns:,} dispute patterns (with different verdicts "
+        lines.append(f"They fall into {plural(p.patterns, 'dispute pattern')} (with different "
+                     "verdicts "
                      "or differences from the key; p lists them).")
     if p.unpatterned:
         lines.append(f"{_n(p.unpatterned, 'reply', 'replies')} of no pattern among them: "

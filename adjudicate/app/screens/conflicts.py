@@ -24,6 +24,7 @@ from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
 from adjudicate.safe_text import visible, visible_data
+from adjudicate.words import plural
 from graders.labels import LABELS
 
 ONE_BY_ONE = ("reply", "run", "problem", "sample", "labels", "adjudicated")
@@ -136,8 +137,8 @@ class ConflictsScreen(Screen[None]):
         decision = self.session.decide(
             preview, scope="group" if self.grouping == "pair" else "pattern", subject=g.subject,
             description=g.title, replace=answer == "replace", action="adjudicate")
-        kept = f", kept {decision.kept:,} earlier adjudications" if decision.kept else ""
-        self.notify(f"Adjudicated {decision.written:,} replies "
+        kept = f", kept {plural(decision.kept, 'earlier adjudication')}" if decision.kept else ""
+        self.notify(f"Adjudicated {plural(decision.written, 'reply')} "
                     f"{LABELS.short(preview.label)}{kept}.")
         self.reload(keep_row=row + 1)
 

@@ -17,6 +17,7 @@ from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import describe_item
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible
+from adjudicate.words import plural
 from graders.labels import LABELS
 
 
@@ -122,5 +123,6 @@ class EvidenceActions(Screen[None]):
             self.notify(visible(f"{message.error}; `adjudicate grade` will do it."),
                         severity="warning", markup=False, timeout=8)
             return
-        self.notify(f"Graded {message.count} replies against the corrected key; the report "
+        self.notify(f"Graded {plural(message.count, 'reply')} against the corrected key; "
+                    "the report "
                     "scores the problem with it.")

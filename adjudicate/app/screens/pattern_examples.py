@@ -16,6 +16,7 @@ from adjudicate.app.screens.help import HelpScreen
 from adjudicate.app.session import DecisionPreview, PatternSummary, ReviewSession, StoreError, Undone
 from adjudicate.app.widgets.example_card import ExampleCard
 from adjudicate.safe_text import visible
+from adjudicate.words import plural
 from graders.labels import LABELS
 from graders.patterns import SUSPECT, Pattern
 
@@ -80,7 +81,8 @@ class PatternExamplesScreen(Screen[str | None]):
             item = self.session.item(shown[offset]) if offset < len(shown) else None
             card.show(item, first + offset + 1)
         labels = " ".join(f"{spec.key} {spec.short}" for spec in LABELS.for_kind(self.kind))
-        how = (f"a label key settles all {s.replies:,} replies ({labels}); asks first"
+        which = "the one reply" if s.replies == 1 else f"all {s.replies:,} replies"
+        how = (f"a label key settles {which} ({labels}); asks first"
                if pattern.decidable else read_instead(pattern))
         self.query_one("#examples-line", Static).update(Content(
             f"examples {first + 1}–{first + len(shown)} of {len(self.examples):,} "
@@ -118,10 +120,10 @@ class PatternExamplesScreen(Screen[str | None]):
                 preview, scope="pattern", subject=self.pattern.id,
                 description=self.pattern.name, replace=answer == "replace")
         except StoreError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(visible(str(exc)), severity="error", markup=False)
             return
-        kept = f", kept {decision.kept:,} earlier labels" if decision.kept else ""
-        self.notify(f"Labeled {decision.written:,} replies {LABELS.short(label)}{kept}. "
+        kept = f", kept {plural(decision.kept, 'earlier label')}" if decision.kept else ""
+        self.notify(f"Labeled {plural(decision.written, 'reply')} {LABELS.short(label)}{kept}. "
                     "u undoes the whole decision.", timeout=6)
         self.dismiss(None)
 

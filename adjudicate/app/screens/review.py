@@ -37,6 +37,7 @@ from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView, main_extraction
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
+from adjudicate.words import plural, word
 from graders.labels import LABELS
 
 PROGRESS_EVERY_S = 5.0
@@ -189,12 +190,13 @@ class ReviewScreen(EvidenceActions):
             decision = self.session.decide(preview, scope=scope, subject=subject,
                                            description=description, replace=answer == "replace")
         except StoreError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(visible(str(exc)), severity="error", markup=False)
             return
         if advance:
             self.session.advance_past(advance)
         kept = f", kept {decision.kept:,} of your earlier labels" if decision.kept else ""
-        self.notify(f"Labeled {decision.written:,} replies {LABELS.short(preview.label)}{kept}.")
+        self.notify(f"Labeled {plural(decision.written, 'reply')} "
+                    f"{LABELS.short(preview.label)}{kept}.")
         self.show_current()
         self._recount_soon()
 
@@ -246,7 +248,8 @@ class ReviewScreen(EvidenceActions):
 
     def _at_end(self) -> None:
         left = self.session.todo_left
-        self.notify(f"End of this view: {left:,} replies here still need your label."
+        self.notify(f"End of this view: {plural(left, 'reply')} here still "
+                    f"{word(left, 'needs', 'need')} your label."
                     if left else "Everything in this view is labeled. Press / to change the "
                                  "filter, a for conflicts, q to quit.", timeout=6)
 

@@ -78,13 +78,14 @@ class CodeItemView(ItemView):
         if item.statement != self._prompt:
             self._prompt = item.statement
             title = item.entry_point or item.task_id
-            self.query_one("#code-problem").border_title = f"Prompt · {title}"
+            # a str title is read as markup: the task id is the user's text, so give Content
+            self.query_one("#code-problem").border_title = Content(f"Prompt · {title}")
             self.query_one("#code-statement", Static).update(
                 highlight((item.statement or "").strip("\n") or "(no prompt stored)", language="python"))
         self.query_one(TestPanel).show(item, self.original)
         source, where = program_of(item)
         pane = self.query_one("#code-program", VerticalScroll)
-        pane.border_subtitle = where
+        pane.border_subtitle = Content(where)
         self.query_one("#code-source", Static).update(highlight(source, language="python"))
         pane.scroll_home(animate=False, immediate=True)
 

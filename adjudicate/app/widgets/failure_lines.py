@@ -9,6 +9,8 @@ from textual.content import Content
 
 from adjudicate.app.formatting import block, compact, exception_text, first_failure
 from adjudicate.app.session import QueueItem
+from adjudicate.safe_text import visible
+from adjudicate.words import plural
 from graders.evidence import TIMEOUT_KINDS
 from graders.labels import LABELS
 
@@ -101,7 +103,7 @@ def tally_lines(tally: dict[str, Any] | None) -> list[Content]:
                      + (f" (runs {', '.join(runs)})" if len(runs) > 1 else ""))
     if len(groups) > SHOWN_GROUPS:
         rest = sum(g.get("count", 0) for g in groups[SHOWN_GROUPS:])
-        parts.append(f"{rest} more in {len(groups) - SHOWN_GROUPS} other outputs")
+        parts.append(f"{rest} more in {plural(len(groups) - SHOWN_GROUPS, 'other output')}")
     lines = [_row("others", " · ".join(parts))]
     quirk = tally.get("reference_quirk")
     if quirk:
@@ -109,4 +111,12 @@ def tally_lines(tally: dict[str, Any] | None) -> list[Content]:
             "  [b]reference quirk?[/b] $n samples from $runs runs agree on $output against the "
             "reference: only a suggestion", n=str(quirk.get("samples")),
             runs=str(quirk.get("runs")), output=compact(quirk.get("output"), 30)))
+    within = tally.get("reference_quirk_within_run")
+    if within:
+        lines.append(Content.from_markup(
+            "  [b]reference quirk? (weak)[/b] $n of $of samples of run $run agree on $output "
+            "against the reference: weaker evidence than two runs agreeing, as one run's "
+            "samples share its model's mistakes", n=str(within.get("samples")),
+            of=str(within.get("of")), run=visible(str(within.get("run"))),
+            output=compact(within.get("output"), 30)))
     return lines
