@@ -9,16 +9,14 @@ reviewers, reason: the label and note). Metrics are then recomputed by inspect_a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from datetime import datetime
 from importlib import import_module
-from pathlib import Path
 from typing import Any
 
 from adjudicate.errors import InputError
 from adjudicate.importers.inspect_files import inspect_records
 from adjudicate.importers.verdict_values import outcome_of
-from adjudicate.readback.readings import CopySummary, Reading, RunReadings, provenance, tally
+from adjudicate.readback.readings import Copying, CopySummary, Reading, WriteNew
 from adjudicate.safe_text import visible
 from db.errors import StoreError
 
@@ -34,12 +32,12 @@ def inspect_api() -> Any:
                          f"{EXTRA}") from None
 
 
-def write_inspect_copy(path: Path, readings: RunReadings, target: Path, *, db_name: str | None,
-                       score: str, edit: str | None,
-                       write_new: Callable[[Path, Callable[[Path], None]], None]) -> CopySummary:
-    """Read the log at `path`, put the readings into it, write it to `target`."""
+def write_inspect_copy(copying: Copying, *, score: str, edit: str | None,
+                       write_new: WriteNew) -> CopySummary:
+    """Read the log, put the readings into it, write it to the copy's target."""
     api = inspect_api()
-    by_sample = _readings_by_sample(path, readings)
+    path = copying.path
+    by_sample = _readings_by_sample(copying)
     log = api.read_eval_log(str(path))
     samples = list(log.samples or [])
     names = {name for sample in samples for name in (sample.scores or {})}
@@ -66,21 +64,18 @@ def write_inspect_copy(path: Path, readings: RunReadings, target: Path, *, db_na
             _edit(api, log, sample, edit, _changed(api, reading, current.value))
     log.samples = samples
     api.recompute_metrics(log)
-    counts = tally(found)
-    counts["changed"] = changed
-    record = provenance(db_name, counts, run=readings.run, source=str(path),
-                        mode=f"edit {edit}" if edit else f"score {score}", compared_with=compared,
-                        samples=len(samples), replies=len(found))
-    log.eval.metadata = {**(log.eval.metadata or {}), "adjudicate": record}
-    write_new(target, lambda made: api.write_eval_log(log, str(made)))
-    return CopySummary(str(path), target, record)
+    summary = copying.summary(found, changed, mode=f"edit {edit}" if edit else f"score {score}",
+                              compared_with=compared, samples=len(samples), replies=len(found))
+    log.eval.metadata = {**(log.eval.metadata or {}), "adjudicate": summary.counts}
+    write_new(copying.target, lambda made: api.write_eval_log(log, str(made)))
+    return summary
 
 
-def _readings_by_sample(path: Path, readings: RunReadings) -> dict[tuple[Any, Any], Reading]:
+def _readings_by_sample(copying: Copying) -> dict[tuple[Any, Any], Reading]:
     """(sample id, epoch) -> the reading of the reply `import` read from that sample."""
     found = {}
-    for location, record in inspect_records(path):
-        replies = readings.by_source.get(str(location))
+    for location, record in inspect_records(copying.path):
+        replies = copying.at(location.record or location.line)
         if replies:
             sample = record["sample"]
             found[(sample.get("id"), sample.get("epoch"))] = replies[0]

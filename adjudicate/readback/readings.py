@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,15 +12,16 @@ from sqlite_utils import Database
 
 from adjudicate import __version__
 from adjudicate.report.reading import ADJUDICATED, CONFLICT, GRADERS, UNLABELED
-from adjudicate.report.reply_readings import BAD_KEY, SUSPECT_KEY, reply_readings
+from adjudicate.report.reply_readings import BAD_KEY, SUSPECT_KEY, ReplyReading, reply_readings
 from adjudicate.report.source import errata_from_db, records_from_db
-from db.readback import reply_sources
+from db.readback import HarnessImport, reply_sources
 from db.stored import StoredReply, stored_replies
 from graders.labels import LABELS
 
 # how a reading was settled -> the count's name in a copy's metadata
 COUNTED = {ADJUDICATED: "read", "agreed": "read", GRADERS: "graders", UNLABELED: "unread",
            CONFLICT: "conflicts", BAD_KEY: "bad_keys", SUSPECT_KEY: "suspect_keys"}
+WriteNew = Callable[[Path, Callable[[Path], None]], None]  # out_paths.write_new
 WRITER = "adjudicate"  # the author of a reading no person gave (the graders' unanimous verdict)
 
 
@@ -36,6 +38,12 @@ class Reading:
     reviewers: tuple[str, ...] = ()
     note: str | None = None
     when: str | None = None  # when the label was given (UTC ISO 8601), the latest of several
+    verdicts: tuple[tuple[str, str, str], ...] = ()  # (grader, outcome, version) of each
+
+    def differs_from(self, version: str) -> bool:
+        """A person's reading says otherwise than a verdict the file of `version` carried."""
+        return self.read and any(v == version and (o == "accept") != self.passed
+                                 for _, o, v in self.verdicts)
 
     @property
     def read(self) -> bool:
@@ -77,6 +85,29 @@ class RunReadings:
     by_source: dict[str, list[Reading]] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class Copying:
+    """One copy to make: the import it undoes, the file found again, where the copy goes, the
+    run's readings and the database's name."""
+
+    found: HarnessImport
+    path: Path
+    target: Path
+    readings: RunReadings
+    db_name: str | None
+
+    def at(self, where: str | int) -> list[Reading]:
+        """The readings of the replies read at this place of the file (a line, a record)."""
+        return self.readings.by_source.get(f"{self.found.path}:{where}", [])
+
+    def summary(self, found: list[Reading], changed: int, **more: Any) -> CopySummary:
+        """The counts of this copy, as its metadata and the command's output give them."""
+        counts = tally(found)
+        counts["changed"] = changed
+        return CopySummary(str(self.path), self.target, provenance(
+            self.db_name, counts, run=self.readings.run, source=str(self.path), **more))
+
+
 def run_readings(db: Database, run: str) -> RunReadings:
     """Every reply of `run` with its reading as the report counts it."""
     found = reply_readings(records_from_db(db, run), errata_from_db(db))
@@ -88,20 +119,22 @@ def run_readings(db: Database, run: str) -> RunReadings:
     return result
 
 
-def _reading(reply: StoredReply, found: Any) -> Reading:
+def _reading(reply: StoredReply, found: ReplyReading) -> Reading:
+    verdicts = tuple((g, v.verdict, v.version) for g, v in sorted(reply.verdicts.items()))
     if found.label is None:
-        return Reading(reply.reply_id, reply.sample_index, found.passed, found.status)
+        return Reading(reply.reply_id, reply.sample_index, found.passed, found.status,
+                       verdicts=verdicts)
     if found.status == ADJUDICATED and reply.adjudication is not None:
         return Reading(reply.reply_id, reply.sample_index, found.passed, found.status,
                        found.label, (reply.adjudication.reviewer,), reply.adjudication.note,
-                       reply.adjudication.decided_at)
+                       reply.adjudication.decided_at, verdicts)
     who = tuple(sorted(w for w, s in reply.labels.items()
                        if s.status == "labeled" and s.label == found.label))
     notes = [f"{w}: {reply.labels[w].note}" if len(who) > 1 else str(reply.labels[w].note)
              for w in who if reply.labels[w].note]
     return Reading(reply.reply_id, reply.sample_index, found.passed, found.status, found.label,
                    who, "; ".join(notes) or None,
-                   max((reply.labels[w].updated_at for w in who), default=None))
+                   max((reply.labels[w].updated_at for w in who), default=None), verdicts)
 
 
 def tally(readings: list[Reading]) -> Counter[str]:

@@ -28,11 +28,6 @@ class ReplyReading:
     status: str
     label: str | None
 
-    @property
-    def read(self) -> bool:
-        """A person's label settles it (not the graders' unanimous verdict)."""
-        return self.label is not None and self.passed is not None
-
 
 def reply_readings(records: Sequence[ScoredReply], errata: Iterable[ErratumInput] = (), *,
                    edge_cases_pass: bool = False) -> dict[int, ReplyReading]:
