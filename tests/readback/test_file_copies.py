@@ -191,3 +191,28 @@ def test_a_lighteval_copy_has_a_reading_column_and_keeps_every_other(tmp_path):
     copied = {(row["doc"]["id"], 0): (row["reading"], row["reading_detail"]) for row in rows}
     check_readings(copied, settled_labels(db_path), queued(db_path))
     assert copied[("0", 0)][1]["note"] == "1/2 is 0.5" and copied[("2", 0)][0] is None
+
+
+def test_run_picks_one_runs_file_and_the_options_are_checked(tmp_path):
+    db_path = tmp_path / "e.db"
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    first, second = qwen_file(tmp_path / "a" / "qwen.jsonl"), qwen_file(tmp_path / "b" / "qwen.jsonl")
+    graded(db_path, first, *QWEN_FLAGS)
+    graded(db_path, second, *[flag if flag != "qwen" else "qwen-again" for flag in QWEN_FLAGS])
+    output = cli("export", "--db", db_path, "--format", "generic", "--out", tmp_path / "one",
+                 "--run", "qwen-again")
+    assert [p.name for p in (tmp_path / "one").iterdir()] == ["qwen.jsonl"]
+    assert f"(from {second}, run 'qwen-again')" in output
+    # both runs: the second copy of a file name is numbered, never a replacement
+    cli("export", "--db", db_path, "--format", "generic", "--out", tmp_path / "both")
+    assert sorted(p.name for p in (tmp_path / "both").iterdir()) == ["qwen-2.jsonl",
+                                                                      "qwen.jsonl"]
+    output = cli("export", "--db", db_path, "--format", "generic", code=2)
+    assert "--format generic writes copies of files: name a directory with --out DIR" in output
+    output = cli("export", "--db", db_path, "--format", "generic", "--out", tmp_path / "x",
+                 "--edit", "harness", code=1)
+    assert "--edit SCORER edits an Inspect log's scorer" in output
+    output = cli("export", "--db", db_path, "--format", "csv", "--out", tmp_path / "both",
+                 code=2)
+    assert "is a directory; --format csv writes one file" in output
