@@ -60,6 +60,14 @@ class OutputPath(click.Path):
         return path
 
 
+class OutputTarget(OutputPath):
+    """A file or a directory to write (export's copies go into a directory): the same check
+    of the folder it goes in."""
+
+    def __init__(self) -> None:
+        click.Path.__init__(self, path_type=Path)
+
+
 def out_option(help_text: str = "Write to this file instead of standard output.") -> Any:
     """The --out option every command that writes a file shares."""
     return click.option("--out", type=OutputPath(), help=help_text)

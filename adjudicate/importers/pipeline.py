@@ -154,6 +154,10 @@ def _add_carried(db: Database, records: list[ProblemRecord], summary: ImportSumm
     carried = add_carried_problems(db, records)
     summary.problems_added += carried.added
     summary.problems_unchanged += carried.reused
+    if carried.solutions_filled:
+        summary.notes.append(
+            f"filled in the reference solution of {carried.solutions_filled:,} stored "
+            f"problem{'s' if carried.solutions_filled > 1 else ''} that had none")
     if carried.statement_differs:
         summary.notes.append(
             f"{carried.statement_differs:,} problems already stored with another statement were "

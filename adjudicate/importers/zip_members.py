@@ -5,7 +5,7 @@ times its size past GZIP_FLOOR_BYTES (the limits `jsonl` puts on a .gz file). Si
 as declared and again as read, so an archive that lies about them ends in a named error too.
 Stored, deflate, bzip2 and lzma members are read with the standard library; Zstandard members
 (what recent inspect_ai versions write) with `compression.zstd` (Python 3.14) or the
-`zstandard` package (`adjudicate[inspect]`).
+`zstandard` package (a dependency of the default install before 3.14).
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from db.records import Location
 MAX_MEMBER_BYTES = 512 << 20  # one Inspect sample with its whole transcript; real ones are MiBs
 ZSTANDARD = 93  # the zip compression method number of Zstandard
 LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature ... file name length, extra field length
-ZSTD_HINT = ("pip install 'adjudicate[inspect]' (adds the zstandard package), or convert the "
-             "log first: inspect log convert LOG --to json --output-dir DIR")
+ZSTD_HINT = ("adjudicate installs the zstandard package with it; install it again "
+             "(pip install zstandard), or convert the log first: inspect log convert LOG "
+             "--to json --output-dir DIR")
 
 
 class Archive:

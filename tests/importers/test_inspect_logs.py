@@ -7,7 +7,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import tomllib
 import zipfile
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -134,5 +136,23 @@ def test_without_zstandard_the_error_names_the_extra(logs, tmp_path):
                              "--db", str(tmp_path / "e.db")], capture_output=True, text=True)
     assert result.returncode == 1 and "Traceback" not in result.stderr
     assert f"{logs['.eval']}:header.json: is Zstandard-compressed" in result.stderr
-    assert "pip install 'adjudicate[inspect]'" in result.stderr
+    assert "pip install zstandard" in result.stderr
     assert dump(open_db(tmp_path / "e.db")) == before
+
+
+def test_the_default_install_reads_zstandard_logs_without_inspect_ai(logs, tmp_path):
+    """What a new user runs first: `pip install .` brings zstandard (no extra), and a default
+    .eval log imports in a process where inspect_ai cannot be imported."""
+    project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    assert any(dep.startswith("zstandard") for dep in project["project"]["dependencies"])
+    assert not any(dep.startswith("zstandard")
+                   for dep in project["project"]["optional-dependencies"]["inspect"])
+    with zipfile.ZipFile(logs[".eval"]) as archive:
+        assert {info.compress_type for info in archive.infolist()} == {93}  # Zstandard
+    script = ("import sys; sys.modules['inspect_ai'] = None\nfrom adjudicate.cli import main\n"
+              "main(sys.argv[1:], prog_name='adjudicate')")
+    result = subprocess.run([sys.executable, "-c", script, "import", str(logs[".eval"]),
+                             "--db", str(tmp_path / "e.db")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert open_db(tmp_path / "e.db").execute("SELECT count(*) FROM replies").fetchone()[0] \
+        == EPOCH_REPLIES

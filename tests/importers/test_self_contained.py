@@ -161,3 +161,33 @@ def test_question_field_needs_a_benchmark(tmp_path):
     output = cli_import(tmp_path / "e.db", path, "--run", "q", "--question-field", "question",
                         code=1)
     assert re.search(r"--question-field .* name their benchmark with --benchmark", output)
+
+
+def test_reimporting_with_solution_field_fills_in_the_stored_problems_solutions(tmp_path):
+    """A first import without --solution-field leaves the reference panel empty; importing the
+    same file again with it fills in the solutions (and only those that are missing)."""
+    records = [{"idx": i, "question": f"What is {i}+{i}?", "gt": str(2 * i), "gt_cot":
+                f"{i}+{i} is {2 * i}. The answer is {2 * i}.", "code": [f"$\\boxed{{{2 * i}}}$"]}
+               for i in range(3)]
+    path = write_jsonl(tmp_path / "tora.jsonl", records)
+    flags = ["--run", "tora", "--benchmark", "gsm8k", "--question-field", "question",
+             "--id-field", "idx", "--reply-field", "code", "--gold-field", "gt"]
+    cli_import(tmp_path / "e.db", path, *flags)
+    db = open_db(tmp_path / "e.db")
+    assert db.execute("SELECT count(reference) FROM problems").fetchone()[0] == 0
+    output = cli_import(tmp_path / "e.db", path, *flags, "--solution-field", "gt_cot")
+    assert "0 problems added (3 already there)" in output
+    assert "filled in the reference solution of 3 stored problems that had none" in output
+    stored = db.execute("SELECT task_id, reference FROM problems ORDER BY task_id").fetchall()
+    assert stored == [(str(r["idx"]), r["gt_cot"]) for r in records]
+    # a stored solution is kept: another file's solution does not replace it
+    other = write_jsonl(tmp_path / "other.jsonl", [{**r, "gt_cot": "another"} for r in records])
+    output = cli_import(tmp_path / "e.db", other, *flags, "--solution-field", "gt_cot")
+    assert "filled in" not in output
+    assert db.execute("SELECT task_id, reference FROM problems ORDER BY task_id").fetchall() \
+        == stored
+    # the filled-in problem is what a file with the solution would have stored
+    fresh = open_db(tmp_path / "fresh.db")
+    cli_import(tmp_path / "fresh.db", path, *flags, "--solution-field", "gt_cot")
+    assert fresh.execute("SELECT content_hash FROM problems ORDER BY task_id").fetchall() == \
+        db.execute("SELECT content_hash FROM problems ORDER BY task_id").fetchall()

@@ -1,0 +1,222 @@
+"""`adjudicate export --format inspect`: the readings go back into a copy of the Inspect log,
+written and read back by the real inspect_ai (in subprocesses, as the import tests do)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from adjudicate.cli import main
+from adjudicate.grading.math_pipeline import grade_math_replies
+from adjudicate.importers.pipeline import ImportOptions, import_file
+from db.connection import open_db
+from db.labels import record_label, set_note
+from tests.conftest import dump
+from tests.hostile_db import MARKUP, PAYLOAD, REVIEWER, unsafe_characters
+from tests.readback.conftest import RUN
+
+pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
+
+# a full read of FULL's queue: a/2 wrong, b/1 right after a conflict carol adjudicated
+FULL_LABELS = [
+    {"task_id": "a", "sample_index": 1, "label": "incorrect", "reviewer": "ann"},
+    {"task_id": "b", "sample_index": 0, "label": "correct", "reviewer": "ann",
+     "note": "4 is 4; match misread it"},
+    {"task_id": "b", "sample_index": 0, "label": "incorrect", "reviewer": "bob"},
+    {"task_id": "b", "sample_index": 0, "label": "correct", "reviewer": "carol",
+     "adjudicated": True, "note": "the boxed 4 is the answer"},
+]
+
+
+def prepare(tmp_path, log, labels=()):
+    """A copy of `log` imported, graded and labeled; returns (db path, the log's path)."""
+    folder = tmp_path / "logs"
+    folder.mkdir(exist_ok=True)
+    path = folder / log.name
+    shutil.copyfile(log, path)
+    db_path = tmp_path / "e.db"
+    db = open_db(db_path)
+    import_file(db, str(path), ImportOptions())
+    grade_math_replies(db, jobs=1)
+    db.close()
+    if labels:
+        rows = tmp_path / "labels.jsonl"
+        rows.write_text("".join(json.dumps({"run": RUN, **row}) + "\n" for row in labels))
+        result = CliRunner().invoke(main, ["labels", "import", str(rows), "--db", str(db_path)])
+        assert result.exit_code == 0, result.output
+    return db_path, path
+
+
+def export(db_path, *args, code=0, script=None):
+    """`adjudicate export` in its own process (inspect_ai stays out of this one)."""
+    command = ([sys.executable, "-c", script] if script else [sys.executable, "-m", "adjudicate"])
+    result = subprocess.run([*command, "export", "--db", str(db_path), *map(str, args)],
+                            capture_output=True, text=True)
+    assert result.returncode == code, result.stderr
+    assert "Traceback" not in result.stderr
+    return result.stderr
+
+
+def read_back(path):
+    result = subprocess.run([sys.executable, "-m", "tests.readback.inspect_reader", str(path)],
+                            capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+def by_sample(log):
+    return {(s["id"], s["epoch"]): s["scores"] for s in log["samples"]}
+
+
+def reading_score(db_path):
+    result = CliRunner().invoke(main, ["report", "--db", str(db_path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.output)["runs"]
+    return next(g["score"] for g in run["graders"] if g["grader"] == "reading")
+
+
+def sha(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("name", ["full.eval", "full.json"])
+def test_the_added_reading_scores_are_the_labels_and_the_metric_the_reports(
+        written, tmp_path, name):
+    db_path, log = prepare(tmp_path, written[name], FULL_LABELS)
+    before = sha(log)
+    output = export(db_path, "--format", "inspect", "--out", tmp_path / "out")
+    copy = tmp_path / "out" / name
+    assert f"Wrote {copy}" in output and "2 read, 1 changed, 0 unread" in output
+    assert sha(log) == before  # the original's bytes are untouched
+    original, exported = read_back(log), read_back(copy)
+    scores = by_sample(exported)
+    # the labeled replies' readings: the label, its reviewer (the adjudicator over the
+    # reviewers) and note, with who and why as the edit's provenance
+    a2, b1 = scores[("a", 2)]["reading"], scores[("b", 1)]["reading"]
+    assert a2["value"] == "I" and a2["metadata"]["label"] == "incorrect"
+    assert a2["metadata"]["reviewers"] == ["ann"] and a2["history"][-1]["provenance"][
+        "author"] == "ann"
+    assert b1["value"] == "C" and b1["metadata"]["settled"] == "adjudicated"
+    assert b1["metadata"]["reviewers"] == ["carol"]
+    assert b1["metadata"]["note"] == "the boxed 4 is the answer"
+    provenance = b1["history"][-1]["provenance"]
+    assert provenance["author"] == "carol"
+    assert provenance["reason"] == "correct: the boxed 4 is the answer"
+    assert "carol" in b1["explanation"] and "the boxed 4 is the answer" in b1["explanation"]
+    # the replies nobody read keep their scores; their reading is the graders' verdict
+    for key, kept in by_sample(original).items():
+        assert {n: s for n, s in scores[key].items() if n != "reading"} == kept
+    assert scores[(3, 1)]["reading"]["metadata"]["settled"] == "graders"
+    assert scores[(3, 1)]["reading"]["history"][-1]["provenance"]["author"] == "adjudicate"
+    # inspect_ai's own recomputed metric is the report's score by reading for the run
+    report = reading_score(db_path)
+    assert report["value"] == pytest.approx(5 / 6)
+    assert exported["metrics"]["reading"]["accuracy"] == pytest.approx(report["value"])
+    adjudicate = exported["metadata"]["adjudicate"]
+    assert {k: adjudicate[k] for k in ("read", "changed", "unread", "graders", "conflicts",
+                                       "bad_keys", "suspect_keys")} == {
+        "read": 2, "changed": 1, "unread": 0, "graders": 4, "conflicts": 0, "bad_keys": 0,
+        "suspect_keys": 0}
+    assert adjudicate["database"] == "e.db" and adjudicate["run"] == RUN
+    assert adjudicate["version"] == __import__("adjudicate").__version__
+
+
+def test_edit_changes_the_scorer_only_where_the_reading_differs_with_provenance(
+        written, tmp_path):
+    db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
+    output = export(db_path, "--format", "inspect", "--out", tmp_path / "out", "--edit",
+                    "match")
+    assert "2 read, 1 changed" in output
+    original = by_sample(read_back(log))
+    exported = read_back(tmp_path / "out" / "full.eval")
+    scores = by_sample(exported)
+    edited = scores[("b", 1)]["match"]
+    assert edited["value"] == "C" and original[("b", 1)]["match"]["value"] == "I"
+    assert edited["history"][0]["value"] == "I" and edited["history"][0]["provenance"] is None
+    assert edited["history"][-1]["provenance"]["author"] == "carol"
+    assert edited["history"][-1]["provenance"]["reason"] == "correct: the boxed 4 is the answer"
+    # a reading that agrees with the scorer, and every unread reply: unchanged
+    for key in original:
+        if key != ("b", 1):
+            assert scores[key] == original[key]
+    assert all("reading" not in s for s in scores.values())
+    assert exported["metrics"]["match"]["accuracy"] == pytest.approx(reading_score(db_path)[
+        "value"])
+    assert exported["metadata"]["adjudicate"]["mode"] == "edit match"
+
+
+def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_path):
+    labels = [
+        {"task_id": "b", "sample_index": 0, "label": "correct", "reviewer": "ann"},
+        {"task_id": "b", "sample_index": 0, "label": "incorrect", "reviewer": "bob"},
+        {"task_id": "a", "sample_index": 1, "label": "bad_key", "reviewer": "ann"},
+    ]
+    db_path, log = prepare(tmp_path, written["left.eval"], labels)
+    output = export(db_path, "--format", "inspect", "--out", tmp_path / "out", "--edit",
+                    "match")
+    assert "0 read, 0 changed" in output
+    assert "left: 1 conflicts, 2 bad keys, 2 suspect keys" in output
+    original = by_sample(read_back(log))
+    exported = read_back(tmp_path / "out" / "left.eval")
+    assert by_sample(exported) == original
+    counts = exported["metadata"]["adjudicate"]
+    assert (counts["conflicts"], counts["bad_keys"], counts["suspect_keys"]) == (1, 2, 2)
+    # as added scores: none where there is no reading
+    export(db_path, "--format", "inspect", "--out", tmp_path / "scored")
+    scores = by_sample(read_back(tmp_path / "scored" / "left.eval"))
+    assert [key for key, s in scores.items() if "reading" in s] == [(3, 1), (3, 2), ("b", 2)]
+
+
+def test_without_inspect_ai_one_line_names_the_extra(written, tmp_path):
+    db_path, _ = prepare(tmp_path, written["full.eval"], FULL_LABELS)
+    before = dump(open_db(db_path))
+    script = ("import sys; sys.modules['inspect_ai'] = None\nfrom adjudicate.cli import main\n"
+              "main(sys.argv[1:], prog_name='adjudicate')")
+    output = export(db_path, "--format", "inspect", "--out", tmp_path / "out", code=1,
+                    script=script)
+    assert output.strip().splitlines() == [
+        "Error: --format inspect writes logs with inspect_ai, which is not installed: "
+        "pip install 'adjudicate[inspect]'"]
+    assert not (tmp_path / "out").exists() and dump(open_db(db_path)) == before
+
+
+def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written, tmp_path):
+    hostile = tmp_path / "src" / f"..{PAYLOAD}\n.eval"
+    hostile.parent.mkdir()
+    shutil.copyfile(written["full.eval"], hostile)
+    db_path, log = prepare(tmp_path, hostile, FULL_LABELS)
+    db = open_db(db_path)
+    reply = db.execute("SELECT r.id FROM replies r JOIN problems p ON p.id = r.problem_id "
+                       "WHERE p.task_id = 'a' AND r.sample_index = 1").fetchone()[0]
+    record_label(db, reply, REVIEWER, "incorrect")
+    set_note(db, reply, REVIEWER, f"{PAYLOAD}{MARKUP}")
+    db.close()
+    output = export(db_path, "--format", "inspect", "--out", tmp_path / "out")
+    assert not unsafe_characters(output.replace("\n", ""))
+    (copy,) = (tmp_path / "out").iterdir()
+    assert copy.parent == tmp_path / "out" and not unsafe_characters(copy.name)
+    assert "/" not in copy.name and not copy.name.startswith(".")
+    # again into the same folder: the first copy is not replaced
+    made = sha(copy)
+    output = export(db_path, "--format", "inspect", "--out", tmp_path / "out", code=1)
+    assert "already exists; nothing was written" in output
+    assert [p.name for p in (tmp_path / "out").iterdir()] == [copy.name] and sha(copy) == made
+    reading = by_sample(read_back(copy))[("a", 2)]["reading"]
+    # exact in the metadata and the provenance, shown safely in the explanation
+    assert reading["metadata"]["reviewers"] == ["ann", REVIEWER]
+    assert reading["metadata"]["note"] == f"{REVIEWER}: {PAYLOAD}{MARKUP}"
+    assert reading["history"][-1]["provenance"]["author"] == f"ann, {REVIEWER}"
+    assert not unsafe_characters(reading["explanation"]) and MARKUP in reading["explanation"]
+
+
+def test_out_in_the_logs_own_folder_never_writes_the_original(written, tmp_path):
+    db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
+    before = sha(log)
+    output = export(db_path, "--format", "inspect", "--out", log.parent, code=1)
+    assert f"Error: {log} already exists; nothing was written" in output
+    assert sha(log) == before and [p.name for p in log.parent.iterdir()] == [log.name]
