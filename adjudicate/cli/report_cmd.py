@@ -34,8 +34,11 @@ from db.runs import require_runs
               help="Seed for the bootstrap: the same database and seed give the same report.")
 @click.option("--edge-cases-pass", is_flag=True,
               help="Code: also report plus with edge cases (not in the spec) counted as passes.")
+@click.option("--all-pairs", is_flag=True,
+              help="Compare every two graders of a run (grows as the square of the graders); "
+                   "by default each grader is compared with the first and with the reading.")
 def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples: int, seed: int,
-           edge_cases_pass: bool) -> None:
+           edge_cases_pass: bool, all_pairs: bool) -> None:
     """Regrade every run against the labels: scores by grader and by reading, with intervals.
 
     A labeled reply counts as its (adjudicated) label; an unlabeled reply outside the queue
@@ -58,7 +61,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
     with stderr.status(f"Computing scores and intervals for {len(records):,} replies "
                        f"({resamples:,} bootstrap resamples)…"):
         result = build_report(records, bootstrap=resamples, seed=seed,
-                              edge_cases_pass=edge_cases_pass,
+                              edge_cases_pass=edge_cases_pass, all_pairs=all_pairs,
                               selfcheck_failures=selfcheck_failures_from_db(db),
                               errata=errata_from_db(db), decisions=decisions_from_db(db),
                               sample=sample_from_db(db),
