@@ -17,6 +17,7 @@ from adjudicate.report.source import (
     sample_from_db,
     selfcheck_failures_from_db,
 )
+from adjudicate.words import plural
 from db.connection import open_db
 from db.runs import require_runs
 
@@ -58,7 +59,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
     if not records:
         raise click.ClickException(
             f"{db_path}: no replies to report on; import some with `adjudicate import`")
-    with stderr.status(f"Computing scores and intervals for {len(records):,} replies "
+    with stderr.status(f"Computing scores and intervals for {plural(len(records), 'reply')} "
                        f"({resamples:,} bootstrap resamples)…"):
         result = build_report(records, bootstrap=resamples, seed=seed,
                               edge_cases_pass=edge_cases_pass, all_pairs=all_pairs,
