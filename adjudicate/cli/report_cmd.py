@@ -17,6 +17,7 @@ from adjudicate.report.source import (
     sample_from_db,
     selfcheck_failures_from_db,
 )
+from adjudicate.words import plural
 from db.connection import open_db
 from db.runs import require_runs
 
@@ -34,8 +35,11 @@ from db.runs import require_runs
               help="Seed for the bootstrap: the same database and seed give the same report.")
 @click.option("--edge-cases-pass", is_flag=True,
               help="Code: also report plus with edge cases (not in the spec) counted as passes.")
+@click.option("--all-pairs", is_flag=True,
+              help="Compare every two graders of a run (grows as the square of the graders); "
+                   "by default each grader is compared with the first and with the reading.")
 def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples: int, seed: int,
-           edge_cases_pass: bool) -> None:
+           edge_cases_pass: bool, all_pairs: bool) -> None:
     """Regrade every run against the labels: scores by grader and by reading, with intervals.
 
     A labeled reply counts as its (adjudicated) label; an unlabeled reply outside the queue
@@ -55,10 +59,10 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
     if not records:
         raise click.ClickException(
             f"{db_path}: no replies to report on; import some with `adjudicate import`")
-    with stderr.status(f"Computing scores and intervals for {len(records):,} replies "
+    with stderr.status(f"Computing scores and intervals for {plural(len(records), 'reply')} "
                        f"({resamples:,} bootstrap resamples)…"):
         result = build_report(records, bootstrap=resamples, seed=seed,
-                              edge_cases_pass=edge_cases_pass,
+                              edge_cases_pass=edge_cases_pass, all_pairs=all_pairs,
                               selfcheck_failures=selfcheck_failures_from_db(db),
                               errata=errata_from_db(db), decisions=decisions_from_db(db),
                               sample=sample_from_db(db),

@@ -7,6 +7,7 @@ from dataclasses import asdict
 
 from adjudicate.errata_file.records import BenchmarkErrata, KeyErratum, ReferenceQuirk
 from adjudicate.safe_text import json_text, visible
+from adjudicate.words import plural, word
 
 SCHEMA = "adjudicate-errata/1"
 
@@ -61,14 +62,16 @@ def _key_lines(key: KeyErratum) -> list[str]:
 
 
 def _quirk_lines(quirk: ReferenceQuirk) -> list[str]:
-    lines = [f"- **{_md(quirk.problem)}**: {len(quirk.samples)} sample(s) labeled reference "
+    lines = [f"- **{_md(quirk.problem)}**: {plural(len(quirk.samples), 'sample')} labeled reference "
              f"quirk ({_md(', '.join(quirk.samples))})"]
     for shown in quirk.inputs:
         line = (f"  - `{_code(shown.call)}` ({shown.which} failing input): the reference "
                 f"returns `{_code(shown.expected)}`")
         if shown.most_samples_return is not None:
-            line += (f"; {shown.agreeing} of {shown.samples} samples that pass the base tests "
-                     f"return `{_code(shown.most_samples_return)}` ({shown.runs} run(s))")
+            line += (f"; {shown.agreeing} of {plural(shown.samples, 'sample')} that "
+                     f"{word(shown.samples, 'passes', 'pass')} the base tests "
+                     f"{word(shown.agreeing, 'returns', 'return')} "
+                     f"`{_code(shown.most_samples_return)}` ({plural(shown.runs, 'run')})")
         lines.append(line)
     lines += [f"  - {_md(who)}: {_md(note)}" for who, note in quirk.notes]
     return [*lines, ""]

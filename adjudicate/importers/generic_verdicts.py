@@ -8,6 +8,7 @@ from typing import Any
 from adjudicate.importers.jsonl import get_field
 from adjudicate.importers.reading import RecordAt
 from adjudicate.importers.verdict_values import EXPECTED, outcome_of, shown
+from adjudicate.words import plural
 from db.records import ImportedVerdict
 
 
@@ -24,11 +25,12 @@ def carried_verdicts(record: dict[str, Any], at: RecordAt, replies: int,
             raise at.error("missing", field) from None
         if isinstance(value, list):
             if len(value) != replies:
-                raise at.error(f"a list of {len(value):,} verdicts for {replies:,} replies; the "
+                raise at.error(f"a list of {plural(len(value), 'verdict')} for "
+                               f"{plural(replies, 'reply')}; the "
                                "list must be aligned with the reply list", field)
             values = [(f"{field}[{i}]", v) for i, v in enumerate(value)]
         elif listed:
-            raise at.error(f"expected a list of {replies:,} verdicts (one per reply), found "
+            raise at.error(f"expected a list of {plural(replies, 'verdict')} (one per reply), found "
                            f"{type(value).__name__}", field)
         else:
             values = [(field, value)]

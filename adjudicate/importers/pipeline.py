@@ -22,6 +22,7 @@ from adjudicate.importers.formats import (
 from adjudicate.importers.problem_formats import HUMANEVAL_PACKAGE, humaneval_package_file
 from adjudicate.importers.problem_sets import problem_set_line, refuse_twins
 from adjudicate.importers.reading import CarriedRun, ReadOptions, ReplyFields
+from adjudicate.words import plural, word
 from db.carried_problems import add_carried_problems
 from db.connection import write_transaction
 from db.errors import unknown_name
@@ -160,8 +161,9 @@ def _add_carried(db: Database, records: list[ProblemRecord], summary: ImportSumm
             f"problem{'s' if carried.solutions_filled > 1 else ''} that had none")
     if carried.statement_differs:
         summary.notes.append(
-            f"{carried.statement_differs:,} problems already stored with another statement were "
-            f"reused as stored (first: {carried.first_differing})")
+            f"{plural(carried.statement_differs, 'problem')} already stored with another "
+            f"statement {word(carried.statement_differs, 'was', 'were')} reused as stored "
+            f"(first: {carried.first_differing})")
 
 
 def _verdict_version(path: Path, parsed: ParsedFile) -> str | None:

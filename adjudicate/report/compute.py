@@ -48,6 +48,7 @@ def build_report(
     selfcheck_failures: Iterable[SelfCheckFailure] = (),
     pass_k: Sequence[int] | None = None,
     top_pairs: int = 10,
+    all_pairs: bool = False,
     errata: Iterable[ErratumInput] = (),
     decisions: Iterable[DecisionRecord] = (),
     sample: Mapping[int, SampleSlot] | None = None,
@@ -56,7 +57,9 @@ def build_report(
     """Build the whole report. Intervals: Wilson for one reply per problem, else a bootstrap
     over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}").
     A problem whose key reviewers corrected is scored against the corrected key (`errata`);
-    `decisions` are the decisions over many replies the records' `decided_by` name.
+    `decisions` are the decisions over many replies the records' `decided_by` name. Each grader
+    is compared with the run's first grader and the reading with each; `all_pairs` compares
+    every two (their number grows as the square of the graders').
 
     `sample` places ranked replies in the recorded sample order (reply id -> slot): where a
     run's queue is partly read, its reading rows are estimated from each stratum's drawn prefix,
@@ -83,7 +86,7 @@ def build_report(
             groups[(record.benchmark, record.run)][0].append(record)
             groups[(record.benchmark, record.run)][1].append(resolution)
     tables = [
-        RunTable.build(recs, res, edge_cases_pass=edge_cases_pass)
+        RunTable.build(recs, res, edge_cases_pass=edge_cases_pass, all_pairs=all_pairs)
         for recs, res in groups.values()
     ]
 
@@ -119,7 +122,7 @@ def build_report(
 
     queue = total_queue([r.queue for r in runs])
     summary, pairs_top = diagnostics.disputed_pairs(ordered, resolutions, top_pairs)
-    settings = Settings(bootstrap, seed, level, edge_cases_pass, top_pairs)
+    settings = Settings(bootstrap, seed, level, edge_cases_pass, top_pairs, all_pairs)
     report = Report(
         settings=settings,
         partial=queue.partial,

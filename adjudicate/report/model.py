@@ -273,6 +273,7 @@ class Settings:
     level: float
     edge_cases_pass: bool
     top_pairs: int
+    all_pairs: bool = False  # every two graders compared, not each with the first and the reading
 
 
 @dataclass(frozen=True)

@@ -68,10 +68,11 @@ def _against_reading(run: RunReport, level: float) -> Table:
 
 
 def _shown_pairs(run: RunReport) -> list[Difference]:
-    """Each grader against the one before it, and every reading against every grader."""
+    """Each grader against the first (the reference), and every reading against every grader:
+    what the report compares unless asked for every pair (`all_pairs`)."""
     columns = [g.grader for g in run.graders]
     graders = [c for c in columns if not is_reading(c)]
-    wanted = [(later, earlier) for earlier, later in zip(graders, graders[1:], strict=False)]
+    wanted = [(later, graders[0]) for later in graders[1:]]
     wanted += [(r, g) for r in columns if is_reading(r) for g in columns[:columns.index(r)]]
     by_pair = {(d.a, d.b): d for d in run.differences}
     return [by_pair[p] for p in dict.fromkeys(wanted) if p in by_pair]
@@ -106,9 +107,12 @@ def _grader_differences(run: RunReport, level: float) -> Table:
         if plain is not None and read is not None and plain != read:
             title += f"; {read:,} for the reading rows"
     notes = []
-    if len(shown) < len(run.differences):
-        notes.append("Each grader against the one before it and the reading against each "
-                     "grader; every pair is in the JSON.")
+    graders = [g.grader for g in run.graders if not is_reading(g.grader)]
+    if len(graders) > 2:
+        every = ("every pair is in the JSON" if len(shown) < len(run.differences)
+                 else "`report --all-pairs` compares every two")
+        notes.append(f"Each grader against the first, {graders[0]}, and the reading against "
+                     f"each grader; {every}.")
     if dependent:
         notes.append("* McNemar pairs replies, and replies to the same problem are not "
                      "independent: read p as a guide; the interval resamples problems.")

@@ -152,7 +152,8 @@ def _short_note(runs: list[RunReport]) -> str:
                 missing = "a reading" if is_reading(g.grader) else "a verdict"
                 where = f"{run.run} " if len(runs) > 1 else ""
                 parts.append(f"{where}{g.grader} on {g.score.n_replies:,} of "
-                             f"{run.n_replies:,} replies ({run.n_replies - g.score.n_replies:,} "
+                             f"{plural(run.n_replies, 'reply')} "
+                             f"({run.n_replies - g.score.n_replies:,} "
                              f"without {missing})")
     return "* " + "; ".join(parts) + "."
 

@@ -55,6 +55,7 @@ class RunTable:
     resolutions: list[Resolution]
     graders: list[str] = field(default_factory=list)
     outcomes: dict[str, list[bool | None]] = field(default_factory=dict)
+    all_pairs: bool = False  # compare every two columns, not each with the reference and reading
 
     @classmethod
     def build(
@@ -63,9 +64,11 @@ class RunTable:
         resolutions: list[Resolution],
         *,
         edge_cases_pass: bool,
+        all_pairs: bool = False,
     ) -> RunTable:
         first = records[0]
-        table = cls(first.run, first.benchmark, first.kind, records, resolutions)
+        table = cls(first.run, first.benchmark, first.kind, records, resolutions,
+                    all_pairs=all_pairs)
         table.graders = GRADERS.ordered(g for r in records for g in r.verdicts)
         for grader in table.graders:
             table.outcomes[grader] = [
@@ -133,9 +136,22 @@ class RunTable:
         diff = RatioDiff(Ratio(num_a, den), Ratio(num_b, den), replies=sum(den.values()))
         return diff, a_only, b_only
 
+    @property
+    def reference(self) -> str | None:
+        """The grader every other grader is compared with: the first in registry order."""
+        return self.graders[0] if self.graders else None
+
     def column_pairs(self) -> list[tuple[str, str]]:
-        """Every two columns, later minus earlier (so "normalized - exact" reads as a gain)."""
-        return [(b, a) for a, b in combinations(self.columns, 2)]
+        """The compared columns, later minus earlier (so "normalized - exact" reads as a gain):
+        each grader against the reference grader and each reading column against every column
+        before it (linear in the graders), or with `all_pairs` every two columns."""
+        if self.all_pairs:
+            return [(b, a) for a, b in combinations(self.columns, 2)]
+        columns = self.columns
+        pairs = [(grader, self.graders[0]) for grader in self.graders[1:]]
+        pairs += [(reading, column) for i, reading in enumerate(columns) if reading not in
+                  self.graders for column in columns[:i]]
+        return pairs
 
     def pass_at_k(self, column: str, ks: Sequence[int] | None) -> list[tuple[int, Ratio, float]]:
         """(k, ratio for the interval, exact mean) for every k all sample counts allow."""
