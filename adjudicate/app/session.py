@@ -225,7 +225,8 @@ class ReviewSession:
         row = self.current
         if row is None:
             return None
-        erratum = record_erratum(self.db, row.reply_id, self.reviewer, kind, new_key, note)
+        erratum = record_erratum(self.db, row.reply_id, self.reviewer, kind, new_key, note,
+                                 self.sample_order_id)
         self._set_states({row.reply_id: ("labeled", erratum_label())})
         self.move(1)
         return erratum
