@@ -20,6 +20,7 @@ from sqlite_utils import Database
 from db.connection import inserted_id, now, write_transaction
 from db.errors import StoreError
 from db.labels import record_label
+from db.sample_order import record_draws
 from graders.labels import LABELS
 from graders.verdict import Verdict
 
@@ -59,8 +60,10 @@ class Erratum:
 
 
 def record_erratum(db: Database, reply_id: int, reviewer: str, kind: str,
-                   new_key: str | None = None, note: str | None = None) -> Erratum:
-    """Label the reply's key bad and record why, in one transaction; returns the erratum."""
+                   new_key: str | None = None, note: str | None = None,
+                   order_id: int | None = None) -> Erratum:
+    """Label the reply's key bad and record why, in one transaction; returns the erratum. In
+    sample order `order_id` the label is also the reply's draw, like any label there."""
     if kind not in KINDS:
         raise StoreError(f"erratum kind {kind!r} is not one of {KINDS}")
     new_key = (new_key or "").strip() or None
@@ -73,6 +76,8 @@ def record_erratum(db: Database, reply_id: int, reviewer: str, kind: str,
         if row is None:
             raise StoreError(f"no reply with id {reply_id}")
         event_id = record_label(db, reply_id, reviewer, bad_key_label())
+        if order_id is not None:
+            record_draws(db, order_id, [(event_id, reply_id)])
         cursor = db.execute(
             """INSERT INTO errata (problem_id, kind, old_key, new_key, reviewer, note, reply_id,
                                    event_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",

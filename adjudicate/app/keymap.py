@@ -78,7 +78,7 @@ QUEUE_BINDINGS: list[BindingType] = [
     HELP_BINDING,
     Binding("s", "skip", "skip", tooltip="set this reply aside; it stays in the queue"),
     UNDO_BINDING,
-    Binding("ctrl+k", "retract_erratum", "retract key erratum", key_display="^k",
+    Binding("ctrl+k", "retract_erratum", "retract erratum", key_display="^k",
             tooltip="withdraw your erratum on this problem's key (asks first, saying what it "
                     "changes); relabeling a reply never withdraws it"),
     Binding("n", "note", "note", tooltip="attach a note to this reply"),

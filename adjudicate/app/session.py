@@ -225,9 +225,8 @@ class ReviewSession:
         row = self.current
         if row is None:
             return None
-        erratum = record_erratum(self.db, row.reply_id, self.reviewer, kind, new_key, note)
-        if self.sample_order_id is not None:  # taken in turn: the reply is drawn, as a label
-            draw_current(self.db, self.sample_order_id, row.reply_id, self.reviewer)
+        erratum = record_erratum(self.db, row.reply_id, self.reviewer, kind, new_key, note,
+                                 self.sample_order_id)
         self._set_states({row.reply_id: ("labeled", erratum_label())})
         self.move(1)
         return erratum

@@ -95,3 +95,30 @@ def test_a_decision_in_sample_order_draws_only_the_reply_on_screen(review_db):
     assert not any(slots[r].drawn for r in others)  # labeled, but chosen by the decision
     assert db.execute("SELECT COUNT(*) FROM labels WHERE reviewer = 'ann' AND status = "
                       "'labeled'").fetchone()[0] == 3
+
+
+async def test_k_in_sample_order_is_the_replys_draw(tmp_path):
+    """A key erratum recorded in sample order draws its reply like any label there (before, the
+    `k` was no draw: the sample stopped at it and every reading fell back to bounds)."""
+    from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
+    from tests.app.test_erratum_findings import until
+    from tests.errata.data import build_errata_db
+
+    path = build_errata_db(tmp_path)
+    db = open_db(path)
+    ensure_order(db, 9)
+    order = [row.reply_id for row in load_sample_queue(db, "ann")]
+    db.close()
+    app = make_app(path, "ann", order="sample")
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.screen.item.reply_id == order[0]
+        await pilot.press("k")
+        await until(pilot, lambda: isinstance(app.screen, KeyErratumDialog), "the key dialog")
+        await pilot.press("a", "enter")  # ambiguous: no regrade to wait for
+        await until(pilot, lambda: app.screen.item.reply_id == order[1], "the next in order")
+        await pilot.press("c")  # the last of the two queued: it stays on screen, labeled
+        await until(pilot, lambda: app.screen.item.my_label == "correct", "labeled")
+    db = open_db(path)
+    slots = sample_from_db(db)
+    db.close()
+    assert [slots[r].drawn for r in order[:2]] == [True, True]

@@ -140,3 +140,31 @@ def test_code_item_view_on_an_80x24_terminal(review_db, snap_compare):
     # the prompt and the tests shrink to scrolling panels; the program keeps rows of its own
     assert snap_compare(make_app(review_db, "ann"), terminal_size=(80, 24),
                         press=["right"] * 8)
+
+
+def _corrected_evidence_db(tmp_path):
+    """The evidence database with ann's erratum: key 15 → 16.5, its reply graded against it."""
+    from db.errata import record_erratum, save_erratum_verdicts
+    from graders.registry import GRADERS
+    from graders.verdict import Verdict
+    from tests.app.evidence_builder import build_evidence_db
+
+    path = build_evidence_db(tmp_path / "evidence.db")
+    db = open_db(path)
+    math_id = db.execute("SELECT id FROM replies ORDER BY id").fetchone()[0]
+    erratum = record_erratum(db, math_id, "ann", "wrong", "16.5", "11 pens, not 10")
+    save_erratum_verdicts(db, [(erratum.id, math_id, Verdict(g, v, "accept", {}, 1.0))
+                               for g, v in GRADERS.versions("math").items()])
+    db.close()
+    return path
+
+
+def test_math_item_with_a_corrected_key(tmp_path, snap_compare):
+    # another reviewer sees "Key 15 → 16.5 (corrected by ann)" and the verdicts against 16.5
+    assert snap_compare(make_app(_corrected_evidence_db(tmp_path), "bob"), terminal_size=SIZE)
+
+
+def test_retract_erratum_dialog(tmp_path, snap_compare):
+    # ann's labeled reply comes after her unlabeled one; on it, ctrl+k asks what retracting does
+    assert snap_compare(make_app(_corrected_evidence_db(tmp_path), "ann"), terminal_size=SIZE,
+                        press=["right", "ctrl+k"])
