@@ -140,3 +140,19 @@ def test_code_item_view_on_an_80x24_terminal(review_db, snap_compare):
     # the prompt and the tests shrink to scrolling panels; the program keeps rows of its own
     assert snap_compare(make_app(review_db, "ann"), terminal_size=(80, 24),
                         press=["right"] * 8)
+
+
+def test_code_minimal_input_on_an_80x24_terminal(tmp_path, snap_compare):
+    # the minimal input, expected and actual first; the sandbox one word on the verdict lines
+    from tests.app.evidence_builder import build_evidence_db
+
+    path = build_evidence_db(tmp_path / "evidence.db")
+    assert snap_compare(make_app(path, "ann"), terminal_size=(80, 24), press=["right"])
+
+
+def test_math_problem_picked_by_tab_on_an_80x24_terminal(tmp_path, snap_compare):
+    # a statement cut at 80x24: Tab marks the Problem panel, End scrolls it to its last line
+    from tests.app.builders import build_review_db
+
+    path = build_review_db(tmp_path / "review.db", statement_lines=12)
+    assert snap_compare(make_app(path, "ann"), terminal_size=(80, 24), press=["tab", "end"])
