@@ -21,8 +21,20 @@ SLOT_ACTIONS = ("label_slot", "adjudicate_slot", "decide_slot", "choose_slot")  
 def scroll_bindings() -> list[Binding]:
     """↑/↓/PgUp/PgDn/Home/End scroll the reply or program (hidden from the footer)."""
     return [Binding(key, f"scroll('{key}')", "scroll", show=False,
-                    tooltip="scroll the reply (math) or the program (code)")
+                    tooltip="scroll the reply (math) or the program (code), or the panel Tab "
+                            "picked")
             for key in SCROLL_KEYS]
+
+
+# Tab picks the panel the scroll keys move (on a short terminal the problem, the prompt, the
+# verdicts and the tests are cut to a few rows).
+PANEL_FOCUS_BINDINGS: list[BindingType] = [
+    Binding("tab", "panel(1)", "next panel", show=False,
+            tooltip="pick the next panel to scroll: problem or prompt, graders or tests, reply "
+                    "or program"),
+    Binding("shift+tab", "panel(-1)", "previous panel", show=False,
+            tooltip="pick the previous panel to scroll"),
+]
 
 
 HELP_BINDING = Binding("question_mark", "help", "help", tooltip="this list of every key")
@@ -96,6 +108,7 @@ QUEUE_BINDINGS: list[BindingType] = [
     Binding("j", "vim_hint", "vim hint", show=False,
             tooltip="does not move: use ←/→ or h/l, because k labels 'bad key'"),
     *scroll_bindings(),
+    *PANEL_FOCUS_BINDINGS,
     QUIT_BINDING,
     # last in the footer: on a narrow terminal these give way before quit does
     *PANEL_BINDINGS,

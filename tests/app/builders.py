@@ -114,12 +114,19 @@ def _code_graded(reply_id: int, reply: str, failing: dict, tally: tuple[int, int
     return GradedReply(reply_id, extraction, [base, plus])
 
 
+def _longer(statement: str, lines: int) -> str:
+    """The statement with `lines` more conditions after it, so a short terminal cuts it."""
+    extra = "".join(f"\nCondition {n} holds in every case considered here." for n in range(lines))
+    return statement + extra + ("\nGive the answer in lowest terms." if lines else "")
+
+
 def build_review_db(path: Path, *, math_runs: tuple[str, ...] = ("haiku",),
-                    code_run: str = "qwen") -> Path:
+                    code_run: str = "qwen", statement_lines: int = 0) -> Path:
     """7 math replies per math run (a group of 3 identical ones first) and 3 code samples,
-    all queued."""
+    all queued; `statement_lines` lengthens every math statement."""
     db = open_db(path)
-    problems = [ProblemRecord("math500", c.task_id, "math", c.statement, answer=c.key)
+    problems = [ProblemRecord("math500", c.task_id, "math", _longer(c.statement, statement_lines),
+                              answer=c.key)
                 for c in MATH_CASES]
     problems += [ProblemRecord("humanevalplus", task, "code", CODE_PROMPT.format(name=name, doc=doc),
                                reference="    return 0\n", entry_point=name)

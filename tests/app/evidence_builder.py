@@ -44,6 +44,10 @@ TALLY = {"version": "1", "input_key": "k-true", "call": "filter_integers([True])
                                      "with each other against the reference"}}
 
 
+# Where the sample ran, as graders record it on every code verdict (the package list is long).
+SANDBOX = {"isolated": True, "packages": [f"package{n} {n}.0.{n}" for n in range(40)]}
+
+
 def build_evidence_db(path: Path) -> Path:
     """One queued GSM8K reply (first) and one queued code sample (second)."""
     db = open_db(path)
@@ -72,9 +76,11 @@ def build_evidence_db(path: Path) -> Path:
     code = GradedReply(code_id, Extraction("code", "1", "fenced_block", program, at,
                                            at + len(program)),
                        [Verdict("base", "1", "accept", {"total": 9, "passed": 9, "failed": 0,
-                                                         "not_run": 0, "first_failure": None}, 2.0),
+                                                         "not_run": 0, "first_failure": None,
+                                                         "sandbox": SANDBOX}, 2.0),
                         Verdict("plus", "1", "reject", {"total": 90, "passed": 13, "failed": 1,
-                                                         "not_run": 76, "first_failure": FIRST},
+                                                         "not_run": 76, "first_failure": FIRST,
+                                                         "sandbox": SANDBOX},
                                 9.0)])
     save_graded(db, [math, code])
     set_queue(db, [math_id, code_id], [QueueEntry(math_id, "math", "all_reject", "m1"),

@@ -33,7 +33,7 @@ async def test_the_harness_verdict_is_shown_filtered_on_and_labeled(tmp_path):
         await pilot.pause()
         assert [row.reply_id for row in app.screen.session.rows][0] == disputed
         assert app.screen.item.reply_id == disputed
-        table = str(app.screen.query_one("#math-verdicts").render())
+        table = str(app.screen.query_one("#math-verdict-table").render())
         harness = next(line for line in table.splitlines() if line.startswith("harness"))
         assert harness.split()[:2] == ["harness", "reject"]
         assert "value=false" in harness and "field=score[3]" in harness

@@ -6,6 +6,11 @@ from __future__ import annotations
 import pytest
 
 from adjudicate.app import make_app
+from adjudicate.app.screens.review import ReviewScreen
+from adjudicate.app.widgets import code_view
+from adjudicate.app.widgets.item_view import ItemView
+from tests.app.builders import build_review_db
+from tests.app.waiting import press_and_wait
 
 CODE_ITEM = 8  # moves from the first queued item to the first code item of review_db
 
@@ -22,3 +27,83 @@ async def test_the_program_and_the_reply_are_readable(review_db, size):
         await pilot.pause()
         assert app.screen.query_one("#code-program").content_region.height >= 5, size
         assert app.screen.has_class("-short") == (size[1] < 36)
+
+
+# -- issue 23 item 8: at 80x24 the evidence comes first, and Tab reaches every panel ------------
+def drawn_rows(app, widget) -> list[str]:
+    """The rows drawn inside a bordered panel (its border, padding and scrollbar trimmed)."""
+    strips = app.screen._compositor.render_strips()
+    region = widget.region
+    return [strips[y].text[region.x + 2:region.right - 2].rstrip(" ▁▂▃▄▅▆▇█")
+            for y in range(region.y + 1, region.bottom - 1)]
+
+
+@pytest.fixture
+def evidence_db(tmp_path):
+    from tests.app.evidence_builder import build_evidence_db
+
+    return build_evidence_db(tmp_path / "evidence.db")
+
+
+async def test_at_80x24_the_minimal_input_expected_and_actual_are_on_screen(evidence_db):
+    app = make_app(evidence_db, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await press_and_wait(pilot, "right", screen=ReviewScreen)
+        rows = drawn_rows(app, app.screen.query_one("#code-tests"))
+        assert rows[0].startswith("Minimal failing input")
+        for line in ("input      filter_integers([True])", "expected   []", "actual     [True]"):
+            assert any(row.strip() == line for row in rows), (line, rows)
+
+
+async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db):
+    app = make_app(evidence_db, "ann")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await press_and_wait(pilot, "right", screen=ReviewScreen)
+        text = str(app.screen.query_one(code_view.TestPanel).render())
+        verdict_lines = [line for line in text.splitlines() if line.startswith(("base", "plus"))]
+        assert len(verdict_lines) == 2
+        assert all(line.endswith("· sandbox: isolated") for line in verdict_lines), verdict_lines
+        assert "package" not in text
+
+
+@pytest.mark.parametrize("kind, panels", [
+    ("math", ["math-problem", "math-verdicts", "math-reply"]),
+    ("code", ["code-problem", "code-tests", "code-program"]),
+])
+async def test_tab_picks_each_panel_and_the_scroll_keys_move_it(tmp_path, kind, panels):
+    path = build_review_db(tmp_path / "review.db", statement_lines=12)
+    app = make_app(path, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        review = await press_and_wait(pilot, screen=ReviewScreen)
+        while review.item.kind != kind:
+            await pilot.press("right")
+        view = review.query_one(f"#{kind}", ItemView)
+        for panel in [*panels[:-1]]:
+            await press_and_wait(pilot, "tab", screen=ReviewScreen)
+            widget = view.query_one(f"#{panel}")
+            assert view.selected == panel and widget.has_class("-panel-selected")
+            if widget.max_scroll_y == 0:  # everything shown: nothing to scroll
+                continue
+            await press_and_wait(pilot, "end", screen=ReviewScreen)
+            assert widget.scroll_y == widget.max_scroll_y > 0, panel
+            await press_and_wait(pilot, "home", screen=ReviewScreen)
+            assert widget.scroll_y == 0, panel
+        await press_and_wait(pilot, "tab", screen=ReviewScreen)  # round to the main text
+        assert view.selected == panels[-1]
+        assert not any(view.query_one(f"#{p}").has_class("-panel-selected") for p in panels)
+        await press_and_wait(pilot, "shift+tab", screen=ReviewScreen)
+        assert view.selected == panels[-2]
+        await press_and_wait(pilot, "right", "left", screen=ReviewScreen)
+        assert view.selected == panels[-1]  # another item opens at its main text
+
+
+async def test_a_long_statement_cut_at_80x24_scrolls_to_its_last_sentence(tmp_path):
+    path = build_review_db(tmp_path / "review.db", statement_lines=12)
+    app = make_app(path, "ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        review = await press_and_wait(pilot, screen=ReviewScreen)
+        problem = review.query_one("#math-problem")
+        last = review.item.statement.strip().splitlines()[-1]
+        assert not any(last in row for row in drawn_rows(app, problem))  # cut: the end unseen
+        await press_and_wait(pilot, "tab", "end", screen=ReviewScreen)
+        assert any(last in row for row in drawn_rows(app, problem))

@@ -168,3 +168,19 @@ def test_retract_erratum_dialog(tmp_path, snap_compare):
     # ann's labeled reply comes after her unlabeled one; on it, ctrl+k asks what retracting does
     assert snap_compare(make_app(_corrected_evidence_db(tmp_path), "ann"), terminal_size=SIZE,
                         press=["right", "ctrl+k"])
+
+
+def test_code_minimal_input_on_an_80x24_terminal(tmp_path, snap_compare):
+    # the minimal input, expected and actual first; the sandbox one word on the verdict lines
+    from tests.app.evidence_builder import build_evidence_db
+
+    path = build_evidence_db(tmp_path / "evidence.db")
+    assert snap_compare(make_app(path, "ann"), terminal_size=(80, 24), press=["right"])
+
+
+def test_math_problem_picked_by_tab_on_an_80x24_terminal(tmp_path, snap_compare):
+    # a statement cut at 80x24: Tab marks the Problem panel, End scrolls it to its last line
+    from tests.app.builders import build_review_db
+
+    path = build_review_db(tmp_path / "review.db", statement_lines=12)
+    assert snap_compare(make_app(path, "ann"), terminal_size=(80, 24), press=["tab", "end"])

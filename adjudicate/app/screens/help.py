@@ -47,7 +47,7 @@ def sections() -> tuple[tuple[str, Callable[[Binding], bool]], ...]:
         ("Digit alternates", lambda b: b.action.split("(")[0].endswith("_slot")),
         ("Shift: the whole group with the same answer and key", _is("label_group")),
         ("Move and scroll", lambda b: b.action.split("(")[0] in ("move", "scroll", "vim_hint",
-                                                                 "page")),
+                                                                 "page", "panel")),
         ("Everything else", lambda b: True),
     )
 

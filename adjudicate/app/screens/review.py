@@ -56,6 +56,7 @@ class ReviewScreen(EvidenceActions):
         self.guidelines = guidelines
         self.item: QueueItem | None = None
         self._footer_shape: str | None = "unset"
+        self._shown_reply: int | None = None
         self._recount: Timer | None = None
 
     def compose(self) -> ComposeResult:
@@ -93,7 +94,11 @@ class ReviewScreen(EvidenceActions):
             self.query_one("#empty", Static).update(self._empty_message())
         else:
             switcher.current = item.kind
-            self.query_one(f"#{item.kind}", ItemView).show(item)
+            pane = self.query_one(f"#{item.kind}", ItemView)
+            pane.show(item)
+            if item.reply_id != self._shown_reply:  # a new item opens at its main text
+                pane.select_panel(pane.MAIN)
+        self._shown_reply = item.reply_id if item else None
         self.query_one(ProgressLine).show(session.progress, session.reviewer)
         self.refresh_panels()
         shape = f"{item.kind}{' erratum' if self.erratum else ''}" if item else None
@@ -120,7 +125,7 @@ class ReviewScreen(EvidenceActions):
         evidence = self.evidence_check(action)
         if evidence is not None:
             return evidence
-        if action in ("skip", "note", "move", "scroll"):
+        if action in ("skip", "note", "move", "scroll", "panel"):
             return True if item is not None else None
         if action == "retract_erratum":
             return self.erratum is not None  # hidden unless there is one to retract
@@ -265,12 +270,21 @@ class ReviewScreen(EvidenceActions):
         self.notify("j/k do not move here (k labels 'bad key'): use ←/→ or h/l.", timeout=4)
 
     def action_scroll(self, direction: str) -> None:
-        """Scroll the open panel if there is one, else the reply or program."""
+        """Scroll the panel Tab picked; else the open side panel, if any; else the reply or
+        program."""
+        if self.item is None:
+            return
+        view = self.query_one(f"#{self.item.kind}", ItemView)
         panel = self.open_panel()
-        if panel is not None:
+        if panel is not None and view.selected == view.MAIN:
             panel.scroll_main(direction)
-        elif self.item is not None:
-            self.query_one(f"#{self.item.kind}", ItemView).scroll_main(direction)
+        else:
+            view.scroll_main(direction)
+
+    def action_panel(self, step: int) -> None:
+        """Tab / Shift+Tab: pick the panel the scroll keys move."""
+        if self.item is not None:
+            self.query_one(f"#{self.item.kind}", ItemView).next_panel(int(step))
 
     def action_filter(self) -> None:
         self.app.push_screen(FilterDialog(visible_data(self.session.filter),

@@ -11,12 +11,12 @@ from textual.widgets import Static
 from adjudicate.app.formatting import compact, counts
 from adjudicate.app.session import QueueItem
 from adjudicate.app.widgets.failure_lines import failure_lines
-from adjudicate.app.widgets.item_view import ItemView
+from adjudicate.app.widgets.item_view import ItemView, scroll_pane
 from adjudicate.safe_text import visible_data
 from graders.verdict import OUTCOMES
 
 EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",
-                            "config")
+                            "config", "sandbox")
 
 
 def program_of(item: QueueItem) -> tuple[str, str]:
@@ -29,8 +29,18 @@ def program_of(item: QueueItem) -> tuple[str, str]:
     return code.answer or "", f"{code.extractor}: rule “{code.rule}”{where}"
 
 
+def sandbox_words(evidence: dict) -> str:
+    """'sandbox: isolated' from the sandbox's record (its package list stays in the export)."""
+    sandbox = evidence.get("sandbox")
+    if not isinstance(sandbox, dict):
+        return ""
+    return "sandbox: isolated" if sandbox.get("isolated") else "sandbox: NOT isolated"
+
+
 class TestPanel(Static):
-    """Each test suite's outcome and counts, the first failing input, and any suggestion."""
+    """The failing input first (the minimal one, expected, actual, the others' outputs), then
+    each test suite's outcome and counts, and any suggestion: on a short terminal the evidence
+    a label rests on is what shows."""
 
     COMPONENT_CLASSES = {f"verdict-table--{o}" for o in OUTCOMES}
 
@@ -38,24 +48,30 @@ class TestPanel(Static):
         self.update(Content("\n").join(self._lines(item, original)))
 
     def _lines(self, item: QueueItem, original: bool) -> list[Content]:
-        lines: list[Content] = []
+        lines = failure_lines(item, original)
+        suggestion = lines.pop() if item.suggested_label else None
         for verdict in item.verdicts:
             outcome = verdict.outcome if verdict.outcome in OUTCOMES else "error"
             style = self.get_visual_style(f"verdict-table--{outcome}", partial=True)
             tally = counts(verdict.evidence)
-            rest = "  ".join(f"{k}={compact(v, 50)}" for k, v in verdict.evidence.items()
-                             if k not in EVIDENCE_SHOWN_ELSEWHERE and v not in (None, 0))
+            rest = "  ".join([f"{k}={compact(v, 50)}" for k, v in verdict.evidence.items()
+                              if k not in EVIDENCE_SHOWN_ELSEWHERE and v not in (None, 0)]
+                             + [sandbox_words(verdict.evidence)]).strip()
             lines.append(Content.assemble(
                 (f"{verdict.grader:<6}", "bold"), " ", (verdict.outcome, style),
                 f" · {tally}" if tally else "", f" · {rest}" if rest else ""))
         if not item.verdicts:
             lines.append(Content("no verdicts stored for this sample yet"))
-        lines += failure_lines(item, original)
+        if suggestion is not None:
+            lines.append(suggestion)
         return lines
 
 
 class CodeItemView(ItemView):
-    """Prompt on top, verdicts and the failing input, the program filling the rest."""
+    """Prompt on top, the failing input and verdicts, the program filling the rest."""
+
+    PANELS = ("code-problem", "code-tests", "code-program")
+    MAIN = "code-program"
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
         super().__init__(id=id)
@@ -66,9 +82,9 @@ class CodeItemView(ItemView):
         with VerticalScroll(id="code-problem", can_focus=False) as problem:
             problem.border_title = "Prompt"
             yield Static(id="code-statement")
-        tests = TestPanel(id="code-tests")
-        tests.border_title = "Tests"
-        yield tests
+        with VerticalScroll(id="code-tests", can_focus=False) as tests:
+            tests.border_title = "Tests"
+            yield TestPanel(id="code-tests-text")
         with VerticalScroll(id="code-program", can_focus=False) as program:
             program.border_title = "Program"
             yield Static(id="code-source")
@@ -83,18 +99,12 @@ class CodeItemView(ItemView):
             self.query_one("#code-statement", Static).update(
                 highlight((item.statement or "").strip("\n") or "(no prompt stored)", language="python"))
         self.query_one(TestPanel).show(item, self.original)
+        self.query_one("#code-tests", VerticalScroll).scroll_home(animate=False, immediate=True)
         source, where = program_of(item)
         pane = self.query_one("#code-program", VerticalScroll)
         pane.border_subtitle = Content(where)
         self.query_one("#code-source", Static).update(highlight(source, language="python"))
         pane.scroll_home(animate=False, immediate=True)
 
-    def scroll_main(self, direction: str) -> None:
+    def scroll_text(self, direction: str) -> None:
         scroll_pane(self.query_one("#code-program", VerticalScroll), direction)
-
-
-def scroll_pane(pane: VerticalScroll, direction: str) -> None:
-    """up/down/pageup/pagedown/home/end on a scrollable pane."""
-    getattr(pane, {"up": "scroll_up", "down": "scroll_down", "pageup": "scroll_page_up",
-                   "pagedown": "scroll_page_down", "home": "scroll_home",
-                   "end": "scroll_end"}[direction])(animate=False)

@@ -68,6 +68,9 @@ def key_line(item: QueueItem) -> Content:
 class MathItemView(ItemView):
     """Problem and key on top, verdicts in the middle, the reply filling the rest."""
 
+    PANELS = ("math-problem", "math-verdicts", "math-reply")
+    MAIN = "math-reply"
+
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 (Textual's own name)
         super().__init__(id=id)
         self._problem: tuple[str, str | None, str | None, KeyStatus | None] | None = None
@@ -78,9 +81,9 @@ class MathItemView(ItemView):
             problem.border_title = "Problem"
             yield Static(id="math-statement")
         yield Static(id="math-key")
-        table = VerdictTable(id="math-verdicts")
-        table.border_title = "Graders"
-        yield table
+        with VerticalScroll(id="math-verdicts", can_focus=False) as verdicts:
+            verdicts.border_title = "Graders"
+            yield VerdictTable(id="math-verdict-table")
         yield Lines(id="math-extraction")
         reply = ReplyView(id="math-reply")
         reply.border_title = "Reply"
@@ -108,7 +111,7 @@ class MathItemView(ItemView):
                                        extraction.start if extraction else None,
                                        extraction.end if extraction else None)
 
-    def scroll_main(self, direction: str) -> None:
+    def scroll_text(self, direction: str) -> None:
         """Scroll the reply (the keyboard never needs to focus it)."""
         self.query_one("#math-reply", ReplyView).scroll_main(direction)
 

@@ -10,7 +10,7 @@ from textual.highlight import highlight
 from textual.widgets import Static
 
 from adjudicate.app.reference import ReferenceText
-from adjudicate.app.widgets.code_view import scroll_pane
+from adjudicate.app.widgets.item_view import scroll_pane
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.safe_text import visible
 
