@@ -25,12 +25,13 @@ class HarnessImport:
 
 def harness_imports(db: Database, formats: tuple[str, ...],
                     run: str | None = None) -> list[HarnessImport]:
-    """Every (run, file) imported in one of `formats`, first import first (of one run, or
-    all)."""
+    """Every (run, file) imported in one of `formats`, in import order (of one run, or all);
+    a file imported again is taken as it was last imported (SQLite gives the bare `sha256` of
+    the row holding max(id))."""
     marks = ", ".join("?" * len(formats))
-    sql = ("SELECT ru.name, i.path, i.sha256, min(i.id) FROM imports i JOIN runs ru ON "
+    sql = ("SELECT ru.name, i.path, i.sha256, max(i.id) FROM imports i JOIN runs ru ON "
            f"ru.id = i.run_id WHERE i.format IN ({marks})" + (" AND ru.name = ?" if run else "")
-           + " GROUP BY ru.name, i.path, i.sha256 ORDER BY 4")
+           + " GROUP BY ru.name, i.path ORDER BY 4")
     return [HarnessImport(name, path, sha) for name, path, sha, _ in
             db.execute(sql, [*formats, run] if run else list(formats))]
 

@@ -58,13 +58,8 @@ def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: 
             raise click.UsageError(f"--format {fmt} writes copies of files: name a directory "
                                    "with --out DIR")
         for copy in write_copies(db, db_path.name, fmt, out, run=run, score=score, edit=edit):
-            counts = copy.counts
-            click.echo(visible(
-                f"Wrote {copy.target} (from {copy.source}, run {counts['run']!r}): "
-                f"{counts['read']:,} read, {counts['changed']:,} changed, "
-                f"{counts['unread']:,} unread; {counts['graders']:,} settled by the graders; "
-                f"left: {counts['conflicts']:,} conflicts, {counts['bad_keys']:,} bad keys, "
-                f"{counts['suspect_keys']:,} suspect keys"), err=True)
+            for line in copy.lines():
+                click.echo(visible(line), err=True)
         return
     if out is not None and out.is_dir():
         raise click.BadParameter(f"{visible(str(out))} is a directory; --format {fmt} writes "

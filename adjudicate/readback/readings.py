@@ -76,6 +76,22 @@ class CopySummary:
     target: Path
     counts: dict[str, Any]
 
+    def lines(self) -> list[str]:
+        """What the command says about this copy, and a note when some replies wait."""
+        c = self.counts
+        said = [f"Wrote {self.target} (from {self.source}, run {c['run']!r}): {c['read']:,} "
+                f"read, {c['changed']:,} changed, {c['unread']:,} unread; {c['graders']:,} "
+                f"settled by the graders; left: {_count(c['conflicts'], 'conflict')}, "
+                f"{_count(c['bad_keys'], 'bad key')}, {_count(c['suspect_keys'], 'suspect key')}"]
+        waiting = c["unread"] + c["conflicts"] + c["suspect_keys"]
+        if waiting:
+            verb = "has" if waiting == 1 else "have"
+            said.append(f"Note: {_count(waiting, 'reply', 'replies')} of it {verb} "
+                        "no reading yet: its reading leaves them out, so it is not the score by "
+                        "reading until they are read (adjudicate report estimates or bounds "
+                        "that score).")
+        return said
+
 
 @dataclass
 class RunReadings:
@@ -149,3 +165,7 @@ def provenance(db_name: str | None, counts: Counter[str], **more: Any) -> dict[s
             **{name: counts.get(name, 0) for name in (
                 "read", "changed", "unread", "graders", "conflicts", "bad_keys",
                 "suspect_keys")}}
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n:,} {one if n == 1 else many or one + 's'}"

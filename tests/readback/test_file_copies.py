@@ -14,7 +14,7 @@ from adjudicate.grading.math_pipeline import grade_math_replies
 from db.connection import open_db
 from graders.labels import LABELS
 from tests.conftest import dump, write_jsonl
-from tests.importers.harness_files import QWEN_FLAGS, qwen_file
+from tests.importers.harness_files import QWEN_FLAGS, QWEN_PROBLEMS, qwen_file
 
 
 def cli(*args, code=0):
@@ -182,6 +182,7 @@ def test_a_lighteval_copy_has_a_reading_column_and_keeps_every_other(tmp_path):
          "note": "1/2 is 0.5"}])
     output = cli("export", "--db", db_path, "--format", "lighteval", "--out", tmp_path / "out")
     assert "1 read, 1 changed, 1 unread" in output  # the metric rejected 1/2
+    assert "Note: 1 reply of it has no reading yet" in output
     assert hashlib.sha256(path.read_bytes()).hexdigest() == digest
     copy = pq.read_table(tmp_path / "out" / NAME)
     original = pq.read_table(path)
@@ -216,3 +217,37 @@ def test_run_picks_one_runs_file_and_the_options_are_checked(tmp_path):
     output = cli("export", "--db", db_path, "--format", "csv", "--out", tmp_path / "both",
                  code=2)
     assert "is a directory; --format csv writes one file" in output
+
+
+def test_lighteval_examples_with_several_predictions_get_aligned_lists(tmp_path):
+    pa = pytest.importorskip("pyarrow", reason="the test extra installs pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    from tests.importers.test_lighteval_details import NAME, ROWS, response, write_details
+
+    rows = [{**ROWS[0], "model_response": response("It is $\\boxed{0.5}$.", "So $\\boxed{7}$.")},
+            ROWS[1]]
+    path = write_details(tmp_path / NAME, rows)
+    db_path = tmp_path / "e.db"
+    graded(db_path, path, "--run", "r1", labels=[
+        {"run": "r1", "task_id": "0", "sample_index": 1, "label": "incorrect", "reviewer": "ann"}])
+    cli("export", "--db", db_path, "--format", "lighteval", "--out", tmp_path / "out")
+    copy = pq.read_table(tmp_path / "out" / NAME)
+    assert copy.schema.field("reading").type == pa.list_(pa.bool_())
+    readings = copy.column("reading").to_pylist()
+    details = copy.column("reading_detail").to_pylist()
+    assert [len(r) for r in readings] == [2, 1]
+    assert readings[0][1] is False and details[0][1]["reviewers"] == ["ann"]
+    assert details[0][0]["settled"] == "graders" and readings[0][0] is True
+
+
+def test_a_file_imported_again_after_growing_is_copied_as_last_imported(tmp_path):
+    path = qwen_file(tmp_path / "qwen.jsonl", problems=QWEN_PROBLEMS[:2])
+    db_path = tmp_path / "e.db"
+    graded(db_path, path, *QWEN_FLAGS)
+    qwen_file(path, problems=QWEN_PROBLEMS)  # one more problem's line at the end
+    graded(db_path, path, *QWEN_FLAGS)
+    output = cli("export", "--db", db_path, "--format", "generic", "--out", tmp_path / "out")
+    assert "0 read, 0 changed" in output and output.count("Wrote ") == 1
+    rows = [json.loads(line) for line in (tmp_path / "out" / "qwen.jsonl").read_text()
+            .splitlines()]
+    assert [len(row["reading"]) for row in rows] == [8, 8, 8]

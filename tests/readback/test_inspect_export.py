@@ -160,7 +160,7 @@ def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_p
     output = export(db_path, "--format", "inspect", "--out", tmp_path / "out", "--edit",
                     "match")
     assert "0 read, 0 changed" in output
-    assert "left: 1 conflicts, 2 bad keys, 2 suspect keys" in output
+    assert "left: 1 conflict, 2 bad keys, 2 suspect keys" in output, output
     original = by_sample(read_back(log))
     exported = read_back(tmp_path / "out" / "left.eval")
     assert by_sample(exported) == original
