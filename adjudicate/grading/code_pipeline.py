@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -46,6 +47,7 @@ from graders.registry import GRADERS, PLUS
 from graders.verdict import ACCEPT, Extraction, Verdict
 
 COMMIT_EVERY = 50  # samples per transaction: a killed run keeps everything before it
+CHUNK = 2000  # samples whose programs are held at once (whole problems: may be more)
 SELFCHECK_VERSION = f"{PLUS.version}/{EXPECTED_VERSION}"
 
 
@@ -156,6 +158,33 @@ def _grade(db: Database, todo: list[ReplyToGrade], problems: dict[int, CodeProbl
     _selfcheck(db, problems, expected, executor, summary, on_stage, on_progress, config)
     if on_stage:
         on_stage("Grading code replies", len(todo))
+    for chunk in _chunks(todo, problems):
+        _grade_chunk(db, chunk, problems, expected, executor, config, summary, on_progress)
+
+
+def _chunks(todo: list[ReplyToGrade], problems: dict[int, CodeProblem],
+            ) -> Iterator[list[ReplyToGrade]]:
+    """Whole problems, heaviest first, about CHUNK samples at a time: only one chunk's
+    programs are held at once, however many samples there are."""
+    by_problem: dict[int, list[ReplyToGrade]] = {}
+    for reply in todo:
+        by_problem.setdefault(reply.problem_id, []).append(reply)
+    order = sorted(by_problem, key=lambda pid: (-len(problems[pid].suite.payload),
+                                                problems[pid].task_id))
+    chunk: list[ReplyToGrade] = []
+    for pid in order:
+        chunk += by_problem.pop(pid)
+        if len(chunk) >= CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _grade_chunk(db: Database, todo: list[ReplyToGrade], problems: dict[int, CodeProblem],
+                 expected: dict[int, ExpectedOutputs], executor: Executor,
+                 config: CodeGradeConfig, summary: CodeSummary,
+                 on_progress: Advance | None) -> None:
     jobs_list = []
     extractions: dict[int, tuple[ReplyToGrade, Extraction]] = {}
     unextracted: list[tuple[ReplyToGrade, Any, dict]] = []
@@ -172,10 +201,12 @@ def _grade(db: Database, todo: list[ReplyToGrade], problems: dict[int, CodeProbl
         extractions[reply.reply_id] = (reply, extraction)
         jobs_list.append(CodeJob(reply.reply_id, program, problem, expected[reply.problem_id]))
     _store(db, unextracted, summary)
+    if on_progress and unextracted:
+        on_progress(len(unextracted))
     batch: list[tuple[ReplyToGrade, Any, dict]] = []
     try:
         for result in executor.grade_code(jobs_list, config, on_progress):
-            reply, extraction = extractions[result.key]
+            reply, extraction = extractions.pop(result.key)
             batch.append((reply, extraction, result.verdicts))
             if len(batch) >= COMMIT_EVERY:
                 _store(db, batch, summary)
