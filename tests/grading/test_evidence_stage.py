@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
 
 from adjudicate.grading.code_pipeline import grade_code_replies
+from adjudicate.grading.executor import LocalExecutor
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.importers.reading import ReplyFields
 from db.probes import tally_for
 from tests.conftest import write_jsonl
+from tests.grading.test_interrupted_grading import first_then_interrupt
 from tests.grading.test_probe_stage import PROBLEM
 
 BODIES = [
@@ -93,3 +99,23 @@ def test_a_sample_queued_later_by_an_imported_verdict_gets_its_evidence_next_gra
     # and nothing is redone after that
     again = grade_code_replies(db, jobs=1)
     assert (again.graded, again.shrunk, again.probed) == (0, 0, 0)
+
+
+class ShrinkInterruptedAfterOne(LocalExecutor):
+    """Local grading whose shrink stage is interrupted after its first minimal input."""
+
+    def shrink(self, *args: Any, **kwargs: Any) -> Iterator[Any]:
+        return first_then_interrupt(super().shrink(*args, **kwargs))
+
+
+def test_ctrl_c_in_the_shrink_stage_keeps_what_was_found_and_the_next_grade_does_the_rest(
+        db, tmp_path):
+    load(db, tmp_path)
+    with pytest.raises(KeyboardInterrupt):
+        grade_code_replies(db, evidence="all", executor=ShrinkInterruptedAfterOne(jobs=1))
+    # every verdict is stored; one of the two failing samples has its minimal input
+    assert db.execute("SELECT count(DISTINCT reply_id) FROM verdicts").fetchone()[0] == 3
+    assert sum("minimal" in plus_first_failure(db, index) for index in (1, 2)) == 1
+    summary = grade_code_replies(db, jobs=1, evidence="all")
+    assert (summary.graded, summary.shrunk) == (0, 1)
+    assert all("minimal" in plus_first_failure(db, index) for index in (1, 2))
