@@ -52,6 +52,19 @@ def queued_failures(db: Database, problem_ids: Sequence[int]) -> list[QueuedFail
     return found
 
 
+def untallied_problems(db: Database, version: str) -> set[int]:
+    """Problems with a queued code reply whose minimal failing input has no tally yet."""
+    return {row[0] for row in db.execute(
+        """SELECT DISTINCT r.problem_id FROM queue q JOIN replies r ON r.id = q.reply_id
+           JOIN verdicts v ON v.reply_id = r.id AND v.grader = 'plus' AND v.current = 1
+           WHERE q.kind = 'code' AND json_valid(v.evidence)
+             AND json_type(v.evidence, '$.first_failure.minimal.input_key') = 'text'
+             AND NOT EXISTS (SELECT 1 FROM probe_tallies t WHERE t.problem_id = r.problem_id
+                 AND t.version = ?
+                 AND t.input_key = json_extract(v.evidence, '$.first_failure.minimal.input_key'))
+        """, [version])}
+
+
 def base_passing(db: Database, problem_id: int) -> list[BasePassing]:
     """Every reply of the problem, from any run, whose current base verdict accepts."""
     return [BasePassing(*row) for row in db.execute(

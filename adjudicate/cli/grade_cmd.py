@@ -47,9 +47,14 @@ if TYPE_CHECKING:
 @click.option("--batch-size", type=click.IntRange(min=1),
               help=f"With --executor ray: math replies per batch (default {MATH_BATCH}), or "
                    f"samples of one problem per batch (default {CODE_BATCH}).")
+@click.option("--evidence", type=click.Choice(("queued", "all", "none")), default="queued",
+              show_default=True,
+              help="Which failing code samples get their minimal failing input and the other "
+                   "samples' outputs on it, in a stage after the verdicts: the queued ones "
+                   "(the ones a person reads), every failing one, or none.")
 def grade(db_path: Path, jobs: int | None, run: str | None, timeout_s: float,
           unsafe_no_isolation: bool, executor: str, address: str | None,
-          batch_size: int | None) -> None:
+          batch_size: int | None, evidence: str) -> None:
     """Grade every reply not yet graded by the current grader versions, and queue the disputes.
 
     Code samples have their program extracted and run in a sandbox against the base and the
@@ -83,7 +88,8 @@ def grade(db_path: Path, jobs: int | None, run: str | None, timeout_s: float,
     require_runs(db, [run] if run else [])
     with open_executor(executor, jobs, address, batch_size) as where:
         grade_everything(db, jobs=jobs or os.cpu_count() or 1, run=run, timeout_s=timeout_s,
-                         unsafe_no_isolation=unsafe_no_isolation, executor=where)
+                         unsafe_no_isolation=unsafe_no_isolation, executor=where,
+                         evidence=evidence)
     click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
 
 
@@ -108,7 +114,7 @@ def open_executor(name: str, jobs: int | None, address: str | None,
 
 def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                      timeout_s: float = 5.0, unsafe_no_isolation: bool = False,
-                     executor: Executor | None = None) -> None:
+                     executor: Executor | None = None, evidence: str = "queued") -> None:
     """Grade math then code replies with progress bars, and say what happened."""
     from adjudicate.grading.code_pipeline import grade_code_replies
     from adjudicate.grading.errata_stage import regrade_errata
@@ -139,7 +145,7 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         try:
             code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance,
                                       unsafe_no_isolation=unsafe_no_isolation,
-                                      executor=executor)
+                                      executor=executor, evidence=evidence)
         except IsolationUnavailable as refused:
             raise click.ClickException(f"code samples were not graded: {refused}") from None
     if code.graded:
@@ -148,6 +154,9 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                    f"{code.queued:,} queued (pass base, fail plus).")
     else:
         click.echo("Code: nothing new to grade.")
+    if code.shrunk:
+        click.echo(f"Code: minimal failing inputs for {code.shrunk:,} failing samples "
+                   f"({evidence}).")
     for problem, why in code.unusable:
         click.echo(visible(f"Warning: {problem}: cannot be graded ({why}); its replies stay "
                            "ungraded. Re-import the problem with its tests."), err=True)

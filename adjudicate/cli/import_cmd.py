@@ -140,13 +140,16 @@ Examples:
               help="Field holding the harness's own verdict per reply (true/false, 0/1, C/I, or "
                    "a list aligned with the reply list), stored as grader NAME (default "
                    "harness). Repeatable.")
+@click.option("--per-problem", type=click.IntRange(min=1), metavar="N",
+              help="Keep only the first N samples of each problem (lowest sample indices), "
+                   "e.g. 10 of 100 samples a task.")
 def import_(
     file: str, db_path: Path, run: str | None, model: str | None, setting_pairs: tuple[str, ...],
     settings_json: str | None, benchmark: str | None, problems: str | None, fmt: str,
     id_field: str | None, reply_field: str | None, gold_field: str | None,
     sample_field: str | None, sample_offset: int, question_field: str | None,
     level_field: str | None, subject_field: str | None, solution_field: str | None,
-    verdict_values: tuple[str, ...],
+    verdict_values: tuple[str, ...], per_problem: int | None,
 ) -> None:
     """Import FILE (help text: IMPORT_HELP, built from the format registry)."""
     options = ImportOptions(
@@ -157,6 +160,7 @@ def import_(
                            question_field=question_field, level_field=level_field,
                            subject_field=subject_field, solution_field=solution_field,
                            verdict_fields=_verdict_fields(verdict_values)),
+        per_problem=per_problem,
     )
     path = resolve_path(file)
     size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None

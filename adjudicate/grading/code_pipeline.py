@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlite_utils import Database
@@ -10,6 +11,8 @@ from sqlite_utils import Database
 from adjudicate.grading.executor import Executor, LocalExecutor
 from adjudicate.grading.probe_stage import probe_failing_inputs
 from adjudicate.grading.requeue import with_imported
+from adjudicate.grading.shrink_stage import shrink_failures
+from db.code_evidence import SCOPES, failures_to_shrink
 from db.grading import (
     GradedReply,
     QueueEntry,
@@ -23,6 +26,7 @@ from db.grading import (
     selfchecked_problems,
     store_batch,
 )
+from db.probes import untallied_problems
 from db.problems import get_problem
 from graders.code import (
     CodeGradeConfig,
@@ -36,12 +40,14 @@ from graders.code import (
 from graders.code.evidence import build_verdicts
 from graders.code.expected import VERSION as EXPECTED_VERSION
 from graders.code.minimal import DEFAULT_SHRINK, ShrinkLimits
+from graders.code.probes import VERSION as PROBE_VERSION
 from graders.disputes import code_dispute
 from graders.progress import Advance, Stage
 from graders.registry import GRADERS, PLUS
 from graders.verdict import ACCEPT, Extraction, Verdict
 
 COMMIT_EVERY = 50  # samples per transaction: a killed run keeps everything before it
+CHUNK = 2000  # samples whose programs are held at once (whole problems: may be more)
 SELFCHECK_VERSION = f"{PLUS.version}/{EXPECTED_VERSION}"
 
 
@@ -56,6 +62,7 @@ class CodeSummary:
     selfcheck_failures: list[tuple[str, str, list[str]]] = field(default_factory=list)
     unusable: list[tuple[str, str]] = field(default_factory=list)  # (problem, why): not graded
     probed: int = 0  # (sample, failing input) pairs run to show what the other samples did
+    shrunk: int = 0  # failing samples given their minimal failing input
 
 
 def code_problem(row: dict[str, Any]) -> CodeProblem:
@@ -73,7 +80,7 @@ def grade_code_replies(
     db: Database, *, jobs: int = 2, run: str | None = None,
     on_stage: Stage | None = None, on_progress: Advance | None = None,
     unsafe_no_isolation: bool = False, shrink: ShrinkLimits | None = DEFAULT_SHRINK,
-    executor: Executor | None = None,
+    executor: Executor | None = None, evidence: str = "queued",
 ) -> CodeSummary:
     """Grade every code reply missing a current base/plus verdict; resumable batch by batch.
 
@@ -81,33 +88,103 @@ def grade_code_replies(
     share). A reply or problem the grader fails on gets `error` verdicts; the rest go on.
     Where the kernel refuses the sandbox's namespaces, `IsolationUnavailable` is raised before
     anything is stored, unless `unsafe_no_isolation` allows running samples without them.
-    Each first failing input is shrunk within `shrink` (None: not shrunk), and the other
-    base-passing samples of a problem are run on its queued failing inputs.
+    Each failing sample records its first failing input; then, for the failing samples in
+    `evidence` ("queued", "all" or "none"), that input is shrunk within `shrink` (None: not
+    shrunk) in a stage of its own, and the other base-passing samples of a problem are run on
+    its queued failing inputs (not with "none").
     The sandboxes run where `executor` puts them (default: `jobs` on this machine); only this
     process writes to the store.
     """
-    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation),
-                             shrink=shrink)
+    if evidence not in SCOPES:
+        raise ValueError(f"evidence must be one of {', '.join(SCOPES)}, not {evidence!r}")
+    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation))
     todo = replies_to_grade(db, "code", GRADERS.versions("code"), run)
     summary = CodeSummary()
-    if not todo:
-        return summary
     problems: dict[int, CodeProblem] = {}
-    for pid in sorted({r.problem_id for r in todo}):
+    _build_problems(db, problems, {r.problem_id for r in todo}, summary)
+    todo = [r for r in todo if r.problem_id in problems]
+    summary.problems = len(problems)
+    executor = executor or LocalExecutor(jobs)
+    expected: dict[int, ExpectedOutputs] = {}
+    if todo:
+        expected = _expected_outputs(db, problems, executor, on_stage, on_progress, config)
+        _grade(db, todo, problems, expected, executor, config, summary, on_stage, on_progress)
+    if evidence != "none":
+        _evidence(db, problems, expected, executor, replace(config, shrink=shrink), evidence,
+                  run, summary, on_stage, on_progress)
+    return summary
+
+
+def _build_problems(db: Database, problems: dict[int, CodeProblem], wanted: set[int],
+                    summary: CodeSummary) -> None:
+    """Add the wanted problems not built yet; one that cannot be built is reported."""
+    told = {name for name, _ in summary.unusable}
+    for pid in sorted(wanted - problems.keys()):
         row = get_problem(db, pid)
         try:
             problems[pid] = code_problem(row)
-        except Exception as exc:  # a problem we cannot build is reported, not a crash
-            summary.unusable.append((problem_name(row), f"{type(exc).__name__}: {exc}"))
-    todo = [r for r in todo if r.problem_id in problems]
-    summary.problems = len(problems)
-    if not todo:
-        return summary
-    executor = executor or LocalExecutor(jobs)
-    expected = _expected_outputs(db, problems, executor, on_stage, on_progress, config)
+        except Exception as exc:  # a problem we cannot build is reported (once), not a crash
+            if problem_name(row) not in told:
+                summary.unusable.append((problem_name(row), f"{type(exc).__name__}: {exc}"))
+
+
+def _evidence(db: Database, problems: dict[int, CodeProblem],
+              expected: dict[int, ExpectedOutputs], executor: Executor, config: CodeGradeConfig,
+              scope: str, run: str | None, summary: CodeSummary, on_stage: Stage | None,
+              on_progress: Advance | None) -> None:
+    """After the verdicts: minimal inputs for the failing samples in `scope` that lack one,
+    then the other samples on the queued failing inputs of every problem that needs it."""
+    graded = set(problems)
+    if config.shrink is not None:
+        failures = failures_to_shrink(db, scope, run)
+        _build_problems(db, problems, {f.problem_id for f in failures}, summary)
+        summary.shrunk = shrink_failures(db, failures, problems, executor, config, on_stage,
+                                         on_progress)
+        graded |= {f.problem_id for f in failures}
+    wanted = graded | untallied_problems(db, PROBE_VERSION)
+    _build_problems(db, problems, wanted, summary)
+    probing = {pid: problems[pid] for pid in sorted(wanted) if pid in problems}
+    missing = {pid: problem for pid, problem in probing.items() if pid not in expected}
+    if missing:
+        expected.update(_expected_outputs(db, missing, executor, on_stage, on_progress, config))
+    summary.probed = probe_failing_inputs(db, probing, expected, executor, config, on_stage,
+                                          on_progress)
+
+
+def _grade(db: Database, todo: list[ReplyToGrade], problems: dict[int, CodeProblem],
+           expected: dict[int, ExpectedOutputs], executor: Executor, config: CodeGradeConfig,
+           summary: CodeSummary, on_stage: Stage | None, on_progress: Advance | None) -> None:
+    """Every verdict with its first failing input (no shrinking), stored batch by batch."""
     _selfcheck(db, problems, expected, executor, summary, on_stage, on_progress, config)
     if on_stage:
         on_stage("Grading code replies", len(todo))
+    for chunk in _chunks(todo, problems):
+        _grade_chunk(db, chunk, problems, expected, executor, config, summary, on_progress)
+
+
+def _chunks(todo: list[ReplyToGrade], problems: dict[int, CodeProblem],
+            ) -> Iterator[list[ReplyToGrade]]:
+    """Whole problems, heaviest first, about CHUNK samples at a time: only one chunk's
+    programs are held at once, however many samples there are."""
+    by_problem: dict[int, list[ReplyToGrade]] = {}
+    for reply in todo:
+        by_problem.setdefault(reply.problem_id, []).append(reply)
+    order = sorted(by_problem, key=lambda pid: (-len(problems[pid].suite.payload),
+                                                problems[pid].task_id))
+    chunk: list[ReplyToGrade] = []
+    for pid in order:
+        chunk += by_problem.pop(pid)
+        if len(chunk) >= CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _grade_chunk(db: Database, todo: list[ReplyToGrade], problems: dict[int, CodeProblem],
+                 expected: dict[int, ExpectedOutputs], executor: Executor,
+                 config: CodeGradeConfig, summary: CodeSummary,
+                 on_progress: Advance | None) -> None:
     jobs_list = []
     extractions: dict[int, tuple[ReplyToGrade, Extraction]] = {}
     unextracted: list[tuple[ReplyToGrade, Any, dict]] = []
@@ -124,19 +201,18 @@ def grade_code_replies(
         extractions[reply.reply_id] = (reply, extraction)
         jobs_list.append(CodeJob(reply.reply_id, program, problem, expected[reply.problem_id]))
     _store(db, unextracted, summary)
+    if on_progress and unextracted:
+        on_progress(len(unextracted))
     batch: list[tuple[ReplyToGrade, Any, dict]] = []
     try:
         for result in executor.grade_code(jobs_list, config, on_progress):
-            reply, extraction = extractions[result.key]
+            reply, extraction = extractions.pop(result.key)
             batch.append((reply, extraction, result.verdicts))
             if len(batch) >= COMMIT_EVERY:
                 _store(db, batch, summary)
                 batch = []
     finally:  # also on Ctrl-C: every sample graded so far is kept
         _store(db, batch, summary)
-    summary.probed = probe_failing_inputs(db, problems, expected, executor, config, on_stage,
-                                          on_progress)
-    return summary
 
 
 def _error_verdicts(problem: CodeProblem, reason: str) -> dict[str, Verdict]:

@@ -16,6 +16,7 @@ from graders.progress import Advance
 if TYPE_CHECKING:
     from graders.code import CodeGradeConfig, CodeJob, CodeProblem, CodeResult, ExpectedOutputs
     from graders.code.engine import CheckPair, ProbeJob
+    from graders.code.evidence_stage import ShrinkJob
     from graders.code.probes import ProbeAnswer
     from graders.code.selfcheck import SelfCheckResult
     from graders.math.engine import MathGrading, MathItem
@@ -49,6 +50,11 @@ class Executor(Protocol):
     def grade_code(self, jobs: Sequence[CodeJob], config: CodeGradeConfig,
                    on_progress: Advance | None = None) -> Iterator[CodeResult]:
         """Every program graded on its problem's base and plus tests."""
+        ...
+
+    def shrink(self, jobs: Sequence[ShrinkJob], config: CodeGradeConfig,
+               on_progress: Advance | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
+        """Each stored first failure shrunk to a minimal one: (its key, the minimal record)."""
         ...
 
     def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
@@ -97,6 +103,12 @@ class LocalExecutor:
 
         return grade_code_many(jobs, jobs=self._code_jobs, config=config,
                                on_progress=on_progress)
+
+    def shrink(self, jobs: Sequence[ShrinkJob], config: CodeGradeConfig,
+               on_progress: Advance | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
+        from graders.code.engine import shrink_many
+
+        return shrink_many(jobs, jobs=self._code_jobs, config=config, on_progress=on_progress)
 
     def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
               on_progress: Advance | None = None,

@@ -41,7 +41,7 @@ def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
         problem = problems[pid]
         for voice in voices[pid]:
             missing = tuple(p for p in probes.values() if (voice.reply_id, p.key) not in done)
-            program = _program(voice.text, voice.form, problem)
+            program = reply_program(voice.text, voice.form, problem)
             if missing and program is not None:
                 todo.append(ProbeJob(voice.reply_id, program, problem, missing))
     if todo:
@@ -80,7 +80,7 @@ def _inputs_by_problem(db: Database, problems: dict[int, CodeProblem],
     return found
 
 
-def _program(text: str, form: str, problem: CodeProblem) -> str | None:
+def reply_program(text: str, form: str, problem: CodeProblem) -> str | None:
     """The program a reply holds, extracted as grading extracts it (None if it cannot be)."""
     kind = "completion" if form == "completion" else "auto"
     try:

@@ -46,6 +46,7 @@ class ImportOptions:
     problems: str | None = None  # a problem file to import first, or "humaneval"
     fmt: str = "auto"
     fields: ReplyFields = ReplyFields()
+    per_problem: int | None = None  # keep only the first N samples (by index) of each problem
 
 
 @dataclass
@@ -83,8 +84,9 @@ def import_file(
     reading = ReadOptions(options.fields, options.benchmark)
     fmt = format_of(path, options.fmt, reading)
     if fmt.holds == "problems":
-        if options.run:
-            raise InputError(name, "this is a problem file; --run applies to reply files")
+        if options.run or options.per_problem:
+            raise InputError(name, "this is a problem file; --run and --per-problem apply to "
+                             "reply files")
         problems = read_file(path, fmt, reading, on_bytes).problems
         summary = ImportSummary(path=name, fmt=fmt.name)
         with write_transaction(db):
@@ -129,6 +131,8 @@ def _import_replies(
         for reply in parsed.replies:
             problem_id = _resolve(reply, benchmark, by_task, parsed.id_field)
             by_run[reply.run or options.run or carried.name].append((problem_id, reply))
+        if options.per_problem is not None:
+            _keep_first(by_run, options.per_problem, summary)
         run_id = None
         model = options.model or carried.model
         settings = {**carried.settings, **options.settings}
@@ -148,6 +152,23 @@ def _import_replies(
         _audit(db, path, summary, run_id if len(by_run) == 1 else None)
     summary.notes += suspect_key_notes(problems + parsed.carried, parsed.replies)
     return summary
+
+
+def _keep_first(by_run: dict[str, list[tuple[int, ReplyRecord]]], count: int,
+                summary: ImportSummary) -> None:
+    """Keep each run's first `count` samples of each problem by sample index (--per-problem)."""
+    total = kept = 0
+    for run_name, resolved in by_run.items():
+        by_problem: dict[int, list[int]] = defaultdict(list)
+        for problem_id, reply in resolved:
+            by_problem[problem_id].append(reply.sample_index)
+        wanted = {problem_id: set(sorted(set(indices))[:count])
+                  for problem_id, indices in by_problem.items()}
+        chosen = [(pid, reply) for pid, reply in resolved if reply.sample_index in wanted[pid]]
+        total, kept = total + len(resolved), kept + len(chosen)
+        by_run[run_name] = chosen
+    summary.notes.append(f"--per-problem {count}: kept {kept:,} of {total:,} replies (the first "
+                         f"{count:,} samples of each problem by sample index)")
 
 
 def _add_carried(db: Database, records: list[ProblemRecord], summary: ImportSummary) -> None:

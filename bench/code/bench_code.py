@@ -1,15 +1,20 @@
-"""Bench: grade 1,640 real HumanEval samples on base+plus, ours next to EvalPlus 0.3.1.
+"""Bench: `adjudicate grade` on real HumanEval+ samples, whole process against EvalPlus 0.3.1's.
 
-Reads ../shared/data (beside the checkout): HumanEvalPlus.jsonl.gz and the first 10 CodeGen-16B
-samples per task of codet_humaneval_codegen16B_samples.jsonl (completions: prompt + body).
-Prints base / plus pass@1, newly failed samples and wall time for both graders, the
-per-sample agreement, and every sample on which they differ.
+Reads ../shared/data (beside the checkout): HumanEvalPlus.jsonl.gz and the first N CodeGen-16B
+samples per task of codet_humaneval_codegen16B_samples.jsonl (`import --per-problem N`). Runs,
+in one go on one machine: `adjudicate import` (problems, then samples), `adjudicate grade
+--evidence E` (through `stage_profile.py`, which only measures) and `evalplus.evaluate
+--parallel J`, each as a process of its own. Prints both wall times and their ratio, base and
+plus pass@1, per-sample agreement (and every sample they differ on), how many queued samples
+carry a minimal failing input, grade's peak RSS, the per-stage profile (wall and worker
+seconds, seconds in time limits) and the sandbox's own cost per sample (fork server to
+verdict on a program that returns at once).
 
-    python bench/code/bench_code.py [--jobs 2] [--per-task 10] [--evalplus-bin PATH]
-        [--strict-numbers] [--evalplus-cache FILE] [--no-shrink]
+    python bench/code/bench_code.py [--jobs 2] [--per-task 10] [--evidence queued]
+        [--evalplus-bin PATH] [--evalplus-cache FILE] [--skip-evalplus] [--src DIR] [--keep DIR]
 
-Ours shrinks every first failing input as `adjudicate grade` does; --no-shrink leaves that out,
-to see what it costs.
+--src DIR runs `adjudicate` from another checkout (e.g. `git archive REV | tar -x -C DIR`), to
+profile the code before a change; pass `--evidence ''` where it has no such option.
 
 The baseline needs EvalPlus 0.3.1 in a virtualenv of its own (it pins other versions of its
 dependencies), by default at /work/venvs/evalplus:
@@ -17,9 +22,7 @@ dependencies), by default at /work/venvs/evalplus:
     python3 -m venv /work/venvs/evalplus && /work/venvs/evalplus/bin/pip install evalplus==0.3.1
 
 It is pointed at the local HumanEvalPlus.jsonl.gz through HUMANEVAL_OVERRIDE_PATH.
-
---evalplus-cache saves EvalPlus's per-sample results (and times) to FILE, or reuses FILE if it
-exists, to compare another configuration of ours without running EvalPlus again.
+--evalplus-cache saves EvalPlus's per-sample results and time to FILE, or reuses FILE.
 """
 
 from __future__ import annotations
@@ -28,155 +31,163 @@ import argparse
 import json
 import os
 import re
+import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 from collections import defaultdict
+from contextlib import closing
 from pathlib import Path
 
-from graders.code import (
-    CodeGradeConfig,
-    CodeJob,
-    expected_many,
-    grade_code_many,
-    load_evalplus,
-)
-from graders.code.minimal import ShrinkLimits
-from graders.code.problem import read_jsonl
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+DATA = ROOT.parent / "shared" / "data"
+SAMPLES = DATA / "codet_humaneval_codegen16B_samples.jsonl"
 EVALPLUS_BIN = "/work/venvs/evalplus/bin/evalplus.evaluate"
+STAGES = ("references", "self-checks", "base", "plus", "shrink", "probes", "other")
 
 
-def load_samples(per_task: int) -> list[dict]:
-    by_task: dict[str, list[dict]] = defaultdict(list)
-    for record in read_jsonl(DATA / "codet_humaneval_codegen16B_samples.jsonl"):
-        by_task[record["task_id"]].append(record)
-    samples = []
-    for task_id in sorted(by_task, key=lambda t: int(t.split("/")[1])):
-        ordered = sorted(by_task[task_id], key=lambda r: r["sample_index"])[:per_task]
-        samples.extend(ordered)
-    return samples
+def ours(folder: Path, args: argparse.Namespace) -> dict:
+    """Import and grade in processes of their own; verdicts, times and the profile."""
+    db, profile = folder / "evals.db", folder / "profile.json"
+    env = {**os.environ, "PYTHONPATH": str(args.src or ROOT)}
+    cli = [sys.executable, "-m", "adjudicate"]
+    began = time.perf_counter()
+    subprocess.run([*cli, "import", str(DATA / "HumanEvalPlus.jsonl.gz"), "--db", str(db)],
+                   env=env, check=True, capture_output=True)
+    subprocess.run([*cli, "import", str(SAMPLES), "--db", str(db), "--run", "codegen",
+                    "--per-problem", str(args.per_task)], env=env, check=True,
+                   capture_output=True)
+    import_s = time.perf_counter() - began
+    evidence = ["--evidence", args.evidence] if args.evidence else []
+    began = time.perf_counter()
+    subprocess.run([sys.executable, str(HERE / "stage_profile.py"), str(profile), "grade",
+                    "--db", str(db), "--jobs", str(args.jobs), *evidence], env=env, check=True)
+    grade_s = time.perf_counter() - began
+    with closing(sqlite3.connect(db)) as con:
+        verdicts: dict[tuple[str, int], dict[str, str]] = defaultdict(dict)
+        for task, index, grader, outcome in con.execute(
+                """SELECT p.task_id, r.sample_index, v.grader, v.verdict FROM verdicts v
+                   JOIN replies r ON r.id = v.reply_id JOIN problems p ON p.id = r.problem_id
+                   WHERE v.current = 1 AND v.grader IN ('base', 'plus')"""):
+            verdicts[(task, index)][grader] = outcome
+        queued, minimal = con.execute(
+            """SELECT count(*), sum(json_type(v.evidence, '$.first_failure.minimal') = 'object')
+               FROM queue q JOIN verdicts v ON v.reply_id = q.reply_id AND v.grader = 'plus'
+               AND v.current = 1 WHERE q.kind = 'code'""").fetchone()
+    return {"verdicts": verdicts, "import_s": import_s, "grade_s": grade_s,
+            "queued": queued, "minimal": minimal or 0,
+            "profile": json.loads(profile.read_text())}
 
 
-def run_ours(samples: list[dict], jobs: int, config: CodeGradeConfig,
-             ) -> tuple[dict, float, float]:
-    problems = {p.task_id: p for p in load_evalplus(DATA / "HumanEvalPlus.jsonl.gz")}
-    started = time.perf_counter()
-    expected = dict(expected_many(problems, jobs=jobs))
-    reference_s = time.perf_counter() - started
-    started = time.perf_counter()
-    items = [CodeJob((s["task_id"], s["sample_index"]),
-                     problems[s["task_id"]].statement + s["completion"],
-                     problems[s["task_id"]], expected[s["task_id"]]) for s in samples]
-    results = {r.key: r.verdicts for r in grade_code_many(items, jobs=jobs, config=config)}
-    return results, reference_s, time.perf_counter() - started
-
-
-def run_evalplus(samples: list[dict], jobs: int, binary: str) -> tuple[dict, float, float]:
-    with tempfile.TemporaryDirectory(prefix="bench-evalplus-") as tmp:
-        path = Path(tmp) / "samples.jsonl"
-        with path.open("w") as handle:
-            for sample in samples:
-                handle.write(json.dumps({"task_id": sample["task_id"],
-                                         "completion": sample["completion"]}) + "\n")
-        env = {**os.environ, "HUMANEVAL_OVERRIDE_PATH": str(DATA / "HumanEvalPlus.jsonl.gz"),
-               "XDG_CACHE_HOME": str(Path(tmp) / "cache")}
-        started = time.perf_counter()
-        done = subprocess.run([binary, "--dataset", "humaneval", "--samples", str(path),
-                               "--parallel", str(jobs), "--i_just_wanna_run"],
-                              env=env, capture_output=True, text=True, check=True)
-        total_s = time.perf_counter() - started
-        match = re.search(r"Expected outputs computed in ([\d.]+)s", done.stdout)
-        reference_s = float(match.group(1)) if match else 0.0
-        report = json.loads((Path(tmp) / "samples_eval_results.json").read_text())
+def evalplus(folder: Path, args: argparse.Namespace) -> tuple[dict, float]:
+    """EvalPlus's per-sample results and its whole process's wall time."""
+    if args.evalplus_cache and args.evalplus_cache.exists():
+        cached = json.loads(args.evalplus_cache.read_text())
+        print(f"(EvalPlus results and time reused from {args.evalplus_cache})")
+        return {tuple(json.loads(k)): v for k, v in cached["results"].items()}, cached["total_s"]
+    samples = [json.loads(line) for line in SAMPLES.read_text().splitlines() if line.strip()]
+    samples = [s for s in samples if s["sample_index"] < args.per_task]
+    path = folder / "samples.jsonl"
+    path.write_text("".join(json.dumps({"task_id": s["task_id"], "completion": s["completion"]})
+                            + "\n" for s in samples))
+    env = {**os.environ, "HUMANEVAL_OVERRIDE_PATH": str(DATA / "HumanEvalPlus.jsonl.gz"),
+           "XDG_CACHE_HOME": str(folder / "cache")}
+    began = time.perf_counter()
+    done = subprocess.run([args.evalplus_bin, "--dataset", "humaneval", "--samples", str(path),
+                           "--parallel", str(args.jobs), "--i_just_wanna_run"],
+                          env=env, capture_output=True, text=True, check=True)
+    total_s = time.perf_counter() - began
+    match = re.search(r"Expected outputs computed in ([\d.]+)s", done.stdout)
+    print(f"evalplus  expected outputs {float(match.group(1)) if match else 0:.1f} s of it")
+    report = json.loads((folder / "samples_eval_results.json").read_text())
     results = {}
     for task_id, rows in report["eval"].items():
         indices = [s["sample_index"] for s in samples if s["task_id"] == task_id]
         for index, row in zip(indices, rows, strict=True):
             results[(task_id, index)] = row
-    return results, reference_s, total_s - reference_s
+    if args.evalplus_cache:
+        args.evalplus_cache.write_text(json.dumps({"total_s": total_s, "results": {
+            json.dumps(list(k)): v for k, v in results.items()}}))
+    return results, total_s
 
 
-def summary(name: str, base: dict, plus: dict, reference_s: float, grading_s: float) -> None:
-    count = len(base)
-    newly = sum(base[key] and not plus[key] for key in base)
-    print(f"{name:9} base pass@1 {100 * sum(base.values()) / count:5.1f}%  "
-          f"plus pass@1 {100 * sum(plus.values()) / count:5.1f}%  newly failed {newly:3}  "
-          f"references {reference_s:5.1f} s  grading {grading_s:6.1f} s  "
-          f"total {reference_s + grading_s:6.1f} s")
+def sandbox_overhead(count: int, jobs: int) -> float:
+    """Seconds per sample from the fork server to a verdict, on a program that returns at
+    once against one input (the sandbox's own cost)."""
+    from graders.code import CodeJob, CodeProblem, expected_many, grade_code_many
+
+    problem = CodeProblem.from_fields("Empty/0", "def f(x):\n", "    return x\n", "f",
+                                      {"base_input": [[1]], "plus_input": [], "atol": 0})
+    expected = dict(expected_many({0: problem}, jobs=1))[0]
+    items = [CodeJob(i, "def f(x):\n    return x\n", problem, expected) for i in range(count)]
+    began = time.perf_counter()
+    for _ in grade_code_many(items, jobs=jobs):
+        pass
+    return (time.perf_counter() - began) / count
+
+
+def stage_table(profile: dict) -> None:
+    print(f"{'stage':12} {'wall s':>8} {'worker s':>9} {'items':>6} {'in limits s':>12}")
+    for stage in STAGES:
+        wall = profile["wall_s"].get(stage, 0.0)
+        if stage == "plus":  # base and plus share the grading stage's wall time
+            wall = float("nan")
+        print(f"{stage:12} {wall:8.1f} {profile['worker_s'].get(stage, 0.0):9.1f} "
+              f"{profile['items'].get(stage, 0):6} {profile['time_limit_s'].get(stage, 0.0):12.1f}")
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--per-task", type=int, default=10)
+    parser.add_argument("--evidence", default="queued")
     parser.add_argument("--evalplus-bin", default=EVALPLUS_BIN)
-    parser.add_argument("--skip-evalplus", action="store_true")
-    parser.add_argument("--strict-numbers", action="store_true")
-    parser.add_argument("--no-shrink", action="store_true",
-                        help="grade without shrinking first failing inputs (what it costs)")
     parser.add_argument("--evalplus-cache", type=Path)
+    parser.add_argument("--skip-evalplus", action="store_true")
+    parser.add_argument("--src", type=Path, help="run adjudicate from this checkout")
+    parser.add_argument("--keep", type=Path, help="keep the database and profile here")
+    parser.add_argument("--overhead-samples", type=int, default=200)
     args = parser.parse_args()
     if not DATA.is_dir():
         sys.exit(f"no data at {DATA}")
-    samples = load_samples(args.per_task)
-    print(f"{len(samples)} samples, {args.jobs} jobs")
-    config = CodeGradeConfig(strict_numbers=args.strict_numbers,
-                             shrink=None if args.no_shrink else ShrinkLimits())
-    ours, our_ref_s, our_grade_s = run_ours(samples, args.jobs, config)
-    our_base = {k: v["base"].outcome == "accept" for k, v in ours.items()}
-    our_plus = {k: v["plus"].outcome == "accept" for k, v in ours.items()}
-    recorded = sum(v["plus"].evidence.get("first_failure") is not None
-                   for v in ours.values() if v["plus"].outcome != "accept")
-    summary("ours", our_base, our_plus, our_ref_s, our_grade_s)
-    searches = [v["plus"].evidence["first_failure"]["minimal"]["search"] for v in ours.values()
-                if (v["plus"].evidence.get("first_failure") or {}).get("minimal")]
-    if searches:
-        print(f"          shrinking: {len(searches)} failing samples, "
-              f"{sum(s['elapsed_s'] for s in searches):.1f} s in workers, "
-              f"{sum(not s['complete'] for s in searches)} stopped early")
-    print(f"          first failing input recorded for {recorded} of "
-          f"{sum(not p for p in our_plus.values())} failed samples; outcomes: "
-          f"{dict(sorted(_count(v['plus'].outcome for v in ours.values()).items()))}")
-    if args.skip_evalplus:
-        return
-    if args.evalplus_cache and args.evalplus_cache.exists():
-        cached = json.loads(args.evalplus_cache.read_text())
-        theirs = {tuple(json.loads(k)): v for k, v in cached["results"].items()}
-        ep_ref_s, ep_grade_s = cached["reference_s"], cached["grading_s"]
-        print(f"(EvalPlus results and times reused from {args.evalplus_cache})")
-    else:
-        theirs, ep_ref_s, ep_grade_s = run_evalplus(samples, args.jobs, args.evalplus_bin)
-        if args.evalplus_cache:
-            args.evalplus_cache.write_text(json.dumps({
-                "reference_s": ep_ref_s, "grading_s": ep_grade_s,
-                "results": {json.dumps(list(k)): v for k, v in theirs.items()}}))
-    ep_base = {k: r["base_status"] == "pass" for k, r in theirs.items()}
-    ep_plus = {k: r["base_status"] == "pass" and r["plus_status"] == "pass"
-               for k, r in theirs.items()}
-    summary("evalplus", ep_base, ep_plus, ep_ref_s, ep_grade_s)
-    print(f"speed-up  grading {ep_grade_s / our_grade_s:.2f}x, "
-          f"references+grading {(ep_ref_s + ep_grade_s) / (our_ref_s + our_grade_s):.2f}x")
-    keys = sorted(ours)
-    agree = sum(our_base[k] == ep_base[k] and our_plus[k] == ep_plus[k] for k in keys)
-    print(f"agreement {agree}/{len(keys)} samples on (base, plus)")
-    for key in keys:
-        if our_base[key] != ep_base[key] or our_plus[key] != ep_plus[key]:
-            verdict = ours[key]["plus"]
-            first = verdict.evidence.get("first_failure") or {}
-            print(f"- {key[0]} #{key[1]}: ours base={our_base[key]} plus={our_plus[key]} "
-                  f"({verdict.outcome}); evalplus base={theirs[key]['base_status']} "
-                  f"plus={theirs[key]['plus_status']}")
-            print(f"    {json.dumps(first)[:600]}")
-
-
-def _count(values: object) -> dict[str, int]:
-    counts: dict[str, int] = defaultdict(int)
-    for value in values:  # type: ignore[attr-defined]
-        counts[value] += 1
-    return counts
+    folder = Path(tempfile.mkdtemp(prefix="bench-code-", dir=args.keep))
+    print(f"{args.per_task} samples per task, {args.jobs} jobs, evidence {args.evidence!r}; "
+          f"load {os.getloadavg()[0]:.1f}")
+    mine = ours(folder, args)
+    verdicts, profile = mine["verdicts"], mine["profile"]
+    count = len(verdicts)
+    base = {k: v.get("base") == "accept" for k, v in verdicts.items()}
+    plus = {k: v.get("plus") == "accept" for k, v in verdicts.items()}
+    print(f"ours      {count} samples: base pass@1 {100 * sum(base.values()) / count:.1f}%  "
+          f"plus pass@1 {100 * sum(plus.values()) / count:.1f}%; import {mine['import_s']:.1f} s, "
+          f"grade {mine['grade_s']:.1f} s (peak RSS {profile['peak_rss_mib']:.0f} MiB); "
+          f"{mine['minimal']}/{mine['queued']} queued samples with a minimal input")
+    stage_table(profile)
+    print(f"load now {os.getloadavg()[0]:.1f}")
+    if not args.skip_evalplus:
+        theirs, their_s = evalplus(folder, args)
+        ep_base = {k: r["base_status"] == "pass" for k, r in theirs.items()}
+        ep_plus = {k: ep_base[k] and r["plus_status"] == "pass" for k, r in theirs.items()}
+        print(f"evalplus  base pass@1 {100 * sum(ep_base.values()) / len(theirs):.1f}%  plus "
+              f"pass@1 {100 * sum(ep_plus.values()) / len(theirs):.1f}%; whole process "
+              f"{their_s:.1f} s")
+        print(f"speed-up  grade {their_s / mine['grade_s']:.2f}x, import + grade "
+              f"{their_s / (mine['import_s'] + mine['grade_s']):.2f}x (whole processes)")
+        keys = sorted(verdicts)
+        agree = [k for k in keys if k in theirs and base[k] == ep_base[k] and plus[k] == ep_plus[k]]
+        print(f"agreement {len(agree)}/{len(keys)} samples on (base, plus)")
+        for key in sorted(set(keys) - set(agree)):
+            print(f"- {key[0]} #{key[1]}: ours {verdicts[key]}; evalplus "
+                  f"{theirs.get(key, {}).get('base_status')} / "
+                  f"{theirs.get(key, {}).get('plus_status')}")
+    if args.overhead_samples:
+        sys.path.insert(0, str(args.src or ROOT))
+        per = sandbox_overhead(args.overhead_samples, 1)
+        print(f"sandbox   {per * 1000:.1f} ms per sample, fork server to verdict, one slot "
+              f"({args.overhead_samples} samples of a program returning at once)")
+    print(f"load at the end {os.getloadavg()[0]:.1f}; files in {folder}")
 
 
 if __name__ == "__main__":

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 from graders.code.evidence import build_verdicts
+from graders.code.evidence_stage import ShrinkJob, shrink_recorded, unsearched
 from graders.code.expected import ExpectedOutputs, compute_expected
 from graders.code.grade import CodeGradeConfig, grade_sample
+from graders.code.minimal import DEFAULT_SHRINK
 from graders.code.probes import ProbeAnswer, ProbeInput, probe_sample
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
@@ -225,3 +227,29 @@ def probe_many(items: Iterable[ProbeJob], jobs: int = 2, on_progress: Advance | 
     """Run each sample on its probe inputs in parallel; yields (key, answers by input key)."""
     config = config or CodeGradeConfig()
     return _parallel(list(items), jobs, config, probe_task(config), on_progress)
+
+
+def shrink_task(config: CodeGradeConfig) -> SlotTask[ShrinkJob, tuple[Any, dict[str, Any]]]:
+    """Shrink one stored first failure; a failure of the search keeps the first input."""
+    oracles: dict[int, ReferenceOracle] = {}  # one per problem, shared by its samples
+    limits = config.shrink or DEFAULT_SHRINK
+
+    def work(sandbox: Sandbox, job: ShrinkJob) -> tuple[Any, dict[str, Any]]:
+        if id(job.problem) not in oracles:
+            oracles[id(job.problem)] = ReferenceOracle(job.problem)
+        return job.key, shrink_recorded(sandbox, job, limits, oracles[id(job.problem)],
+                                        config.strict_numbers)
+
+    def failed(job: ShrinkJob, error: str) -> tuple[Any, dict[str, Any]]:
+        return job.key, unsearched(job, f"the search failed: {error}")
+
+    return SlotTask(work, failed)
+
+
+def shrink_many(items: Iterable[ShrinkJob], jobs: int = 2, on_progress: Advance | None = None,
+                config: CodeGradeConfig | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """Shrink many stored first failures in parallel; yields (key, minimal) as each finishes."""
+    config = config or CodeGradeConfig()
+    ordered = sorted(items, key=lambda job: (-len(job.problem.suite.payload),
+                                             job.problem.task_id))
+    return _parallel(ordered, jobs, config, shrink_task(config), on_progress)

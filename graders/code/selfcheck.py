@@ -2,14 +2,22 @@
 
 Run before a grader's verdicts are trusted. A problem whose reference fails (the Hugging Face
 HumanEval+ copy's problem 32) or whose `return None` stub passes is reported, not hidden.
+The reference is judged, on the host as a sample would be, on the outputs of the run that made
+the expected outputs; it runs again only where that cannot settle it (it failed an input there,
+or an output travelled as a digest where a stated value or property must judge it): the
+outcome is that of a second run, without paying for one.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field, replace
+from typing import Any
 
+from graders.code.evidence import build_verdicts
 from graders.code.expected import ExpectedOutputs
-from graders.code.grade import CodeGradeConfig, grade_sample
+from graders.code.grade import CodeGradeConfig, _Judge, grade_sample
+from graders.code.inside.tagged import Digest, decode, encode
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox
 from graders.registry import GRADERS
@@ -56,6 +64,31 @@ def selfcheck_problem(problem: CodeProblem, expected: ExpectedOutputs,
     if sandbox is None:
         with Sandbox(config.sandbox) as own:
             return selfcheck_problem(problem, expected, own, config)
-    reference = grade_sample(problem.reference_program, problem, expected, sandbox, config)
+    reference = (judged_reference(problem, expected, sandbox, config)
+                 or grade_sample(problem.reference_program, problem, expected, sandbox, config))
     stub = grade_sample(problem.stub_program, problem, expected, sandbox, config)
     return SelfCheckResult(problem.task_id, reference, stub, dict(expected.errors))
+
+
+def judged_reference(problem: CodeProblem, expected: ExpectedOutputs, sandbox: Sandbox,
+                     config: CodeGradeConfig) -> dict[str, Verdict] | None:
+    """The reference's verdicts from its expected-output run, when it passes every input
+    there; None when only running it again can tell (then it is run)."""
+    if expected.errors or expected.task_id != problem.task_id or (
+            len(expected.outputs) != len(problem.tests)):
+        return None
+    began = time.monotonic()
+    limits = expected.time_limits(config.time_limits)
+    judge = _Judge(problem, expected, limits, config.strict_numbers)
+    for index, output in enumerate(expected.outputs):
+        # a fresh copy, as a run would deliver it (a NaN is not the same object twice)
+        message: dict[str, Any] = ({"i": index, "d": [output.sha256, output.size]}
+                                   if isinstance(output, Digest) else
+                                   {"i": index, "v": decode(encode(output))})
+        if judge.on_result(message) or judge.failure is not None:
+            return None
+    verdicts = build_verdicts(None, judge.passed, judge.skipped, len(problem.base),
+                              len(problem.tests), (time.monotonic() - began) * 1000)
+    return {name: Verdict(v.grader, v.version, v.outcome,
+                          {**v.evidence, "sandbox": sandbox.evidence}, v.elapsed_ms)
+            for name, v in verdicts.items()}

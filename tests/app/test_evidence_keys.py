@@ -111,6 +111,26 @@ async def test_the_minimal_input_comes_first_with_the_other_samples_and_o_shows_
         assert "size(-1)" in text_of(tests)
 
 
+async def test_a_minimal_input_not_computed_yet_says_to_run_grade(tmp_path):
+    path = tmp_path / "code.db"
+    db = open_db(path)
+    import_file(db, str(write_jsonl(tmp_path / "p.jsonl", [PROBLEM])), ImportOptions())
+    samples = [{"task_id": "Toy/7", "completion": body} for body in SAMPLES["a"]]
+    import_file(db, str(write_jsonl(tmp_path / "a.jsonl", samples)), ImportOptions(run="a"))
+    grade_code_replies(db, jobs=1, evidence="none")  # as a sample queued after grading is
+    app = make_app(path, "ann")
+    async with app.run_test(size=SIZE):
+        lines = text_of(app.screen.query_one(code_view.TestPanel))
+        assert "First failing input" in lines and "size(7)" in lines
+        assert "minimal input not computed yet: run adjudicate grade" in lines
+    grade_code_replies(db, jobs=1)
+    db.close()
+    app = make_app(path, "ann")
+    async with app.run_test(size=SIZE):
+        lines = text_of(app.screen.query_one(code_view.TestPanel))
+        assert "Minimal failing input" in lines and "not computed yet" not in lines
+
+
 async def test_a_corrected_key_is_recorded_regraded_and_changes_the_report(errata_db):
     db = open_db(errata_db)
     before = build_report(records_from_db(db), errata=errata_from_db(db), bootstrap=20)

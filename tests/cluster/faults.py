@@ -8,8 +8,8 @@ slow batch, for as long as the test needs it to be slow; after `GIVE_UP_S` it wr
 test's input, never by timing.
 
 Where the driver's job sets `ADJUDICATE_TEST_LOG` (a folder), each worker also appends a line
-to `<folder>/<what>` for every reference run, self-check and probe (a sample run on queued
-failing inputs) it does, naming the problem, so a test can count them and see where they ran.
+to `<folder>/<what>` for every reference run, self-check, shrink search and probe (a sample run
+on queued failing inputs) it does, naming the problem, so a test can count them and see where they ran.
 `refuse_namespaces` instead starts the worker's sandbox under `tests/code/no_userns.py`: the
 kernel then refuses its namespaces, as on a locked-down node.
 """
@@ -56,7 +56,8 @@ def logged(what: str, function: Any, problem_at: int = 0) -> Any:
         folder = os.environ.get(LOG)
         if folder:
             with open(Path(folder) / what, "a") as log:
-                log.write(f"{args[problem_at].task_id}\n")
+                about = args[problem_at]  # a problem, or a job naming its problem
+                log.write(f"{getattr(about, 'problem', about).task_id}\n")
         return function(*args, **kwargs)
 
     return wrapper
@@ -73,6 +74,8 @@ def install() -> None:
     code_engine.selfcheck_problem = logged("selfcheck", code_engine.selfcheck_problem)
     # probe_sample(sandbox, program, problem, inputs, strict numbers)
     code_engine.probe_sample = logged("probe", code_engine.probe_sample, problem_at=2)
+    # shrink_recorded(sandbox, job, limits, oracle, strict numbers)
+    code_engine.shrink_recorded = logged("shrink", code_engine.shrink_recorded, problem_at=1)
 
     def marked_extract(reply):
         die_if_marked(reply)

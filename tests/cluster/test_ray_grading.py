@@ -73,12 +73,17 @@ def test_code_on_ray_gives_the_local_verdicts_though_a_worker_dies(ray_cluster, 
     probed = sorted(set((log / "probe").read_text().split()))
     assert probed and probed == sorted({f"HumanEval/{task}" for task in probed_tasks(ours)})
     assert local["probe tallies"]  # compared above, with every probe's answer
-    # each problem to the object store once with its expected outputs, once more for probes
-    assert printed(done, "PUTS") == len(tasks) + len(probed)
+    # the queued samples' minimal inputs were searched for on the workers, after the verdicts
+    shrunk = (log / "shrink").read_text().split()
+    assert shrunk and sorted(set(shrunk)) == probed
+    # each problem to the object store once with its expected outputs, once more for the
+    # shrink searches and once more for probes
+    assert printed(done, "PUTS") == len(tasks) + len(set(shrunk)) + len(probed)
     stages = printed(done, "PROGRESS")
     assert stages == [["Grading math replies", 0, 0], ["Running reference solutions", 6, 6],
                       ["Self-checking references and stubs", 6, 6],
                       ["Grading code replies", 18, 18],
+                      ["Shrinking failing inputs", len(shrunk), len(shrunk)],
                       ["Running the other samples on failing inputs", 2, 2]]
     workers = printed(done, "WORKERS")
     assert len({w["slot"] for w in workers}) == len(workers) == 2

@@ -14,6 +14,7 @@ from adjudicate.words import plural
 from graders.evidence import TIMEOUT_KINDS
 from graders.labels import LABELS
 
+NOT_COMPUTED = "minimal input not computed yet: run adjudicate grade"
 SHOWN_GROUPS = 4  # output groups of the tally on the line; the rest are summed up
 
 
@@ -46,6 +47,8 @@ def failure_lines(item: QueueItem, original: bool = False) -> list[Content]:
             stdout = failing.get("stdout")
             if stdout:
                 lines.append(_row("stdout", stdout))
+            if minimal is None and index is not None:  # grading shrinks it in a later stage
+                lines.append(Content.from_markup("  [i]$note[/i]", note=NOT_COMPUTED))
     if item.suggested_label:
         key = LABELS[item.suggested_label].key if item.suggested_label in LABELS else None
         lines.append(Content.from_markup(

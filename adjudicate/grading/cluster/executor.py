@@ -22,7 +22,9 @@ from graders.code.engine import (
     grading_task,
     probe_task,
     selfcheck_task,
+    shrink_task,
 )
+from graders.code.evidence_stage import ShrinkJob
 from graders.code.probes import ProbeAnswer
 from graders.code.sandbox import IsolationUnavailable, say_once
 from graders.code.selfcheck import SelfCheckResult
@@ -132,6 +134,18 @@ class RayExecutor:
             "grade_code", by_weight(jobs), lambda job: (job.key, job.program),
             lambda job: self._ship(job.problem, job.expected), grading_task(config).failed,
             config, on_progress)
+
+    def shrink(self, jobs: Sequence[ShrinkJob], config: CodeGradeConfig,
+               on_progress: Advance | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
+        """Stored first failures shrunk, in batches of one problem's samples (the problem
+        shipped once), on the workers' sandboxes."""
+        self._prepare_code(config)
+        ordered = sorted(jobs, key=lambda job: (-len(job.problem.suite.payload),
+                                                job.problem.task_id))
+        yield from self._per_problem(
+            "shrink", ordered, lambda job: (job.key, job.program, job.first_failure),
+            lambda job: self._ship(job.problem, None), shrink_task(config).failed, config,
+            on_progress)
 
     def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
               on_progress: Advance | None = None,

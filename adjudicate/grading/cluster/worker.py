@@ -17,7 +17,15 @@ import threading
 from typing import Any
 
 from graders.code import CodeGradeConfig, CodeJob, CodeProblem, CodeResult, ExpectedOutputs
-from graders.code.engine import ProbeJob, expected_task, grading_task, probe_task, selfcheck_task
+from graders.code.engine import (
+    ProbeJob,
+    expected_task,
+    grading_task,
+    probe_task,
+    selfcheck_task,
+    shrink_task,
+)
+from graders.code.evidence_stage import ShrinkJob
 from graders.code.probes import ProbeAnswer, ProbeInput
 from graders.code.sandbox import IsolationUnavailable
 from graders.code.selfcheck import SelfCheckResult
@@ -136,6 +144,14 @@ class GradingWorker:
         problem, expected = shipped
         jobs = [CodeJob(key, program, problem, expected) for key, program in programs]
         return self._run(grading_task(self._ready(config)), jobs)
+
+    def shrink(self, shipped: tuple[CodeProblem, Any],
+               programs: list[tuple[Any, str, dict[str, Any]]], config: CodeGradeConfig,
+               ) -> list[tuple[Any, dict[str, Any]]]:
+        """Stored first failures of one problem -> (key, minimal record)."""
+        problem = shipped[0]
+        jobs = [ShrinkJob(key, program, problem, first) for key, program, first in programs]
+        return self._run(shrink_task(self._ready(config)), jobs)
 
     def probe(self, shipped: tuple[CodeProblem, Any],
               programs: list[tuple[Any, str, tuple[ProbeInput, ...]]], config: CodeGradeConfig,

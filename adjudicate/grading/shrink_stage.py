@@ -1,0 +1,51 @@
+"""Grading stage: the minimal failing input, only for the failing samples a person will read.
+
+Runs after the verdicts are stored and queued: every failing sample in scope (the queued ones
+by default, `--evidence all` for every failing one) whose stored first failure has no minimal
+form yet is shrunk from that record, wherever it was queued from (this run's grading, an
+imported harness verdict, a requeue, a corrected key). What is found is written into the
+stored evidence batch by batch, so Ctrl-C keeps it and the next `grade` does the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlite_utils import Database
+
+from adjudicate.grading.executor import Executor
+from adjudicate.grading.probe_stage import reply_program
+from db.code_evidence import FailureToShrink, save_minimal
+from graders.code import CodeGradeConfig, CodeProblem
+from graders.code.evidence_stage import ShrinkJob
+from graders.progress import Advance, Stage
+
+SAVE_EVERY = 20  # minimal inputs per transaction
+
+
+def shrink_failures(db: Database, failures: Sequence[FailureToShrink],
+                    problems: Mapping[int, CodeProblem], executor: Executor,
+                    config: CodeGradeConfig, on_stage: Stage | None = None,
+                    on_progress: Advance | None = None) -> int:
+    """Shrink these stored first failures where `executor` runs samples; returns how many
+    replies got a minimal input."""
+    jobs = [ShrinkJob(f.reply_id, program, problems[f.problem_id], f.first_failure)
+            for f in failures if f.problem_id in problems
+            and (program := reply_program(f.text, f.form, problems[f.problem_id])) is not None]
+    if not jobs:
+        return 0
+    if on_stage:
+        on_stage("Shrinking failing inputs", len(jobs))
+    saved = 0
+    batch: list[tuple[Any, dict[str, Any]]] = []
+    try:
+        for key, minimal in executor.shrink(jobs, config, on_progress):
+            batch.append((key, minimal))
+            if len(batch) >= SAVE_EVERY:
+                saved += save_minimal(db, batch)
+                batch = []
+    finally:  # also on Ctrl-C: every minimal input found so far is kept
+        saved += save_minimal(db, batch)
+    return saved
+
