@@ -9,8 +9,9 @@ Rules are tried in this order; the first that finds something wins:
    "the answer is" stated after the last box (outside a trailing check) wins over it and is
    recorded under its own rule.
 2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` (markdown bold
-   and headings allowed, e.g. ``**Answer:** 13``), GSM8K's ``A: 26`` as the very last line, or a
-   ``Final Answer`` heading followed by the answer on the next line.
+   and headings allowed, e.g. ``**Answer:** 13``; in bold also after a sentence ends inside a
+   line), GSM8K's ``A: 26`` as the very last line, or a ``Final Answer`` heading followed by
+   the answer on the next line.
 3. ``final_answer_is`` -- the last "the (final) answer is ..." phrase, up to the end of its
    sentence or math segment.
 4. ``gsm8k_hash`` -- GSM8K's ``#### N``.
@@ -89,10 +90,12 @@ from graders.math.extraction.statements import (
 from graders.verdict import Extraction
 
 EXTRACTOR = "math-final-answer"
-VERSION = "4"
+VERSION = "5"  # 5: an inline `**Answer:** 24` after a sentence
 
+# At a line's start, or in bold after a sentence ends (`... 24 cookies. **Answer:** 24`).
 _ANSWER_LINE = re.compile(
-    r"^[ \t>#*_-]*(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
+    r"(?:^[ \t>#*_-]*|(?<=[.!?])[ \t]+(?=\*\*|__)(?:\*\*|__))(?i:final[ \t]+answer|answer)[ \t]*"
+    r"(?:(?:\*\*|__)[ \t]*)?[:：]"
     r"[ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
