@@ -55,9 +55,10 @@ def test_pattern_list(review_db, snap_compare):
 
 
 def test_pattern_examples(review_db, snap_compare):
-    # the pattern of no pattern the graders split on: examples side by side
+    # the pattern of no pattern the graders split on: examples side by side (the fifth row
+    # since issue 27 made `3 < \\lambda \\le 4` against `(3,4]` a pattern)
     assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE,
-                        press=["p", "down", "down", "down", "enter"])
+                        press=["p", "down", "down", "down", "down", "enter"])
 
 
 def test_pattern_decision_confirmation(review_db, snap_compare):
