@@ -71,7 +71,8 @@ def review(outcome: str, evidence: dict, look: Look) -> Outcome:
 
 def _merge(evidence: dict, decided: Outcome) -> Outcome:
     outcome, extra = decided
-    kept = {k: v for k, v in evidence.items() if k != "reason" or outcome != ACCEPT}
+    kept = {k: v for k, v in evidence.items()
+            if k not in extra and (k != "reason" or outcome != ACCEPT)}
     # the rule right after the forms compared, where the review app's evidence column shows it
     head = {k: kept.pop(k) for k in ("answer", "key") if k in kept}
     return outcome, {**head, **extra, **kept}

@@ -92,11 +92,15 @@ from graders.verdict import Extraction
 EXTRACTOR = "math-final-answer"
 VERSION = "5"  # 5: an inline `**Answer:** 24` after a sentence
 
-# At a line's start, or in bold after a sentence ends (`... 24 cookies. **Answer:** 24`).
 _ANSWER_LINE = re.compile(
-    r"(?:^[ \t>#*_-]*|(?<=[.!?])[ \t]+(?=\*\*|__)(?:\*\*|__))(?i:final[ \t]+answer|answer)[ \t]*"
-    r"(?:(?:\*\*|__)[ \t]*)?[:：]"
+    r"^[ \t>#*_-]*(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
     r"[ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
+    re.MULTILINE,
+)
+# The same label in bold after a sentence ends inside a line (`... 24 cookies. **Answer:** 24`).
+_INLINE_ANSWER = re.compile(
+    r"(?<=[.!?])[ \t]+(?:\*\*|__)(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?"
+    r"[:：][ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
 # GSM8K's `A: 26` counts only as the reply's last line (an `A:` elsewhere is often an option).
@@ -141,7 +145,11 @@ def _last_candidates(pattern: re.Pattern, reply: str) -> list[re.Match]:
 
 def _answer_line(reply: str) -> Span | None:
     last_line = _A_LAST_LINE.search(reply, max(0, reply.rstrip().rfind("\n")))
-    candidates = ([last_line] if last_line else []) + _last_candidates(_ANSWER_LINE, reply)
+    lines = _last_candidates(_ANSWER_LINE, reply)
+    if "**" in reply or "__" in reply:  # the inline bold form: latest first among both
+        lines = sorted(lines + _last_candidates(_INLINE_ANSWER, reply),
+                       key=lambda m: m.start("rest"), reverse=True)[:_MAX_CANDIDATES]
+    candidates = ([last_line] if last_line else []) + lines
     for m in candidates:
         span = narrow_statement(reply, (m.start("rest"), m.end("rest")))
         if plausible(reply, span):
