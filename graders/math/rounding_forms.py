@@ -19,9 +19,11 @@ _PERCENT = re.compile(r"(-?\d*\.(\d+))\s*\\?%")
 
 
 def rounded_places(text: str) -> int | None:
-    """k when `text` is a plain decimal with k >= 1 places (`3.14` -> 2), else None."""
+    """k when `text` is a plain decimal with k >= 2 places (`3.14` -> 2), else None. A key
+    with one place (`0.1`, `2.5`) is too often exact, and its rounding too coarse, to read
+    as rounded."""
     match = _DECIMAL.fullmatch(text.strip())
-    return len(match.group(1)) if match else None
+    return len(match.group(1)) if match and len(match.group(1)) >= 2 else None
 
 
 def percent_places(text: str) -> tuple[Decimal, int] | None:

@@ -297,6 +297,8 @@ ROUNDED_DIFFERENT = [
     ("1.414", "\\sqrt{3}"),
     ("1.67", "-\\frac{5}{3}"),
     ("3.14", "x"),
+    ("0.1", "\\frac{1}{9}"),  # a key with one place is not read as rounded
+    ("2.5", "\\frac{22}{9}"),
     # the other way round: a rounded answer against an exact key
     ("\\frac{22}{7}", "3.14"),
     ("\\frac{2}{3}", "0.67"),
