@@ -28,6 +28,7 @@ class ReplyToGrade:
     key: str | None
     benchmark: str
     task_id: str
+    statement: str = ""  # the problem's text (a math grader reads its givens and order)
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ def replies_to_grade(
     sql = f"""
         SELECT replies.id, problems.id, problems.kind, replies.text, replies.form,
                COALESCE(replies.key_override, problems.answer), problems.benchmark,
-               problems.task_id
+               problems.task_id, COALESCE(problems.statement, '')
         FROM replies JOIN problems ON problems.id = replies.problem_id
         JOIN runs ON runs.id = replies.run_id
         WHERE problems.kind = ? AND ({conditions or '0'}) {run_filter}

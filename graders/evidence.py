@@ -103,6 +103,10 @@ class MathEvidence(TypedDict, total=False):
     key_path: str
     method: str
     reason: str
+    rule: str  # the second look's rule an accept needed (`graders/math/second_look.py`)
+    rule_detail: str
+    rule_tried: str  # the rule that rejected
+    partial_parse: str  # which side's parse read only part of it: answer | key | answer and key
     config: dict[str, Any]
 
 

@@ -18,11 +18,14 @@ from typing import Any
 from graders.evidence import TIMEOUT_KINDS, first_failure
 from graders.math.normalize import normalize_math_answer
 from graders.named_registry import NamedRegistry
+from graders.pattern_forms import FORM_KINDS, classify_forms
 from graders.pattern_rules import WRAPPERS, choice_letter, list_items, parse_number, unwrap
 from graders.registry import GRADERS
 
 # 2: replies against a suspect key have a pattern of their own
-VERSION = "2"  # stored with each queued reply's pattern; a new version recomputes them
+# 3: the answer forms of issue 27 (ordinals, percents, rounded keys, angles, labelled values,
+#    labelled quantities, sets, renamed parameters) are kinds of their own
+VERSION = "3"  # stored with each queued reply's pattern; a new version recomputes them
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,8 @@ KINDS = NamedRegistry("pattern kind", (
     PatternKind("same_normalized", "same after normalization",
                 "equal after the MATH repository's normalization (spaces, \\dfrac, \\left, "
                 "units)"),
+    *(PatternKind(name, title, description) for name, (title, description)
+      in FORM_KINDS.items()),
     PatternKind("timeout", "time limit",
                 "the program ran out of time on an extended test"),
     PatternKind("suspect_key", "suspect key: read first",
@@ -135,7 +140,7 @@ def verdict_vector(outcomes: Mapping[str, str]) -> Vector:
 def classify_math(answer: str | None, key: str | None) -> tuple[str, str]:
     """(kind, detail) of how an extracted answer differs from its key; ('none', '') when no
     known kind explains it. Checked in order: identical, wrapper, same number, choice letter,
-    reordered, same after normalization."""
+    reordered, same after normalization, then the answer forms of `pattern_forms`."""
     if answer is None or key is None or not answer.strip() or not key.strip():
         return NONE, ""
     a, k = answer.strip(), key.strip()
@@ -146,7 +151,7 @@ def classify_math(answer: str | None, key: str | None) -> tuple[str, str]:
         return "wrapper", "+".join(WRAPPERS[w] for w in WRAPPERS if w in wrap_a | wrap_k)
     number_a, number_k = parse_number(core_a), parse_number(core_k)
     if number_a is not None and number_k is not None:
-        return ("same_number", "") if number_a == number_k else (NONE, "")
+        return ("same_number", "") if number_a == number_k else (classify_forms(a, k) or NONE, "")
     letter_a, letter_k = choice_letter(a), choice_letter(k)
     if letter_a is not None and letter_a == letter_k:
         return "choice_letter", ""
@@ -157,7 +162,7 @@ def classify_math(answer: str | None, key: str | None) -> tuple[str, str]:
     normal = normalize_math_answer(a)
     if normal and normal == normalize_math_answer(k):
         return "same_normalized", ""
-    return NONE, ""
+    return classify_forms(a, k) or NONE, ""
 
 
 def _compact(text: str) -> str:

@@ -70,6 +70,7 @@ class GraderSpec:
     vote: Vote = "peer"
     reads: Literal["answer", "reply", "program"] = "answer"
     isolated: bool = False
+    reads_question: bool = False  # `grade` takes the problem's statement after its config
     grade: Callable[..., Verdict] | None = None  # None: verdicts come from elsewhere
 
     def verdict(self, outcome: str, evidence: Mapping[str, Any],
@@ -169,7 +170,7 @@ NORMALIZED = GraderSpec(
     ("answer",), ("key",), grade=_loaded_on_first_use(_STRING, "grade_normalized"))
 SYMBOLIC = GraderSpec(
     "symbolic", "math", "Math-Verify (SymPy) on the extracted answer", SYMBOLIC_VERSION,
-    ("answer",), ("key",), isolated=True,
+    ("answer",), ("key",), isolated=True, reads_question=True,
     grade=_loaded_on_first_use(_SYMBOLIC, "grade_symbolic"))
 MATHVERIFY_FULL = GraderSpec(
     "mathverify-full", "math", "Math-Verify with its own extraction on the whole reply",

@@ -68,11 +68,21 @@ CASES = [
     # identical after trimming: a grader reading more of the reply disagrees
     ("5", "5", "identical", ""),
     (" 5 ", "5", "identical", ""),
+    # the answer forms of issue 27
+    ("7^{\\mathrm{th}}", "7", "ordinal_or_count", ""),
+    ("\\text{infinitely many}", "\\infty", "ordinal_or_count", ""),
+    ("33.3\\%", "\\frac13", "percent_fraction", ""),
+    ("\\frac{22}{7}", "3.14", "rounded_key", ""),
+    ("45^\\circ", "\\frac{\\pi}{4}", "angle_units", ""),
+    ("p = 3,\\ q = -1", "3, -1", "labeled_tuple", ""),
+    ("2 \\text{ hours } 30 \\text{ minutes}", "150 \\text{ minutes}", "partial_parse", ""),
+    ("3 < \\lambda \\le 4", "(3,4]", "set_notation", ""),
+    ("t \\ge 3 \\text{ or } t = -1", "\\{-1\\} \\cup [3, \\infty)", "set_notation", ""),
+    ("\\frac{\\pi}{4} + 2m\\pi", "\\frac{\\pi}{4} + 2k\\pi", "renamed_parameter", ""),
     # no known kind: the reply must be read
     (None, "5", "none", ""),
     ("", "5", "none", ""),
     ("5", None, "none", ""),
-    ("3 < \\lambda \\le 4", "(3,4]", "none", ""),
     ("2√5", "2\\sqrt{5}", "none", ""),
     ("128 > 0", "-256", "none", ""),
 ]

@@ -49,7 +49,8 @@ def grade_math_replies(
         return summary
     from graders.math.engine import MathItem
 
-    items = [MathItem(reply=r.text, key=r.key or "", id=r.reply_id) for r in todo]
+    items = [MathItem(reply=r.text, key=r.key or "", id=r.reply_id, question=r.statement)
+             for r in todo]
     executor = executor or LocalExecutor(jobs)
     batch: list[MathGrading] = []
     try:

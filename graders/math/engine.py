@@ -25,11 +25,13 @@ _BATCH = 256
 
 @dataclass(frozen=True)
 class MathItem:
-    """One reply to grade against its key; `id` is the caller's handle (e.g. a reply row id)."""
+    """One reply to grade against its key; `id` is the caller's handle (e.g. a reply row id);
+    `question` is the problem's statement, which `symbolic`'s second look reads."""
 
     reply: str
     key: str
     id: Any = None
+    question: str = ""
 
 
 @dataclass(frozen=True)
@@ -47,14 +49,18 @@ class MathGrading:
         return dispute.reason if dispute else None
 
 
-def run_check(payload: tuple[str, str | None, str, float]) -> Verdict:
-    """Worker side: one isolated grader on one (text, key) pair, with its soft time limit."""
+def run_check(payload: tuple[str, str | None, str, float, str]) -> Verdict:
+    """Worker side: one isolated grader on one (text, key) pair, with its soft time limit (and
+    the question, for the graders that read it)."""
     from graders.math.symbolic import SymbolicConfig
 
-    name, text, key, timeout_s = payload
+    name, text, key, timeout_s, question = payload
     spec = GRADERS[name]
     try:
-        return _grade(spec, text, key, SymbolicConfig(timeout_s=timeout_s))
+        config = SymbolicConfig(timeout_s=timeout_s)
+        if spec.reads_question:
+            return _grade(spec, text, key, config, question)
+        return _grade(spec, text, key, config)
     except Exception as exc:  # a grader bug is this pair's `error` verdict, not a dead worker
         return _grader_error(spec, exc)
 
@@ -219,7 +225,8 @@ def _tasks(waiting: _Waiting, items, indices, specs, extractions, timeout_s) -> 
     for index in indices:
         for spec in specs:
             text = items[index].reply if spec.reads == "reply" else extractions[index].answer
-            payload = (spec.name, text, items[index].key, timeout_s)
+            question = items[index].question if spec.reads_question else ""
+            payload = (spec.name, text, items[index].key, timeout_s, question)
             if payload not in waiting.items:
                 waiting.items[payload] = []
                 waiting.payloads[waiting.next_id] = payload

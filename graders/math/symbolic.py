@@ -19,7 +19,7 @@ from functools import lru_cache
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 from sympy import Basic, FiniteSet, Interval, Tuple, nan, zoo
 
-from graders.math import exact_mode
+from graders.math import exact_mode, second_look
 from graders.math.comparison import (
     SymbolicConfig,
     positive_match,
@@ -97,23 +97,39 @@ def _compact(text: str) -> str:
     return _COMPACT.sub("", _DIGIT_GAP.sub("_", text))
 
 
-def _compare(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
+def _compare(answer: str, key: str, config: SymbolicConfig, question: str = "",
+             depth: int = 0) -> tuple[str, dict]:
     # `35\%` against the key `35`: the key already counts in percent. (Math-Verify reads the
     # answer as 0.35, which still matches a key of 0.35 below.)
     bare = _PERCENT_END.sub("", answer)
     if bare != answer and not _PERCENT_END.search(key):
-        outcome, evidence = _compare_forms(bare, key, config)
+        outcome, evidence = _compare_forms(bare, key, config, question, depth)
         if outcome == ACCEPT:
             return outcome, {**evidence, "method": f"{evidence.get('method')}, percent as number"}
-    return _compare_forms(answer, key, config)
+    return _compare_forms(answer, key, config, question, depth)
 
 
-def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, dict]:
+def _compare_forms(answer: str, key: str, config: SymbolicConfig, question: str = "",
+                   depth: int = 0) -> tuple[str, dict]:
+    outcome, evidence, parses = _first_look(answer, key, config)
+    if parses is None or depth > 1:
+        return outcome, evidence
+    look = second_look.Look(
+        answer, key, question, parses[0], parses[1],
+        compare=lambda a, k: _compare(a.strip(), k.strip(), config, question, depth + 1),
+        parse=lambda text: unify_imaginary_unit(_parse_hardened(text)[0]),
+        same=lambda g, t: verify_fast([g], [t], config))
+    return second_look.review(outcome, evidence, look)
+
+
+def _first_look(answer: str, key: str,
+                config: SymbolicConfig) -> tuple[str, dict, tuple[list, list] | None]:
+    """The verdict before `second_look`, and the parses it may revisit (None: final)."""
     evidence: dict = {"answer": answer, "key": key}
     if not answer.strip() or not key.strip():
-        return REJECT, {**evidence, "reason": "empty answer or key"}
+        return REJECT, {**evidence, "reason": "empty answer or key"}, None
     if _compact(answer) == _compact(key):
-        return ACCEPT, {**evidence, "method": "identical"}
+        return ACCEPT, {**evidence, "method": "identical"}, None
     key_choice = choice_letter(key)
     if key_choice is not None:
         answer_choice = choice_letter(answer)
@@ -121,34 +137,36 @@ def _compare_forms(answer: str, key: str, config: SymbolicConfig) -> tuple[str, 
             answer_choice = m.group(1) or m.group(2)
         if answer_choice is not None:
             same = answer_choice == key_choice
-            return (ACCEPT if same else REJECT), {**evidence, "method": "choice"}
+            return (ACCEPT if same else REJECT), {**evidence, "method": "choice"}, None
     if _DECIMAL.fullmatch(answer) and _DECIMAL.fullmatch(key):
         plain = _plain_numbers_match(answer, key, config)
         if plain is not None:
-            return (ACCEPT if plain else REJECT), {**evidence, "method": "number"}
+            return (ACCEPT if plain else REJECT), {**evidence, "method": "number"}, None
     gold, gold_read, gold_path = _parse_hardened(key)
     pred, pred_read, pred_path = _parse_hardened(answer)
     gold, pred = unify_imaginary_unit(gold), unify_imaginary_unit(pred)
+    parses = (gold, pred)
     evidence.update(
         method="math-verify", key_parsed=gold_read, answer_parsed=pred_read,
         key_path=gold_path, answer_path=pred_path,
     )
     if not gold:
-        return ERROR, {**evidence, "reason": _UNPARSED.get(gold_path, "key did not parse")}
+        return ERROR, {**evidence, "reason": _UNPARSED.get(gold_path, "key did not parse")}, parses
     if not pred:
-        return REJECT, {**evidence, "reason": _UNPARSED.get(pred_path, "answer did not parse")}
+        reason = _UNPARSED.get(pred_path, "answer did not parse")
+        return REJECT, {**evidence, "reason": reason}, parses
     if _undefined(gold) or _undefined(pred):
-        return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}
+        return REJECT, {**evidence, "reason": "parsed to an undefined value (e.g. 12:00 as 12/0)"}, None
     if _pair_against_set(gold[0], pred[0]) or _pair_against_set(pred[0], gold[0]):
         # Math-Verify matches (1,2) with {1,2}; a point or interval is not an unordered set.
-        return REJECT, {**evidence, "reason": "an interval or tuple against a set"}
+        return REJECT, {**evidence, "reason": "an interval or tuple against a set"}, parses
     if verify_fast(gold, pred, config):
-        return ACCEPT, evidence
+        return ACCEPT, evidence, parses
     assumed = positive_match(gold, pred, config)
     if assumed:
         return ACCEPT, {**evidence, "method": "math-verify, symbols positive",
-                        "assumed_positive": ", ".join(assumed)}
-    return REJECT, evidence
+                        "assumed_positive": ", ".join(assumed)}, parses
+    return REJECT, evidence, parses
 
 
 def _plain_numbers_match(answer: str, key: str, config: SymbolicConfig) -> bool | None:
@@ -182,9 +200,10 @@ def warm_up(latex: bool = True) -> None:
 
 
 def grade_symbolic(
-    answer: str | None, key: str, config: SymbolicConfig = DEFAULT_CONFIG
+    answer: str | None, key: str, config: SymbolicConfig = DEFAULT_CONFIG, question: str = ""
 ) -> Verdict:
-    """Math-Verify over SymPy on the extracted answer, hardened; never raises."""
+    """Math-Verify over SymPy on the extracted answer, hardened, with a second look that reads
+    the `question` (`second_look.py`); never raises."""
     started = time.perf_counter()
     if answer is None:
         return _done(SYMBOLIC, REJECT, {"reason": "no answer extracted"}, started)
@@ -193,7 +212,8 @@ def grade_symbolic(
     prepared = {"answer": harden(unwrap_key(answer)), "key": harden(unwrap_key(key))}
     try:
         with time_limit(config.timeout_s):
-            outcome, evidence = _compare(prepared["answer"], prepared["key"], config)
+            outcome, evidence = _compare(prepared["answer"], prepared["key"], config,
+                                         question or "")
     except TooLarge as exc:
         outcome, evidence = TIMEOUT, {**prepared, "reason": str(exc)}
     except CheckTimeout:

@@ -78,10 +78,11 @@ def test_pattern_list(review_db, snap_compare):
 
 
 def test_pattern_examples(review_db, snap_compare):
-    # the pattern of no pattern the graders split on: examples side by side
+    # the pattern of no pattern the graders split on: examples side by side (the fifth row
+    # since issue 27 made `3 < \\lambda \\le 4` against `(3,4]` a pattern)
     assert snap_compare(make_app(review_db, "ann"), terminal_size=SIZE,
                         run_before=opening((("p",), PatternsScreen),
-                                           (("down", "down", "down", "enter"),
+                                           (("down", "down", "down", "down", "enter"),
                                             PatternExamplesScreen)))
 
 

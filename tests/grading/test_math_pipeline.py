@@ -97,3 +97,36 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatc
     assert rule == ("error", None)
     assert set(verdicts(small_db, broken)) == set(GRADERS.versions("math"))
     assert verdicts(small_db, reply_ids(small_db, "m")[1])["exact"] == "accept"
+
+
+def test_the_question_reaches_symbolic_from_the_store(db, tmp_path):
+    """Issue 27: the problem's statement is what `symbolic` reads its givens and order from:
+    a renamed parameter is accepted when the question does not give it, rejected when it
+    does, and a labelled answer is compared in the order the question names the labels."""
+    import json
+
+    from adjudicate.importers.pipeline import ImportOptions, import_file
+
+    problems = [
+        ("z/1", "Find all zeros of $1 - \\cos x$.", "2\\pi k"),
+        ("z/2", "Find all zeros of $1 - \\cos x$ for an integer $k$.", "2\\pi k"),
+        ("z/3", "Find $q$ and $p$.", "-1, 3"),
+    ]
+    problem_file, reply_file = tmp_path / "problems.jsonl", tmp_path / "replies.jsonl"
+    problem_file.write_text("".join(json.dumps({"unique_id": uid, "problem": text,
+                                                "answer": key}) + "\n"
+                                    for uid, text, key in problems), encoding="utf-8")
+    replies = [("z/1", "So $x = \\boxed{2\\pi n}$."), ("z/2", "So $x = \\boxed{2\\pi n}$."),
+               ("z/3", "So $\\boxed{p = 3, q = -1}$.")]
+    reply_file.write_text("".join(json.dumps({"id": uid, "reply": text}) + "\n"
+                                  for uid, text in replies), encoding="utf-8")
+    import_file(db, str(problem_file), ImportOptions())
+    import_file(db, str(reply_file), ImportOptions(run="r"))
+    grade_math_replies(db, jobs=1)
+    stored = {reply_id: db.execute(
+        "SELECT verdict, evidence FROM verdicts WHERE reply_id = ? AND grader = 'symbolic' "
+        "AND current = 1", [reply_id]).fetchone() for reply_id in reply_ids(db, "r")}
+    (free, given, ordered) = [(v, json.loads(e)) for v, e in stored.values()]
+    assert free[0] == "accept" and free[1]["rule"] == "renamed_parameter"
+    assert given[0] == "reject"
+    assert ordered[0] == "accept" and ordered[1]["rule"] == "labeled_tuple"

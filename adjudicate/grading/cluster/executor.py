@@ -89,7 +89,8 @@ class RayExecutor:
         size = self._batch_size or MATH_BATCH
         order = sorted(range(len(items)), key=lambda index: items[index].key)
         batches = [
-            Batch("grade_math", ([(i, items[i].reply, items[i].key) for i in chunk], timeout_s),
+            Batch("grade_math", ([(i, items[i].reply, items[i].key, items[i].question)
+                                  for i in chunk], timeout_s),
                   len(chunk), chunk)
             for chunk in (order[first:first + size] for first in range(0, len(order), size))]
         for batch, results in self._workers(timeout_s).run(batches, _math_failed):

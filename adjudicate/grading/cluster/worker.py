@@ -92,7 +92,8 @@ class GradingWorker:
         return {"node": node_name(), "versions": {**GRADERS.versions("math"),
                                                   **GRADERS.versions("code")}}
 
-    def grade_math(self, items: list[tuple[int, str, str]], timeout_s: float) -> list[MathOut]:
+    def grade_math(self, items: list[tuple[int, str, str, str]],
+                   timeout_s: float) -> list[MathOut]:
         """(index, reply, key) items -> (index, extraction, {grader: verdict})."""
         from graders.math.engine import CheckingPool, MathItem, grade_math_many
 
@@ -102,7 +103,8 @@ class GradingWorker:
             if self._checking is not None:
                 self._checking.close()
             self._checking = CheckingPool(1, timeout_s, warm=True)
-        math_items = [MathItem(reply, key, index) for index, reply, key in items]
+        math_items = [MathItem(reply, key, index, question)
+                      for index, reply, key, question in items]
         return [(grading.item.id, grading.extraction, grading.verdicts) for grading in
                 grade_math_many(math_items, jobs=1, timeout_s=timeout_s,
                                 checking=self._checking)]

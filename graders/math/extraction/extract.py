@@ -9,8 +9,9 @@ Rules are tried in this order; the first that finds something wins:
    "the answer is" stated after the last box (outside a trailing check) wins over it and is
    recorded under its own rule.
 2. ``answer_line`` -- the last line starting ``Answer:`` / ``Final answer:`` (markdown bold
-   and headings allowed, e.g. ``**Answer:** 13``), GSM8K's ``A: 26`` as the very last line, or a
-   ``Final Answer`` heading followed by the answer on the next line.
+   and headings allowed, e.g. ``**Answer:** 13``; in bold also after a sentence ends inside a
+   line), GSM8K's ``A: 26`` as the very last line, or a ``Final Answer`` heading followed by
+   the answer on the next line.
 3. ``final_answer_is`` -- the last "the (final) answer is ..." phrase, up to the end of its
    sentence or math segment.
 4. ``gsm8k_hash`` -- GSM8K's ``#### N``.
@@ -89,11 +90,17 @@ from graders.math.extraction.statements import (
 from graders.verdict import Extraction
 
 EXTRACTOR = "math-final-answer"
-VERSION = "4"
+VERSION = "5"  # 5: an inline `**Answer:** 24` after a sentence
 
 _ANSWER_LINE = re.compile(
     r"^[ \t>#*_-]*(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?[:：]"
     r"[ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
+    re.MULTILINE,
+)
+# The same label in bold after a sentence ends inside a line (`... 24 cookies. **Answer:** 24`).
+_INLINE_ANSWER = re.compile(
+    r"(?<=[.!?])[ \t]+(?:\*\*|__)(?i:final[ \t]+answer|answer)[ \t]*(?:(?:\*\*|__)[ \t]*)?"
+    r"[:：][ \t]*(?:\*\*|__)?(?P<rest>[^\n]*)$",
     re.MULTILINE,
 )
 # GSM8K's `A: 26` counts only as the reply's last line (an `A:` elsewhere is often an option).
@@ -138,7 +145,11 @@ def _last_candidates(pattern: re.Pattern, reply: str) -> list[re.Match]:
 
 def _answer_line(reply: str) -> Span | None:
     last_line = _A_LAST_LINE.search(reply, max(0, reply.rstrip().rfind("\n")))
-    candidates = ([last_line] if last_line else []) + _last_candidates(_ANSWER_LINE, reply)
+    lines = _last_candidates(_ANSWER_LINE, reply)
+    if "**" in reply or "__" in reply:  # the inline bold form: latest first among both
+        lines = sorted(lines + _last_candidates(_INLINE_ANSWER, reply),
+                       key=lambda m: m.start("rest"), reverse=True)[:_MAX_CANDIDATES]
+    candidates = ([last_line] if last_line else []) + lines
     for m in candidates:
         span = narrow_statement(reply, (m.start("rest"), m.end("rest")))
         if plausible(reply, span):
