@@ -20,6 +20,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
@@ -64,6 +65,7 @@ def _worker_main(conn: Connection, work: Callable[[Any], Any],
             conn.send((task_id, work(payload)))
 
 
+StartContext = ForkContext | SpawnContext | ForkServerContext  # how worker processes start
 Task = tuple[Any, Any]  # (task id, payload); a result is (task id, what `work` returned)
 READY = "ready"  # a worker's first message: started and initialized, its clock may run
 START_TIMEOUT_S = 300.0  # for a spawned worker to import the graders, however loaded the host
@@ -100,6 +102,7 @@ class IsolatedPool:
         on_crash: Callable[[Any], Any],
         chunk_size: int = 16,
         initializer: Callable[[], object] | None = None,
+        context: StartContext | None = None,
     ) -> None:
         self._work = work
         self._initializer = initializer  # run first in every worker (never in this process)
@@ -112,8 +115,8 @@ class IsolatedPool:
         self._outstanding = 0
         # fork is fast and inherits loaded modules; it is unsafe once other threads exist.
         forking = threading.active_count() == 1 and os.name == "posix"
-        self._context = (multiprocessing.get_context("fork") if forking
-                         else multiprocessing.get_context("spawn"))
+        self._context = context or (multiprocessing.get_context("fork") if forking
+                                    else multiprocessing.get_context("spawn"))
         self._workers = [self._start() for _ in range(max(1, jobs))]
         for worker in self._workers:
             _await_ready(worker)
