@@ -145,13 +145,19 @@ class CheckingPool:
         self.pool = IsolatedPool(
             run_check, self.workers, hard, _failed(TIMEOUT, f"killed after {hard:.1f}s"),
             _failed(ERROR, "worker process died"), initializer=initializer,
-            context=self.context,
+            context=self.context, group_of=_key_of,
         )
         self.closed = False
 
     def close(self) -> None:
         self.pool.close()
         self.closed = True
+
+
+def _key_of(payload: tuple[str, str | None, str, float]) -> str:
+    """A check's key: one worker checks every reply to a key, parsing the key (and the answers
+    its replies share) once."""
+    return payload[2]
 
 
 class _Starting:

@@ -27,3 +27,13 @@ def checking_context() -> ForkServerContext | None:
     context.set_forkserver_preload([PRELOAD])  # this process's only fork server
     forkserver.ensure_running()
     return context
+
+
+def stop_checking_server() -> None:
+    """Stop the fork server if this process started one, and wait for it: its memory (a
+    process with SymPy loaded) is released when math grading is over, and its processes'
+    CPU time is counted in this process's children's, as a forked pool's always was."""
+    server = getattr(forkserver, "_forkserver", None)
+    stop = getattr(server, "_stop", None)  # the standard library's own way (its tests')
+    if callable(stop):
+        stop()

@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
@@ -29,6 +29,7 @@ MEMORY_HEADROOM_BYTES = 4 * 1024**3
 # A chunk queued behind a busy worker's current one is at most this big once pickled, so the
 # parent's send always fits the socket buffer and never blocks on a worker that is busy.
 PREFETCH_BYTES = 32 * 1024
+GROUP_CHUNKS = 4  # a group (`group_of`) stretches a chunk to at most this many chunks' size
 
 
 def _limit_memory() -> None:
@@ -103,8 +104,12 @@ class IsolatedPool:
         chunk_size: int = 16,
         initializer: Callable[[], object] | None = None,
         context: StartContext | None = None,
+        group_of: Callable[[Any], Hashable] | None = None,
     ) -> None:
         self._work = work
+        # Consecutive tasks of one group (e.g. one key) go to one worker, in one chunk of at
+        # most GROUP_CHUNKS chunks' size, so its caches serve the whole group.
+        self._group_of = group_of
         self._initializer = initializer  # run first in every worker (never in this process)
         self._hard = hard_timeout_s
         self._on_timeout = on_timeout
@@ -146,7 +151,7 @@ class IsolatedPool:
             if not self._queue or len(worker.sizes) >= 2:
                 continue
             size = max(1, min(self._chunk_size, len(self._queue) // len(self._workers)))
-            chunk = [self._queue[i] for i in range(min(size, len(self._queue)))]
+            chunk = [self._queue[i] for i in range(self._chunk_end(size))]
             data = ForkingPickler.dumps(chunk)
             if worker.sizes and len(data) > PREFETCH_BYTES:
                 continue  # busy and the chunk is big: it waits until the worker is idle
@@ -157,6 +162,18 @@ class IsolatedPool:
             worker.chunk.extend(chunk)
             worker.sizes.append(len(chunk))
             worker.conn.send_bytes(data)
+
+    def _chunk_end(self, size: int) -> int:
+        """How many tasks from the queue's front make the next chunk: `size`, and then the
+        rest of its last task's group."""
+        end = min(size, len(self._queue))
+        if self._group_of is None:
+            return end
+        group = self._group_of(self._queue[end - 1][1])
+        limit = min(len(self._queue), GROUP_CHUNKS * self._chunk_size)
+        while end < limit and self._group_of(self._queue[end][1]) == group:
+            end += 1
+        return end
 
     def poll(self, timeout: float) -> list[tuple[Any, Any]]:
         """Wait up to `timeout` seconds for results; enforce hard timeouts; keep workers busy."""

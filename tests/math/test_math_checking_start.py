@@ -79,3 +79,40 @@ def test_a_checking_process_starts_with_everything_checks_load(shared_data: Path
     out = subprocess.run([sys.executable, "-c", _CHECK, str(ROOT), str(replies)],
                          capture_output=True, text=True, check=True, timeout=600)
     assert json.loads(out.stdout) == []
+
+
+_LEFT_BEHIND = """
+import json, os, sys
+from adjudicate.cli import main
+main(["grade", "--db", sys.argv[1]], standalone_mode=False)
+mine = []
+for entry in os.listdir("/proc"):
+    try:
+        with open(f"/proc/{entry}/status") as fh:
+            fields = dict(line.split(":", 1) for line in fh if ":" in line)
+    except OSError:
+        continue
+    if entry.isdigit() and int(fields["PPid"]) == os.getpid():
+        with open(f"/proc/{entry}/cmdline", "rb") as fh:
+            mine.append(fh.read().replace(b"\\0", b" ").decode())
+print(json.dumps(mine))
+"""
+
+
+def test_grading_leaves_no_checking_process_behind(tmp_path: Path) -> None:
+    # the fork server holds SymPy (hundreds of MB): gone once grading is over (multiprocessing's
+    # small resource tracker may stay until this process exits)
+    from click.testing import CliRunner
+
+    from adjudicate.cli import main
+    from tests.conftest import TEST_DATA
+
+    db = tmp_path / "evals.db"
+    for args in ([str(TEST_DATA / "math_problems.jsonl")],
+                 [str(TEST_DATA / "math_replies.jsonl"), "--run", "m"]):
+        assert CliRunner().invoke(main, ["import", *args, "--db", str(db)]).exit_code == 0
+    out = subprocess.run([sys.executable, "-c", _LEFT_BEHIND, str(db)], capture_output=True,
+                         text=True, check=True, timeout=600)
+    assert "Math: graded 4 replies" in out.stdout
+    children = json.loads(out.stdout.splitlines()[-1])
+    assert [c for c in children if "forkserver" in c] == [], children
