@@ -5,21 +5,26 @@ from __future__ import annotations
 import click
 
 from adjudicate import __version__
-from adjudicate.cli.common import AdjudicateGroup
-from adjudicate.cli.demo_cmd import demo
-from adjudicate.cli.errata_cmd import errata
-from adjudicate.cli.explain import explain
-from adjudicate.cli.export_cmd import export
-from adjudicate.cli.grade_cmd import grade
-from adjudicate.cli.import_cmd import import_
-from adjudicate.cli.labels_cmd import labels
-from adjudicate.cli.queue_cmd import queue
-from adjudicate.cli.report_cmd import report
-from adjudicate.cli.review_cmd import review
-from adjudicate.cli.runs_cmd import runs
+from adjudicate.cli.common import AdjudicateGroup, LazyCommands
+
+# In workflow order; each module is imported only when its command runs (or help lists it).
+COMMANDS = LazyCommands({
+    "demo": "adjudicate.cli.demo_cmd:demo",
+    "import": "adjudicate.cli.import_cmd:import_",
+    "grade": "adjudicate.cli.grade_cmd:grade",
+    "queue": "adjudicate.cli.queue_cmd:queue",
+    "review": "adjudicate.cli.review_cmd:review",
+    "labels": "adjudicate.cli.labels_cmd:labels",
+    "report": "adjudicate.cli.report_cmd:report",
+    "errata": "adjudicate.cli.errata_cmd:errata",
+    "explain": "adjudicate.cli.explain:explain",
+    "runs": "adjudicate.cli.runs_cmd:runs",
+    "export": "adjudicate.cli.export_cmd:export",
+})
 
 
-@click.group(cls=AdjudicateGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=AdjudicateGroup, commands=COMMANDS,
+             context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="adjudicate")
 def main() -> None:
     """Find the replies your graders get wrong, read them, and regrade every score.
@@ -37,6 +42,3 @@ def main() -> None:
     Every command takes --db (or the ADJUDICATE_DB environment variable).
     """
 
-
-for command in (demo, import_, grade, queue, review, labels, report, errata, explain, runs, export):
-    main.add_command(command)

@@ -6,8 +6,9 @@ import io
 import os
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,36 @@ class OutputTarget(OutputPath):
 def out_option(help_text: str = "Write to this file instead of standard output.") -> Any:
     """The --out option every command that writes a file shares."""
     return click.option("--out", type=OutputPath(), help=help_text)
+
+
+class LazyCommands(MutableMapping[str, click.Command]):
+    """A group's commands by name, each command's module imported when it is first looked up,
+    so a command starts without the others' modules (`grade` without the report, importers
+    and review app: about half of its start-up)."""
+
+    def __init__(self, where: Mapping[str, str]) -> None:
+        self._where = dict(where)  # name -> "module:attribute"
+        self._loaded: dict[str, click.Command] = {}
+
+    def __getitem__(self, name: str) -> click.Command:
+        if name not in self._loaded:
+            module, _, attribute = self._where[name].partition(":")
+            self._loaded[name] = getattr(import_module(module), attribute)
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: click.Command) -> None:
+        self._where.setdefault(name, "")
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._where[name]
+        self._loaded.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
 
 
 class AdjudicateGroup(click.Group):

@@ -98,7 +98,11 @@ def open_executor(name: str, jobs: int | None, address: str | None,
                   batch_size: int | None) -> Iterator[Executor]:
     """The executor `name` for one run, closed after it; Ray's problems as clean errors."""
     if name == "local":
-        yield LocalExecutor(jobs or os.cpu_count() or 1)
+        local = LocalExecutor(jobs or os.cpu_count() or 1)
+        try:
+            yield local
+        finally:
+            local.close()
         return
     from adjudicate.grading.cluster.connect import ClusterError
     from adjudicate.grading.cluster.executor import RayExecutor

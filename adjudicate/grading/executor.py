@@ -122,4 +122,7 @@ class LocalExecutor:
         return self.jobs or 2
 
     def close(self) -> None:
-        """Nothing outlives a call: each engine stops its own workers."""
+        """Each engine stops its own workers; the math checks' fork server stops here."""
+        from graders.math.fork_server import stop_checking_server
+
+        stop_checking_server()

@@ -133,7 +133,7 @@ def agreement(db_path: Path, dataset: str, naive_out: Path) -> None:
     print(f"  extraction rules: {dict(rules.most_common())}")
 
 
-def report(dataset: str, jobs: int | None, repeat: int) -> None:
+def report(dataset: str, jobs: int | None, repeat: int, before: Path | None = None) -> None:
     n = len(LOADERS[dataset]())
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -145,11 +145,14 @@ def report(dataset: str, jobs: int | None, repeat: int) -> None:
         sides = {"adjudicate grade": grade,
                  "naive loop": side_command("naive", dataset, None, naive_out),
                  "engine only": side_command("engine", dataset, jobs, naive_out)}
+        if before:  # the same command from another checkout (its own modules first on the path)
+            sides["grade (before)"] = ["env", f"PYTHONPATH={before}", sys.executable, "-m",
+                                       "adjudicate", *grade[len(adjudicate_command()):]]
         runs: dict[str, list[tuple[float, float, float]]] = {side: [] for side in sides}
         for round_index in range(repeat):
             order = list(sides) if round_index % 2 == 0 else list(sides)[::-1]
             for side in order:
-                if side == "adjudicate grade":
+                if side in ("adjudicate grade", "grade (before)"):
                     for suffix in ("", "-wal", "-shm"):
                         Path(f"{graded}{suffix}").unlink(missing_ok=True)
                     shutil.copy(pristine, graded)
@@ -171,6 +174,9 @@ def main() -> None:
     parser.add_argument("--dataset", choices=[*LOADERS, "both"], default="both")
     parser.add_argument("--jobs", type=int, default=None, help="workers (default: all cores)")
     parser.add_argument("--repeat", type=int, default=3, help="rounds; each side's best counts")
+    parser.add_argument("--before", type=Path,
+                        help="also time `adjudicate grade` from this checkout (e.g. "
+                             "`git archive REV | tar -x -C DIR`), in the same rounds")
     parser.add_argument("--side", choices=["engine", "naive"], help=argparse.SUPPRESS)
     parser.add_argument("--out", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -180,7 +186,7 @@ def main() -> None:
         return run_naive(args.dataset, args.out)
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for dataset in LOADERS if args.dataset == "both" else [args.dataset]:
-        report(dataset, args.jobs, args.repeat)
+        report(dataset, args.jobs, args.repeat, args.before.resolve() if args.before else None)
 
 
 if __name__ == "__main__":

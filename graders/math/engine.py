@@ -8,6 +8,7 @@ stream back per reply, in completion order, as `MathGrading` records.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,7 +16,8 @@ from typing import Any
 from graders.disputes import math_dispute
 from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
 from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
-from graders.math.pool import IsolatedPool
+from graders.math.fork_server import checking_context
+from graders.math.pool import IsolatedPool, StartContext
 from graders.progress import Advance
 from graders.registry import GRADERS, GraderSpec
 from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
@@ -107,29 +109,91 @@ def _warmed_worker() -> None:
     warm_up(latex=True)
 
 
+# Made-up checks that reach what SymPy and Math-Verify import on first use (`Add` loads
+# sympy.tensor.tensor, `simplify` sympy.physics.units: about half a second), so no real
+# check's time limit pays for an import.
+_WARM_CHECKS = (
+    ("symbolic", "\\frac{1}{2}", "0.5"),
+    ("mathverify-full", "So $y = \\sqrt{2} + 1.5$ and the answer is 3.25.", "\\frac{13}{4}"),
+    ("mathverify-full", "The answer is $\\sin(2x)$.", "2\\sin(x)\\cos(x)"),
+    ("symbolic", "3 < \\lambda \\le 4", "(3,4]"),
+    ("symbolic", "\\text{(C)}", "\\left[ \\frac{\\pi}{8}, 2 \\right]"),
+    ("symbolic", "\\frac{1}{\\sqrt{n}}", "\\sqrt{\\frac{1}{n}}"),
+)
+
+
+def ready_to_check() -> None:
+    """Ready this process to check (a fork server's preload): caches in, LaTeX parser built,
+    SymPy's lazy imports done by a few made-up checks whose verdicts are dropped."""
+    _warmed_worker()
+    for name, text, key in _WARM_CHECKS:
+        run_check((name, text, key, 5.0))
+
+
 @dataclass
 class CheckingPool:
     """Worker processes for the isolated graders: a check gets `timeout_s` (its own soft
     limit), and one stuck past `2 * timeout_s + 0.5` (C code no signal reaches) is killed.
     `warm`: each process builds the LaTeX parser as it starts (for processes that do not
-    inherit it from a warmed parent, e.g. a Ray worker's)."""
+    inherit it from a warmed parent, e.g. a Ray worker's). `context`: where the processes
+    start from (`fork_server.checking_context()`: a warm fork server, and then they need no
+    initializer of their own)."""
 
     workers: int
     timeout_s: float
     warm: bool = False
+    context: StartContext | None = None
 
     def __post_init__(self) -> None:
         hard = 2 * self.timeout_s + 0.5
+        initializer = None if self.context else (
+            _warmed_worker if self.warm else _checking_worker)
         self.pool = IsolatedPool(
             run_check, self.workers, hard, _failed(TIMEOUT, f"killed after {hard:.1f}s"),
-            _failed(ERROR, "worker process died"),
-            initializer=_warmed_worker if self.warm else _checking_worker,
+            _failed(ERROR, "worker process died"), initializer=initializer,
+            context=self.context, group_of=_key_of,
         )
         self.closed = False
 
     def close(self) -> None:
         self.pool.close()
         self.closed = True
+
+
+def _key_of(payload: tuple[str, str | None, str, float]) -> str:
+    """A check's key: one worker checks every reply to a key, parsing the key (and the answers
+    its replies share) once."""
+    return payload[2]
+
+
+class _Starting:
+    """A checking pool starting in a thread (its processes wait on the fork server's
+    warm-up), so this process extracts and grades strings meanwhile."""
+
+    def __init__(self, workers: int, timeout_s: float) -> None:
+        context = checking_context()
+        self._result: list[CheckingPool | BaseException] = []
+        self._thread = threading.Thread(target=self._start, name="checking-pool-start",
+                                        args=(workers, timeout_s, context), daemon=True)
+        self._thread.start()
+
+    def _start(self, workers: int, timeout_s: float, context: StartContext | None) -> None:
+        try:
+            self._result.append(CheckingPool(workers, timeout_s, warm=context is None,
+                                             context=context))
+        except BaseException as exc:  # handed to the caller by `get`
+            self._result.append(exc)
+
+    def ready(self) -> bool:
+        return not self._thread.is_alive()
+
+    def get(self) -> CheckingPool:
+        """The pool, once started (waiting for it); its start's error, raised here."""
+        self._thread.join()
+        result = self._result[0]
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
 
 def grade_math_many(
@@ -157,21 +221,18 @@ def grade_math_many(
     extractions: dict[int, Extraction] = {}
     waiting = _Waiting()
     own_pool = checking is None
+    starting: _Starting | None = None
     if not isolated or not items:
         checking = None
     elif checking is None:
-        # Forked workers inherit the built LaTeX parser instead of each building it; replies
-        # and keys without a backslash (GSM8K) rarely need it, and then a worker builds it
-        # itself if it meets some LaTeX.
-        from graders.math.symbolic import warm_up
-
-        warm_up(latex=any("\\" in item.reply or "\\" in item.key for item in items))
-        checking = CheckingPool(min(jobs or os.cpu_count() or 1, len(items) * len(isolated)),
-                                timeout_s)
+        # The pool starts while this process extracts: its processes fork from a warm fork
+        # server, so this process never loads SymPy.
+        starting = _Starting(min(jobs or os.cpu_count() or 1, len(items) * len(isolated)),
+                             timeout_s)
     elif checking.timeout_s != timeout_s:
         raise ValueError(f"the pool's checks time out after {checking.timeout_s}s, "
                          f"not {timeout_s}s")
-    pool = checking.pool if checking else None
+    unsent: list[tuple] = []  # checks waiting for the pool to start
     # Items sharing a key go out together, so one worker parses that key and its common answers
     # once (its parse caches) instead of every worker parsing them.
     order = sorted(range(len(items)), key=lambda index: items[index].key)
@@ -182,16 +243,30 @@ def grade_math_many(
                 extractions[index] = _extract(items[index].reply)
                 pending[index].update(_cheap_verdicts(specs, items[index], extractions[index]))
             done = [i for i in batch if len(pending[i]) == len(specs)]
-            if pool:
+            if isolated:
                 # One item's checks go out together, so a worker parses its key and answer once
                 # (Math-Verify caches the last few LaTeX parses).
-                pool.submit(_tasks(waiting, items, batch, isolated, extractions, timeout_s))
-                done += _collect(pool.poll(0), waiting, pending, extractions, specs)
+                unsent += _tasks(waiting, items, batch, isolated, extractions, timeout_s)
+                if starting is not None and starting.ready():
+                    checking, starting = starting.get(), None
+                if checking is not None:
+                    checking.pool.submit(unsent)
+                    unsent = []
+                    done += _collect(checking.pool.poll(0), waiting, pending, extractions, specs)
             yield from _finish(done, items, extractions, pending, specs, on_progress)
-        while pool and pool.outstanding:
-            done = _collect(pool.poll(0.2), waiting, pending, extractions, specs)
+        if starting is not None:
+            checking, starting = starting.get(), None
+        if checking is not None and unsent:
+            checking.pool.submit(unsent)
+        while checking and checking.pool.outstanding:
+            done = _collect(checking.pool.poll(0.2), waiting, pending, extractions, specs)
             yield from _finish(done, items, extractions, pending, specs, on_progress)
     finally:
+        if starting is not None:  # stopped while its processes were starting
+            try:
+                checking = starting.get()
+            except Exception:  # noqa: BLE001, S110 - nothing started, nothing to stop
+                checking = None
         if checking and (own_pool or checking.pool.outstanding):
             checking.close()  # a borrowed pool with checks still out is no use to its owner
 

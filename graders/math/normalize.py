@@ -10,6 +10,7 @@ Rules, in order: drop newlines and `\\!`; unescape doubled backslashes; `\\tfrac
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _SQRT_UNBRACED = re.compile(r"\\sqrt(?![{\[])\s*([0-9A-Za-z])")
 _SIMPLE_SLASH = re.compile(r"(-?\d+)/(\d+)")
@@ -52,6 +53,7 @@ def _drop_text_units(text: str) -> str:
     return head if sep else text
 
 
+@lru_cache(maxsize=65536)  # pure: a key or a common answer is normalized once per process
 def normalize_math_answer(answer: str) -> str:
     """The MATH repository's normal form of an answer string (for string equality)."""
     s = answer.replace("\n", "").replace("\\!", "")

@@ -17,9 +17,10 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from multiprocessing.context import ForkContext, ForkServerContext, SpawnContext
 from multiprocessing.process import BaseProcess
 from multiprocessing.reduction import ForkingPickler
 from typing import Any
@@ -28,6 +29,7 @@ MEMORY_HEADROOM_BYTES = 4 * 1024**3
 # A chunk queued behind a busy worker's current one is at most this big once pickled, so the
 # parent's send always fits the socket buffer and never blocks on a worker that is busy.
 PREFETCH_BYTES = 32 * 1024
+GROUP_CHUNKS = 4  # a group (`group_of`) stretches a chunk to at most this many chunks' size
 
 
 def _limit_memory() -> None:
@@ -64,6 +66,7 @@ def _worker_main(conn: Connection, work: Callable[[Any], Any],
             conn.send((task_id, work(payload)))
 
 
+StartContext = ForkContext | SpawnContext | ForkServerContext  # how worker processes start
 Task = tuple[Any, Any]  # (task id, payload); a result is (task id, what `work` returned)
 READY = "ready"  # a worker's first message: started and initialized, its clock may run
 START_TIMEOUT_S = 300.0  # for a spawned worker to import the graders, however loaded the host
@@ -100,8 +103,13 @@ class IsolatedPool:
         on_crash: Callable[[Any], Any],
         chunk_size: int = 16,
         initializer: Callable[[], object] | None = None,
+        context: StartContext | None = None,
+        group_of: Callable[[Any], Hashable] | None = None,
     ) -> None:
         self._work = work
+        # Consecutive tasks of one group (e.g. one key) go to one worker, in one chunk of at
+        # most GROUP_CHUNKS chunks' size, so its caches serve the whole group.
+        self._group_of = group_of
         self._initializer = initializer  # run first in every worker (never in this process)
         self._hard = hard_timeout_s
         self._on_timeout = on_timeout
@@ -112,8 +120,8 @@ class IsolatedPool:
         self._outstanding = 0
         # fork is fast and inherits loaded modules; it is unsafe once other threads exist.
         forking = threading.active_count() == 1 and os.name == "posix"
-        self._context = (multiprocessing.get_context("fork") if forking
-                         else multiprocessing.get_context("spawn"))
+        self._context = context or (multiprocessing.get_context("fork") if forking
+                                    else multiprocessing.get_context("spawn"))
         self._workers = [self._start() for _ in range(max(1, jobs))]
         for worker in self._workers:
             _await_ready(worker)
@@ -143,7 +151,7 @@ class IsolatedPool:
             if not self._queue or len(worker.sizes) >= 2:
                 continue
             size = max(1, min(self._chunk_size, len(self._queue) // len(self._workers)))
-            chunk = [self._queue[i] for i in range(min(size, len(self._queue)))]
+            chunk = [self._queue[i] for i in range(self._chunk_end(size))]
             data = ForkingPickler.dumps(chunk)
             if worker.sizes and len(data) > PREFETCH_BYTES:
                 continue  # busy and the chunk is big: it waits until the worker is idle
@@ -154,6 +162,18 @@ class IsolatedPool:
             worker.chunk.extend(chunk)
             worker.sizes.append(len(chunk))
             worker.conn.send_bytes(data)
+
+    def _chunk_end(self, size: int) -> int:
+        """How many tasks from the queue's front make the next chunk: `size`, and then the
+        rest of its last task's group."""
+        end = min(size, len(self._queue))
+        if self._group_of is None:
+            return end
+        group = self._group_of(self._queue[end - 1][1])
+        limit = min(len(self._queue), GROUP_CHUNKS * self._chunk_size)
+        while end < limit and self._group_of(self._queue[end][1]) == group:
+            end += 1
+        return end
 
     def poll(self, timeout: float) -> list[tuple[Any, Any]]:
         """Wait up to `timeout` seconds for results; enforce hard timeouts; keep workers busy."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 
 from graders.verdict import ERROR, Verdict
 
@@ -25,6 +26,7 @@ _MATH_DOLLAR = re.compile(r"(?<!\\)\$(?!\s*\d)")
 _MANGLED_CHARACTERS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffd]")
 
 
+@lru_cache(maxsize=4096)  # pure: each key is read once per process, not once per reply
 def suspect_key(key: str | None) -> str | None:
     """Why a math key looks mangled, or None: unbalanced braces, a stray `..`, a truncated
     `\\text{`, an unpaired `$`, a dangling operator, brackets that do not pair up."""

@@ -28,6 +28,7 @@ from graders.math.comparison import (
 )
 from graders.math.exact_values import TooLarge, decimal_match
 from graders.math.extraction.spans import matching_brace
+from graders.math.reply_parse import parse_reply
 from graders.math.rewrite import choice_letter, harden
 from graders.math.time_limit import CheckTimeout, time_limit
 from graders.registry import MATHVERIFY_FULL, SYMBOLIC, GraderSpec
@@ -40,7 +41,6 @@ logging.getLogger("math_verify").propagate = False
 
 _LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
 _EXPR_ONLY = (ExprExtractionConfig(),)
-_DEFAULT = (LatexExtractionConfig(), ExprExtractionConfig())
 DEFAULT_CONFIG = SymbolicConfig()
 _DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
 # A choice letter opening an answer, its option text after it: `(E) a polygenic score`,
@@ -266,7 +266,7 @@ def grade_mathverify_full(
     try:
         with time_limit(config.timeout_s):
             gold, key_read = _parse_key_full(key)
-            pred = parse(reply, _DEFAULT, parsing_timeout=None)
+            pred = parse_reply(reply)  # Math-Verify's parse, skipping patterns that cannot match
             evidence = {"answer_parsed": _read(pred), "key_parsed": key_read}
             same = bool(gold and pred) and verify_fast(gold, pred, _full_config(config))
         outcome = ACCEPT if same else REJECT

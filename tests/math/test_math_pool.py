@@ -83,3 +83,25 @@ def test_a_workers_start_up_does_not_count_against_its_first_task() -> None:
         while pool.outstanding and time.monotonic() < deadline:
             results.update(pool.poll(0.1))
     assert results == {0: "A", 1: "crash", 2: "B"}
+
+
+def _pid(payload: tuple[int, int]) -> int:
+    return os.getpid()
+
+
+def test_a_groups_tasks_all_run_in_one_worker() -> None:
+    # 30 groups of 5 tasks, chunks of 4: a chunk is stretched to its last group's end, so no
+    # group is split between the two workers (its key is parsed once, in one process).
+    payloads = [(group, n) for group in range(30) for n in range(5)]
+    with IsolatedPool(_pid, 2, hard_timeout_s=HANG_GUARD_S, on_timeout=str, on_crash=str,
+                      chunk_size=4, group_of=lambda payload: payload[0]) as pool:
+        pool.submit(enumerate(payloads))
+        pids: dict[int, int] = {}
+        deadline = time.monotonic() + HANG_GUARD_S
+        while pool.outstanding and time.monotonic() < deadline:
+            pids.update(pool.poll(0.1))
+    assert len(pids) == len(payloads)
+    workers = {group: {pids[i] for i, p in enumerate(payloads) if p[0] == group}
+               for group in range(30)}
+    assert all(len(ran_in) == 1 for ran_in in workers.values()), workers
+    assert len(set().union(*workers.values())) == 2  # both workers had work
