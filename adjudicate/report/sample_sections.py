@@ -63,7 +63,8 @@ def _effort_table(s: SampleSummary) -> Table:
     """Reads still needed for +-5, +-2 and +-1 points, and what the current read gives."""
     rows = []
     if s.reading_half_width is not None:
-        rows.append((f"±{s.reading_half_width:.1f} (now)", "0"))
+        read = sum(r.read for r in s.strata)
+        rows.append((f"±{s.reading_half_width:.1f}", f"now ({read:,} read)"))
     for e in s.reading_effort:
         reads = (f.DASH if e.reads is None else "0 (already)" if e.reads == 0
                  else f"{e.reads:,} more")
@@ -83,7 +84,7 @@ def _estimate_sentence(s: SampleSummary) -> str:
     read = sum(r.read for r in s.strata)
     missing = sum(r.without_reading for r in s.strata)
     queued = sum(r.replies for r in s.strata if r.reason != "audit")
-    way = f" ({s.allocation} allocation)" if s.allocation else ""
+    way = f" ({s.allocation.capitalize()} allocation)" if s.allocation else ""
     text = (f"Reading estimated from the random sample: {plural(drawn, 'reply')} drawn in the "
             f"sample order{way}, {read:,} of them read")
     text += f" ({missing:,} skipped or in conflict, bounded)" if missing else ""
