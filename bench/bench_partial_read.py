@@ -4,7 +4,8 @@ allocation (issues 12 and 24).
     python bench/bench_partial_read.py [--seeds 20] [--ns 25,100,400] [--resamples 1000]
                                        [--allocations proportional,neyman] [--step 25]
                                        [--trials 0] [--readings clustered,is_correct]
-                                       [--workdir DIR]
+                                       [--workdir DIR] [--first-seed S] [--dump FILE]
+    python bench/bench_partial_read.py --merge FILE...   # one table from several --dump runs
 
 1. Imports and grades the GSM8K example solutions (1,319 problems x 4 models as 4 runs, 5,276
    replies) with the real functions. Then, for every reading and seed, records the sample
@@ -28,6 +29,7 @@ Prints coverage (with a binomial 95% margin), mean widths by n, reads to +-2, an
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -37,7 +39,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -193,7 +195,8 @@ def read_in_rounds(drawn: Drawn, seed: int, allocation: str, reading: Reading,
 
 
 def allocation_reads(graded: Path, work: Path, seeds: range, ns: list[int], resamples: int,
-                     names: list[str], allocations: list[str], step: int) -> None:
+                     names: list[str], allocations: list[str], step: int,
+                     dump: Path | None) -> None:
     solutions = load_solutions(DATA)
     readings = {"is_correct": is_correct(solutions), "clustered": clustered(solutions)}
     for name in names:
@@ -202,30 +205,78 @@ def allocation_reads(graded: Path, work: Path, seeds: range, ns: list[int], resa
         tallies = {allocation: Tally() for allocation in allocations}
         for seed in seeds:
             drawn = draw(graded, work, seed)
+            mine = {allocation: Tally() for allocation in allocations}
             for allocation in allocations:
                 started = time.time()
                 read_in_rounds(drawn, seed, allocation, reading, truth, ns, step, resamples,
-                               tallies[allocation])
-                tallies[allocation].seconds += time.time() - started
+                               mine[allocation])
+                mine[allocation].seconds += time.time() - started
+                merge(tallies[allocation], mine[allocation])
             print(f"  [{name}] seed {seed} done: reads per run to +-2: " + ", ".join(
-                f"{a} {t.to_two[-1]}" for a, t in tallies.items()), flush=True)
-        print(f"\n[{name}] {len(seeds)} seeds x {len(allocations)} allocations, rounds of "
-              f"{step} reads per run; full-read scores "
-              + ", ".join(f"{run} {score:.1%}" for run, score in truth.items()))
-        print(f"  {'':<34}" + "".join(f"{a:>26}" for a in allocations))
-        rows = [
-            ("reading row covers the full read", lambda t: margin(t.row_hits, t.total)),
-            ("full-read interval covers it", lambda t: margin(t.full_hits, t.total)),
-            *[(f"n={n}/run: mean width row / full",
-               lambda t, n=n: f"{statistics.mean(t.widths[n]):.1%} / "
-                              f"{statistics.mean(t.full_widths[n]):.1%}") for n in ns],
-            ("reads per run to +-2 (mean, range)",
-             lambda t: f"{statistics.mean(t.to_two):.0f} ({min(t.to_two)}-{max(t.to_two)})"),
-            ("seconds", lambda t: f"{t.seconds:.0f}"),
-        ]
-        for label, cell in rows:
-            print(f"  {label:<34}" + "".join(f"{cell(tallies[a]):>26}" for a in allocations))
-        sys.stdout.flush()
+                f"{a} {t.to_two[-1]}" for a, t in mine.items()), flush=True)
+            if dump is not None:
+                with dump.open("a", encoding="utf-8") as out:
+                    out.write(json.dumps({"reading": name, "seed": seed, "truth": truth,
+                                          "step": step, "tallies": {
+                                              a: asdict(t) for a, t in mine.items()}}) + "\n")
+        summary(name, truth, tallies, len(seeds), step, ns)
+
+
+def merge(into: Tally, part: Tally) -> None:
+    """Add one seed's tally to the running one."""
+    into.row_hits += part.row_hits
+    into.full_hits += part.full_hits
+    into.total += part.total
+    for n, values in part.widths.items():
+        into.widths[int(n)] += values
+    for n, values in part.full_widths.items():
+        into.full_widths[int(n)] += values
+    into.to_two += part.to_two
+    into.seconds += part.seconds
+
+
+def summary(name: str, truth: dict[str, float], tallies: dict[str, Tally], seeds: int,
+            step: int, ns: list[int]) -> None:
+    allocations = list(tallies)
+    print(f"\n[{name}] {seeds} seeds x {len(allocations)} allocations, rounds of "
+          f"{step} reads per run; full-read scores "
+          + ", ".join(f"{run} {score:.1%}" for run, score in truth.items()))
+    print(f"  {'':<34}" + "".join(f"{a:>26}" for a in allocations))
+    rows = [
+        ("reading row covers the full read", lambda t: margin(t.row_hits, t.total)),
+        ("full-read interval covers it", lambda t: margin(t.full_hits, t.total)),
+        *[(f"n={n}/run: mean width row / full",
+           lambda t, n=n: f"{statistics.mean(t.widths[n]):.1%} / "
+                          f"{statistics.mean(t.full_widths[n]):.1%}") for n in ns],
+        ("reads per run to +-2 (mean, range)",
+         lambda t: f"{statistics.mean(t.to_two):.0f} ({min(t.to_two)}-{max(t.to_two)})"),
+        ("seconds", lambda t: f"{t.seconds:.0f}"),
+    ]
+    for label, cell in rows:
+        print(f"  {label:<34}" + "".join(f"{cell(tallies[a]):>26}" for a in allocations))
+    sys.stdout.flush()
+
+
+def merged(files: list[Path], ns: list[int]) -> None:
+    """The summary of per-seed dumps written by several runs (`--dump`), by reading."""
+    found: dict[str, tuple[dict[str, float], dict[str, Tally], set[int], int]] = {}
+    for file in files:
+        for line in file.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            truth, tallies, seeds, _ = found.setdefault(row["reading"],
+                                                        (row["truth"], {}, set(), row["step"]))
+            if row["seed"] in seeds:
+                continue
+            seeds.add(row["seed"])
+            for allocation, fields in row["tallies"].items():
+                part = Tally(**{k: v for k, v in fields.items()
+                                if k not in ("widths", "full_widths")})
+                part.widths.update({int(n): v for n, v in fields["widths"].items()})
+                part.full_widths.update({int(n): v for n, v in fields["full_widths"].items()})
+                merge(tallies.setdefault(allocation, Tally()), part)
+    for name, (truth, tallies, seeds, step) in found.items():
+        print(f"seeds {min(seeds)}-{max(seeds)}")
+        summary(name, truth, tallies, len(seeds), step, ns)
 
 
 def population(graded: Path, trials: int, m: int, n: int, resamples: int) -> None:
@@ -287,7 +338,13 @@ def main() -> None:
     parser.add_argument("--allocations", default="proportional,neyman")
     parser.add_argument("--step", type=int, default=25, help="reads per run in each round")
     parser.add_argument("--workdir", type=Path)
+    parser.add_argument("--first-seed", type=int, default=0)
+    parser.add_argument("--dump", type=Path, help="append each seed's tallies here (JSON lines)")
+    parser.add_argument("--merge", type=Path, nargs="+", help="summarise --dump files and stop")
     args = parser.parse_args()
+    if args.merge:
+        merged(args.merge, [int(n) for n in args.ns.split(",")])
+        return
     if not DATA.is_dir():
         sys.exit(f"needs the public data at {DATA}")
     work = args.workdir or Path(tempfile.mkdtemp(prefix="partial-read-"))
@@ -301,8 +358,9 @@ def main() -> None:
     names = args.readings.split(",")
     if not set(names) <= {"is_correct", "clustered"}:
         sys.exit("--readings: is_correct and/or clustered")
-    allocation_reads(graded, work, range(args.seeds), [int(n) for n in args.ns.split(",")],
-                     args.resamples, names, args.allocations.split(","), args.step)
+    allocation_reads(graded, work, range(args.first_seed, args.first_seed + args.seeds),
+                     [int(n) for n in args.ns.split(",")], args.resamples, names,
+                     args.allocations.split(","), args.step, args.dump)
     if args.trials:
         population(graded, args.trials, 300, 100, args.resamples)
 
