@@ -30,6 +30,7 @@ class SampleOrder:
     seed: int
     created_at: str
     ranked: int
+    allocation: str = "proportional"  # neyman | proportional: how reads spread over strata
 
 
 @dataclass(frozen=True)
@@ -62,12 +63,12 @@ class SampleSlot:
 def current_order(db: Database) -> SampleOrder | None:
     """The sample order in use, if one was recorded."""
     row = db.execute(
-        "SELECT id, seed, created_at FROM sample_orders WHERE replaced_at IS NULL "
+        "SELECT id, seed, created_at, allocation FROM sample_orders WHERE replaced_at IS NULL "
         "ORDER BY id DESC LIMIT 1").fetchone()
     if row is None:
         return None
     ranked = db.execute("SELECT COUNT(*) FROM sample_ranks").fetchone()[0]
-    return SampleOrder(row[0], row[1], row[2], ranked)
+    return SampleOrder(row[0], row[1], row[2], ranked, row[3])
 
 
 def unranked_queue(db: Database) -> list[Unranked]:
@@ -88,7 +89,7 @@ def unranked_queue(db: Database) -> list[Unranked]:
     ]
 
 
-def start_order(db: Database, seed: int) -> int:
+def start_order(db: Database, seed: int, allocation: str = "proportional") -> int:
     """Record a new, empty order with this seed, replacing (and forgetting the ranks of) any
     order in use; returns its id. Label history is untouched."""
     with write_transaction(db):
@@ -96,7 +97,47 @@ def start_order(db: Database, seed: int) -> int:
         db.execute("UPDATE sample_orders SET replaced_at = ? WHERE replaced_at IS NULL", [stamp])
         db.execute("DELETE FROM sample_ranks")
         return inserted_id(db.execute(
-            "INSERT INTO sample_orders (seed, created_at) VALUES (?, ?)", [seed, stamp]))
+            "INSERT INTO sample_orders (seed, created_at, allocation) VALUES (?, ?, ?)",
+            [seed, stamp, allocation]))
+
+
+def set_allocation(db: Database, order_id: int, allocation: str) -> None:
+    """Serve the order's strata another way from now on (the shuffle within each stratum, and
+    so the sample taken so far, stays as drawn)."""
+    with write_transaction(db):
+        db.execute("UPDATE sample_orders SET allocation = ? WHERE id = ?", [allocation, order_id])
+
+
+@dataclass(frozen=True)
+class RankedReply:
+    """A ranked, still queued reply as the allocation needs it: where it is, and its reading."""
+
+    reply_id: int
+    stratum: str
+    sort_key: float
+    drawn: bool
+    labels: tuple[str, ...]  # every reviewer's current label (empty: none)
+    run_size: int  # replies in its run: the denominator of the score it moves
+
+
+def ranked_replies(db: Database) -> list[RankedReply]:
+    """Every ranked reply still queued, in sort-key order, with its draw and current labels."""
+    order = current_order(db)
+    drawn = {row[0] for row in db.execute(
+        "SELECT DISTINCT reply_id FROM sample_draws WHERE order_id = ?",
+        [order.id if order else -1])}
+    labels: dict[int, list[str]] = {}
+    for reply_id, label in db.execute(
+            "SELECT l.reply_id, l.label FROM labels l JOIN sample_ranks s ON s.reply_id = "
+            "l.reply_id WHERE l.status = 'labeled'"):
+        labels.setdefault(reply_id, []).append(label)
+    sizes = dict(db.execute("SELECT run_id, COUNT(*) FROM replies GROUP BY run_id").fetchall())
+    return [RankedReply(reply_id, stratum, key, reply_id in drawn,
+                        tuple(labels.get(reply_id, ())), sizes.get(run_id, 1))
+            for reply_id, stratum, key, run_id in db.execute(
+                "SELECT s.reply_id, s.stratum, s.sort_key, r.run_id FROM sample_ranks s "
+                "JOIN queue q ON q.reply_id = s.reply_id JOIN replies r ON r.id = s.reply_id "
+                "ORDER BY s.sort_key, s.reply_id")]
 
 
 def add_ranks(db: Database, order_id: int, keys: Mapping[int, float],

@@ -333,3 +333,11 @@ def m007_erratum_retractions(db: Database) -> None:
         """
     ):
         db.execute(statement)
+
+
+@MIGRATIONS()
+def m008_sample_allocation(db: Database) -> None:
+    """How the sample order spreads reads over strata: `neyman` (where the uncertainty is) or
+    `proportional` (by size; every order drawn before this migration)."""
+    db.execute("ALTER TABLE sample_orders ADD COLUMN allocation TEXT NOT NULL "
+               "DEFAULT 'proportional' CHECK (allocation IN ('neyman', 'proportional'))")

@@ -16,6 +16,7 @@ from pathlib import Path
 from sqlite_utils import Database
 
 from adjudicate.app.reference import ReferenceText, reference_of
+from adjudicate.sampling.allocation import sample_queue
 from db.batches import Action, Decision, DecisionPreview, Scope, preview_decision, record_decision
 from db.connection import open_db
 from db.errata import (
@@ -66,7 +67,6 @@ from db.sample_order import (
     draw_current,
     first_undrawn,
     label_in_sample,
-    load_sample_queue,
     sample_slots,
     skip_in_sample,
 )
@@ -120,7 +120,7 @@ class ReviewSession:
         if self.order == "sample":  # the recorded order; resume at the first reply not drawn
             order = current_order(self.db)
             self.sample_order_id = order.id if order else None
-            self.rows = load_sample_queue(self.db, self.reviewer, self.filter)
+            self.rows = sample_queue(self.db, self.reviewer, self.filter)
             self.position = first_undrawn(self.rows, sample_slots(self.db))
         else:
             self.rows = load_queue(self.db, self.reviewer, self.filter)

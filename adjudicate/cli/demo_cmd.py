@@ -16,6 +16,7 @@ from adjudicate.demo_files import demo_data_dir
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.report import build_report, print_report
 from adjudicate.report.source import (
+    allocation_from_db,
     decisions_from_db,
     errata_from_db,
     provenance_from_db,
@@ -84,7 +85,8 @@ def demo(db_path: Path, reviewer: str, no_review: bool, jobs: int) -> None:
         db = open_db(db_path)
     report = build_report(records_from_db(db), selfcheck_failures=selfcheck_failures_from_db(db),
                           errata=errata_from_db(db), decisions=decisions_from_db(db),
-                          sample=sample_from_db(db), source=provenance_from_db(db))
+                          sample=sample_from_db(db), allocation=allocation_from_db(db),
+                          source=provenance_from_db(db))
     print_report(report, Console())
     if report.partial:
         click.echo(f"\nSome disputed replies have no label yet: read them with\n"

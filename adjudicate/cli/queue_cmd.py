@@ -11,14 +11,16 @@ from rich.table import Table
 from rich.text import Text
 
 from adjudicate.cli.common import db_option, stderr
+from adjudicate.cli.queue_plan import print_plan
 from adjudicate.cli.sample_options import prepare_sample, sample_options
 from adjudicate.safe_text import json_text, visible
+from adjudicate.sampling.allocation import sample_queue
 from adjudicate.words import plural
 from db.connection import open_db
 from db.queue import QueueFilter, load_queue
 from db.queue_listing import list_replies
 from db.runs import require_runs
-from db.sample_order import load_sample_queue, sample_slots
+from db.sample_order import sample_slots
 
 
 @click.command()
@@ -32,8 +34,12 @@ from db.sample_order import load_sample_queue, sample_slots
               help="Only the first N replies.")
 @click.option("--format", "fmt", type=click.Choice(("table", "jsonl")), default="table",
               show_default=True, help="table for people; jsonl for scripts (one object a line).")
-def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, reshuffle: bool,
-          audit: int | None, reviewer: str, limit: int | None, fmt: str) -> None:
+@click.option("--plan", is_flag=True,
+              help="Instead of the queue, the effort table of each run: how many more reads "
+                   "in the sample order give ±5, ±2 and ±1 points (needs --order sample).")
+def queue(db_path: Path, runs: tuple[str, ...], order: str, allocation: str | None,
+          seed: int | None, reshuffle: bool, audit: int | None, reviewer: str,
+          limit: int | None, fmt: str, plan: bool) -> None:
     """List the queue in the order the review app serves it.
 
     --order sample records the sample order on first use (as `review --order sample` does), so
@@ -46,14 +52,20 @@ def queue(db_path: Path, runs: tuple[str, ...], order: str, seed: int | None, re
     Examples:
       adjudicate queue --db evals.db --order sample --limit 100 --format jsonl > first100.jsonl
       adjudicate queue --db evals.db --run tora --order sample --audit 50
+      adjudicate queue --db evals.db --order sample --plan
     """
+    if plan and order != "sample":
+        raise click.UsageError("--plan needs --order sample (it plans reading in that order)")
     db = open_db(db_path, create=False)
     try:
         require_runs(db, runs)
-        for line in prepare_sample(db, order, seed, reshuffle, audit):
+        for line in prepare_sample(db, order, seed, reshuffle, audit, allocation):
             stderr.print(line, markup=False, highlight=False)
+        if plan:
+            print_plan(db, runs, fmt)
+            return
         flt = QueueFilter(runs=runs)
-        rows = (load_sample_queue(db, reviewer, flt) if order == "sample"
+        rows = (sample_queue(db, reviewer, flt) if order == "sample"
                 else load_queue(db, reviewer, flt))
         rows = rows[:limit] if limit is not None else rows
         listed = list_replies(db, [row.reply_id for row in rows])

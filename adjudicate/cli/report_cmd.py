@@ -10,6 +10,7 @@ from rich.console import Console
 from adjudicate.cli.common import db_option, out_option, stderr
 from adjudicate.report import FORMATS, build_report, print_report, render
 from adjudicate.report.source import (
+    allocation_from_db,
     decisions_from_db,
     errata_from_db,
     provenance_from_db,
@@ -65,7 +66,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
                               edge_cases_pass=edge_cases_pass, all_pairs=all_pairs,
                               selfcheck_failures=selfcheck_failures_from_db(db),
                               errata=errata_from_db(db), decisions=decisions_from_db(db),
-                              sample=sample_from_db(db),
+                              sample=sample_from_db(db), allocation=allocation_from_db(db),
                               source=provenance_from_db(db, run))
     if fmt == "table" and out is None:
         print_report(result, Console())

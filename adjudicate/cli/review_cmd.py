@@ -97,11 +97,13 @@ Examples:
 def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tuple[str, ...],
            problems: tuple[str, ...], graders: str, rules: tuple[str, ...],
            status: str | None, answer: str | None, key: str | None, regex: bool,
-           patterns: tuple[str, ...], order: str, seed: int | None, reshuffle: bool,
-           audit: int | None, guidelines: Path | None) -> None:
+           patterns: tuple[str, ...], order: str, allocation: str | None, seed: int | None,
+           reshuffle: bool, audit: int | None, guidelines: Path | None) -> None:
     """Open the review app (help text: REVIEW_HELP, which lists the label keys)."""
-    if order != "sample" and (audit is not None or reshuffle or seed is not None):
-        raise click.UsageError("--seed, --reshuffle and --audit apply to --order sample")
+    if order != "sample" and (audit is not None or reshuffle or seed is not None
+                              or allocation is not None):
+        raise click.UsageError(
+            "--seed, --reshuffle, --allocation and --audit apply to --order sample")
     guide = read_guidelines(guidelines) if guidelines is not None else None
     try:
         grader_pairs = parse_grader_pattern(graders)
@@ -129,7 +131,7 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
         raise click.ClickException("review needs a terminal (stdin and stdout must be a TTY)")
     db = open_db(db_path, create=False)
     try:
-        for line in prepare_sample(db, order, seed, reshuffle, audit):
+        for line in prepare_sample(db, order, seed, reshuffle, audit, allocation):
             stderr.print(line, markup=False, highlight=False)
     finally:
         db.close()

@@ -8,6 +8,7 @@ from typing import Any
 import click
 from sqlite_utils import Database
 
+from adjudicate.sampling.allocation import ALLOCATIONS, DEFAULT_ALLOCATION
 from adjudicate.sampling.audit import draw_audit
 from adjudicate.sampling.order import DEFAULT_SEED, ensure_order
 from adjudicate.words import plural
@@ -18,10 +19,15 @@ ORDER_HELP = ("review: replies you have not labeled first, problem by problem (t
 
 
 def sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--order, --seed, --reshuffle and --audit, in that order."""
+    """--order, --allocation, --seed, --reshuffle and --audit, in that order."""
     for option in reversed((
         click.option("--order", type=click.Choice(("review", "sample")), default="review",
                      show_default=True, help=ORDER_HELP),
+        click.option("--allocation", type=click.Choice(ALLOCATIONS), default=None,
+                     help=f"How the sample order spreads reads over strata: neyman (by size x "
+                          "the spread its reads so far show, one reply of each first) or "
+                          "proportional (by size). Recorded with the order; default "
+                          f"{DEFAULT_ALLOCATION} for a new one. Changing it keeps the sample."),
         click.option("--seed", type=int, default=None,
                      help=f"Seed of the sample order when it is first drawn (default "
                           f"{DEFAULT_SEED}); a different seed later is refused without "
@@ -38,11 +44,12 @@ def sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def prepare_sample(db: Database, order: str, seed: int | None, reshuffle: bool,
-                   audit: int | None) -> list[str]:
+                   audit: int | None, allocation: str | None = None) -> list[str]:
     """Draw the audit sample and record (or extend) the sample order; returns what was done."""
     if order != "sample":
-        if audit is not None or reshuffle or seed is not None:
-            raise click.UsageError("--seed, --reshuffle and --audit apply to --order sample")
+        if audit is not None or reshuffle or seed is not None or allocation is not None:
+            raise click.UsageError(
+                "--seed, --reshuffle, --allocation and --audit apply to --order sample")
         return []
     done = []
     if audit is not None:
@@ -54,10 +61,10 @@ def prepare_sample(db: Database, order: str, seed: int | None, reshuffle: bool,
         else:
             done.append(f"Audit: no math run needs more (each holds {audit} audit items, or "
                         "has no reply every grader accepted); code runs are not audited.")
-    state = ensure_order(db, seed, reshuffle=reshuffle)
+    state = ensure_order(db, seed, reshuffle=reshuffle, allocation=allocation)
     if state.created:
-        done.append(f"Sample order drawn with seed {state.order.seed}: "
-                    f"{plural(state.added, 'reply')}.")
+        done.append(f"Sample order drawn with seed {state.order.seed}, "
+                    f"{state.order.allocation} allocation: {plural(state.added, 'reply')}.")
     elif state.added:
         done.append(f"Sample order (seed {state.order.seed}): "
                     f"{plural(state.added, 'newly queued reply', 'newly queued replies')} ranked.")

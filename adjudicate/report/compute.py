@@ -53,6 +53,7 @@ def build_report(
     decisions: Iterable[DecisionRecord] = (),
     sample: Mapping[int, SampleSlot] | None = None,
     source: Provenance | None = None,
+    allocation: str | None = None,
 ) -> Report:
     """Build the whole report. Intervals: Wilson for one reply per problem, else a bootstrap
     over problems (`bootstrap` resamples, seeded per benchmark with f"{seed}:{benchmark}").
@@ -64,7 +65,8 @@ def build_report(
     `sample` places ranked replies in the recorded sample order (reply id -> slot): where a
     run's queue is partly read, its reading rows are estimated from each stratum's drawn prefix,
     or bounded when the labels are not a random sample (see partial.py). `source` says where
-    the records came from (database, time, grader versions) for the report's provenance."""
+    the records came from (database, time, grader versions) for the report's provenance;
+    `allocation` is how the sample order spread its reads (neyman | proportional), if drawn."""
     records = list(records)
     decisions = list(decisions)
     _check(records)
@@ -116,7 +118,8 @@ def build_report(
                 )
         bench_runs, bench_diffs = partial.revise(
             bench_tables, bench_runs, bench_diffs, plan.problems, sample or {},
-            resamples=bootstrap, seed=f"{seed}:{benchmark}", level=level)
+            resamples=bootstrap, seed=f"{seed}:{benchmark}", level=level,
+            allocation=allocation)
         runs += bench_runs
         run_differences += bench_diffs
 

@@ -74,6 +74,8 @@ def full_read_interval(strata: Sequence[StratumCounts], fixed_passes: int, total
         return None
     rng = random.Random(f"{seed}:full-read")
     lows, highs = [], []
+    floor = fixed_passes + sum(s.known_passes for s in strata)
+    ceiling = floor + sum(s.unknown for s in strata)
     for _ in range(draws):
         low = high = fixed_passes
         for s in strata:
@@ -86,8 +88,11 @@ def full_read_interval(strata: Sequence[StratumCounts], fixed_passes: int, total
                           if s.missing else share_low)
             low += s.known_passes + binomial(rng, s.unread, share_low)
             high += s.known_passes + s.missing + binomial(rng, s.unread, share_high)
-        lows.append(low / total)
-        highs.append(high / total)
+        # half a reply of uniform jitter makes the count continuous (a mid-p percentile), so
+        # an interval over a few unread replies does not collapse onto one count and leave the
+        # point outside it; clamped to the bounds, which no draw may pass
+        lows.append(min(max(low + rng.random() - 0.5, floor), ceiling) / total)
+        highs.append(min(max(high + rng.random() - 0.5, floor), ceiling) / total)
     tail = (1.0 - level) / 2.0
     return percentile(sorted(lows), tail), percentile(sorted(highs), 1.0 - tail)
 
@@ -143,6 +148,12 @@ def more_to_read(strata: Sequence[StratumCounts], total: int, target: float = 0.
         extra[best] = min(room[best], extra[best] + step)
         current = best_width
     reachable = current <= target
+    for h in range(len(strata)):  # undo the coarse steps' overshoot, one reply at a time
+        while reachable and extra[h] > 0:
+            extra[h] -= 1
+            if half_width(strata, total, extra, level) > target:
+                extra[h] += 1
+                break
     in_order = None
     left = sum(room)
     if left:
@@ -156,4 +167,38 @@ def more_to_read(strata: Sequence[StratumCounts], total: int, target: float = 0.
                 low = middle + 1
         in_order = low if half_width(strata, total, [round(low * r / left) for r in room],
                                      level) <= target else None
+    if reachable and in_order is not None and sum(extra) > in_order:
+        # reading on in the order does it with fewer: that is the best known allocation
+        extra = [round(in_order * r / left) for r in room]
     return MoreToRead(tuple(extra) if reachable else tuple(room), in_order, reachable)
+
+
+EFFORT_TARGETS = (0.05, 0.02, 0.01)  # the precisions the effort table offers: +-5, 2, 1 points
+
+
+@dataclass(frozen=True)
+class Effort:
+    """Reads still needed (None: the skipped replies alone keep it wider) for a half-width in
+    points, under the order's allocation."""
+
+    half_width: int  # points: 5, 2 or 1
+    reads: int | None
+
+
+def effort(strata: Sequence[StratumCounts], total: int, allocation: str,
+           level: float = 0.95) -> tuple[Effort, ...]:
+    """The effort table: for +-5, +-2 and +-1 points, the more reads the allocation in use
+    needs (neyman: greedily where they cut the half-width most; proportional: reading on in
+    the sample order). A stratum not read yet is assumed to pass half its replies (p = 1/2,
+    the widest), which is all there is to go on before any read."""
+    rows = []
+    for target in EFFORT_TARGETS:
+        advice = more_to_read(strata, total, target, level)
+        if half_width(strata, total, [0] * len(strata), level) <= target:
+            reads: int | None = 0
+        elif allocation == "proportional":
+            reads = advice.in_order
+        else:
+            reads = sum(advice.per_stratum) if advice.reachable else None
+        rows.append(Effort(round(target * 100), reads))
+    return tuple(rows)

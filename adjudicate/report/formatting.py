@@ -55,12 +55,13 @@ def _mark(e: Estimate) -> str:
 
 
 def estimate(e: Estimate) -> str:
-    """'81.2% (77.5–84.4)'; '≈81.2% (77.5–84.4)' when estimated from a sample of the queue;
+    """'81.2% (77.5–84.4)'; '≈81.2% (77.5–84.4)' when estimated from a sample of the queue
+    (never a bare '≈81.2%': without its interval an estimate reads '81.2% (–)');
     '77.5–84.4% (bounds)' when only bounds are known; '81.2%' when there is no interval."""
     if e.value is None:
         return bounds(e.low, e.high) if e.low is not None and e.high is not None else DASH
-    if e.low is None or e.high is None:
-        return _mark(e) + pct(e.value)
+    if e.low is None or e.high is None:  # an estimate never goes out without its interval
+        return pct(e.value) + (f" ({DASH})" if _mark(e) else "")
     return f"{_mark(e)}{pct(e.value)} ({interval(e.low, e.high)})"
 
 
@@ -72,17 +73,20 @@ def points_estimate(e: Estimate) -> str:
             return f"{points_interval(e.low, e.high)} (bounds)"
         return DASH
     if e.low is None or e.high is None:
-        return _mark(e) + points(e.value)
+        return points(e.value) + (f" ({DASH})" if _mark(e) else "")
     return f"{_mark(e)}{points(e.value)} ({points_interval(e.low, e.high)})"
 
 
 def fraction(e: Estimate) -> str:
-    """'406/500' where the numerator is a count; '≈406/500' estimated; '380–440/500' bounds;
-    else the reply count."""
+    """'406/500' where the numerator is a count; '≈406/500 (380–431)' estimated;
+    '380–440/500' bounds; else the reply count."""
     if e.n_replies == 0:
         return DASH
     if e.successes is None and e.method in ESTIMATED and e.value is not None:
-        return f"{APPROX}{e.value * e.n_replies:,.0f}/{e.n_replies:,}"
+        n = e.n_replies
+        spread = (f" ({e.low * n:,.0f}{DASH}{e.high * n:,.0f})"
+                  if e.low is not None and e.high is not None else f" ({DASH})")
+        return f"{APPROX}{e.value * n:,.0f}/{n:,}{spread}"
     if e.successes is None and is_bounds(e):
         assert e.low is not None and e.high is not None
         return f"{e.low * e.n_replies:,.0f}{DASH}{e.high * e.n_replies:,.0f}/{e.n_replies:,}"
@@ -104,7 +108,7 @@ def count_estimate(count: int, rate: Estimate | None) -> str:
     if rate.value is None:
         return DASH
     if rate.low is None or rate.high is None:
-        return f"{APPROX}{rate.value * n:,.0f}"
+        return f"{rate.value * n:,.0f} ({DASH})"
     return f"{APPROX}{rate.value * n:,.0f} ({rate.low * n:,.0f}{DASH}{rate.high * n:,.0f})"
 
 

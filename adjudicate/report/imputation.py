@@ -1,9 +1,11 @@
 """The imputation bootstrap: intervals for statistics of a partly read queue, resampling problems.
 
 A stratum's full-read passes are estimated as its known passes (every reading, in the prefix or
-not) plus (its replies without a reading) x (the pass share of its random prefix's readings), the
-prefix being the replies drawn first in the recorded sample order; so the estimate always lies
-between every unread reply failing and every one passing.
+not) plus (its replies without a reading) x (the Jeffreys pass share (x + 1/2) / (r + 1) of its
+random prefix's r readings, x passing: never 0 or 1, so a stratum read 0 of n right still has
+its point inside its interval), the prefix being the replies drawn first in the recorded
+sample order; so the estimate always lies between every unread reply failing and every one
+passing.
 Each replicate resamples problems with replacement (the report's protocol: `rng.choices(units,
 k=len(units))` on `Random(seed)`, so the draws are the problem bootstrap's own), recomputes every
 stratum's prefix share on the drawn problems, and re-estimates every statistic the same way (the
@@ -52,6 +54,13 @@ class StratumSeries:
 
     def totals(self) -> dict[str, int]:
         return {name: sum(getattr(self, name)) for name in FIELDS}
+
+
+def point_share(passes: int, respondents: int) -> float:
+    """The share the point estimate fills unread replies in at: the Jeffreys posterior mean
+    (x + 1/2) / (r + 1), strictly between 0 and 1, so 0 of n read right is not 0% (the
+    replicates' pseudo-reply centres the interval on the same share)."""
+    return (passes + 0.5) / (respondents + 1)
 
 
 def stratum_total(t: Sequence[float], high: bool, weight: float = 0.0,
@@ -136,7 +145,8 @@ class ImputationBootstrap:
     # -- on the problems as they are -------------------------------------------------------
     def value(self, stat: int) -> float | None:
         """The statistic with known readings as read and every unknown one imputed at its
-        stratum's prefix share; None when it rests on a stratum with no sample (only bounds)."""
+        stratum's prefix share (`point_share`); None when it rests on a stratum with no sample
+        (only bounds)."""
         item = self._stats[stat]
         if isinstance(item, tuple):
             a, b = self.value(item[0]), self.value(item[1])
@@ -149,9 +159,9 @@ class ImputationBootstrap:
             t, sample = self.strata[stratum].totals(), self._sample(stratum)
             if not sample["respondents"]:
                 return None
-            # known passes, plus every reply without a reading at the prefix share
-            num += sign * (t["known_passes"]
-                           + t["unknown"] * sample["passes"] / sample["respondents"])
+            # known passes, plus every reply without a reading at the prefix's Jeffreys share
+            num += sign * (t["known_passes"] + t["unknown"] * point_share(
+                sample["passes"], sample["respondents"]))
         return num / den
 
     def bounds(self, stat: int) -> tuple[float, float] | None:

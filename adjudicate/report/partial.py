@@ -25,7 +25,8 @@ from .tables import RunTable
 def revise(tables: Sequence[RunTable], runs: Sequence[RunReport],
            run_differences: Sequence[RunDifference], problems: Sequence[str],
            slots: Mapping[int, SampleSlot], *, resamples: int, seed: str,
-           level: float) -> tuple[list[RunReport], list[RunDifference]]:
+           level: float, allocation: str | None = None,
+           ) -> tuple[list[RunReport], list[RunDifference]]:
     """The benchmark's run reports and run differences with every partly read reading column
     estimated (or bounded); unchanged where every queued reply is read."""
     plan = BenchmarkPlan(tables, problems, slots)
@@ -42,7 +43,8 @@ def revise(tables: Sequence[RunTable], runs: Sequence[RunReport],
     if any(m != BOUNDED for m in modes.values()):  # bounds alone need no replicates
         plan.engine.run(resamples, seed, level)
     revised = [build() for build in pending]
-    revised = [sample_summary.attach(run, plan, t, modes, seed=seed, level=level)
+    revised = [sample_summary.attach(run, plan, t, modes, seed=seed, level=level,
+                                     allocation=allocation)
                for t, run in enumerate(revised)]
     return revised, [build() for build in diff_builders]
 

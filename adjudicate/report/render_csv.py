@@ -7,7 +7,7 @@ import io
 
 from adjudicate.csv_safe import spreadsheet_row
 
-from .model import Agreement, Report
+from .model import Agreement, Report, RunReport
 
 COLUMNS = (
     "benchmark", "run", "kind", "grader", "description",
@@ -18,6 +18,7 @@ COLUMNS = (
     "false_reject_rate", "false_reject_low", "false_reject_high",
     "queue_labeled", "queue_total", "partial",
     "grader_version", "adjudicate_version", "database", "created_at", "reviewers",
+    "allocation", "reading_half_width", "reads_to_5", "reads_to_2", "reads_to_1",
 )
 
 
@@ -39,6 +40,17 @@ def _errors(a: Agreement | None) -> list[object]:
     fa, fr = a.false_accept_rate, a.false_reject_rate
     return ["", "", _num(fa.value), _num(fa.low), _num(fa.high),
             _num(fr.value), _num(fr.low), _num(fr.high)]
+
+
+def _effort(run: RunReport, grader: str) -> list[object]:
+    """The reading row of a partly read run: its allocation, the full-read half-width now
+    (points) and the reads still needed for +-5, +-2 and +-1 points (empty: out of reach)."""
+    s = run.sample
+    if s is None or grader != s.column:
+        return [""] * 5
+    reads = {e.half_width: e.reads for e in s.reading_effort}
+    return [_cell(s.allocation), _cell(s.reading_half_width),
+            *(_cell(reads.get(h)) for h in (5, 2, 1))]
 
 
 def render_csv(report: Report) -> str:
@@ -64,5 +76,6 @@ def render_csv(report: Report) -> str:
                 run.queue.labeled, run.queue.total, str(run.queue.partial).lower(),
                 "+".join(versions.get(g.grader, ())), p.adjudicate_version if p else "",
                 _cell(p.database if p else None), _cell(p.created_at if p else None), reviewers,
+                *_effort(run, g.grader),
             ]))
     return buffer.getvalue()

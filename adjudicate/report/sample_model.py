@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .finite import Effort
 from .model import Estimate
 
 # Estimate.method values for a reading that is not fully read
@@ -30,6 +31,7 @@ class StratumRow:
     passes: int  # prefix readings that pass
     read_elsewhere: int  # readings outside the prefix: not part of the sample
     more_to_read: int  # the advice: more replies of this stratum to read
+    # (StratumRow.replies - drawn is what is left of it: 0 left reads as '–')
     ordered: bool  # ranked in the sample order (False: queued later, or no order drawn)
 
 
@@ -56,6 +58,11 @@ class SampleSummary:
     target: float  # the half-width the advice aims at (0.01: one point)
     more_to_read: int | None  # in all, allocated as each stratum row says; None: unreachable
     more_in_order: int | None  # reading on in the sample order instead
+    allocation: str | None = None  # how the sample order spreads reads: neyman | proportional
+    reading_effort: tuple[Effort, ...] = ()  # more reads for +-5, +-2, +-1 points
+    reading_half_width: float | None = None  # points: half the full-read interval's width now
+    beat_bounds: int | None = None  # more reads before the reading row's interval is narrower
+    # than the bounds (every unread reply wrong / right); None: it is; 0: reading cannot
 
 
 @dataclass(frozen=True)

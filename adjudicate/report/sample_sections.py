@@ -33,11 +33,50 @@ def sample_blocks(run: RunReport) -> list[Block]:
         blocks.append(Paragraph(NOT_RANDOM, warning=True))
     else:
         blocks.append(Paragraph(_estimate_sentence(s)))
+    if s.beat_bounds is not None and s.mode != BOUNDED:
+        blocks.append(Paragraph(
+            f"Too few reads to beat the bounds: read {s.beat_bounds:,} more and the reading "
+            "row's interval gets narrower than every unread reply wrong / right."
+            if s.beat_bounds else "Too few reads to beat the bounds, and reading alone cannot: "
+            "the problems' own spread is wider than the bounds every unread reply wrong / "
+            "right.", warning=True))
     if s.audit is not None:
         blocks.append(Paragraph(_audit_sentence(s)))
+    if s.reading_effort:
+        blocks.append(_effort_table(s))
     if any(r.ordered for r in s.strata):
         blocks.append(_strata_table(s))
     return blocks
+
+
+def _allocation(s: SampleSummary) -> str:
+    if s.allocation == "proportional":
+        return "proportional allocation: each stratum read in proportion to its size"
+    if s.allocation == "neyman":
+        return ("Neyman allocation: reads go to strata by size x the spread their reads so far "
+                "show, one of each first")
+    return ("Neyman allocation a sample order would use (none is drawn yet: `--order sample` "
+            "draws one)")
+
+
+def _effort_table(s: SampleSummary) -> Table:
+    """Reads still needed for +-5, +-2 and +-1 points, and what the current read gives."""
+    rows = []
+    if s.reading_half_width is not None:
+        read = sum(r.read for r in s.strata)
+        rows.append((f"±{s.reading_half_width:.1f}", f"now ({read:,} read)"))
+    for e in s.reading_effort:
+        reads = (f.DASH if e.reads is None else "0 (already)" if e.reads == 0
+                 else f"{e.reads:,} more")
+        rows.append((f"±{e.half_width}", reads))
+    notes = (
+        f"The full-read interval of these replies (95%), by the {_allocation(s)}. Before a "
+        "stratum is read, half its replies are assumed to pass (p = 1/2, the widest); after, "
+        "the share its reads show (x + 1/2) / (r + 1) is assumed to stay. –: out of reach while "
+        "skipped replies stay unread. The reading row's interval also resamples problems, "
+        "which reading cannot narrow.",)
+    return Table("Reads for a precision (half-width in points, 95%)",
+                 ("Half-width", "Reads"), tuple(rows), notes)
 
 
 def _estimate_sentence(s: SampleSummary) -> str:
@@ -45,8 +84,9 @@ def _estimate_sentence(s: SampleSummary) -> str:
     read = sum(r.read for r in s.strata)
     missing = sum(r.without_reading for r in s.strata)
     queued = sum(r.replies for r in s.strata if r.reason != "audit")
+    way = f" ({s.allocation.capitalize()} allocation)" if s.allocation else ""
     text = (f"Reading estimated from the random sample: {plural(drawn, 'reply')} drawn in the "
-            f"sample order, {read:,} of them read")
+            f"sample order{way}, {read:,} of them read")
     text += f" ({missing:,} skipped or in conflict, bounded)" if missing else ""
     text += (f", of {queued:,} queued. Read in full, these replies would score "
              f"{f.estimate(s.full_read)}; the reading rows' intervals also resample problems.")
@@ -63,10 +103,12 @@ def _estimate_sentence(s: SampleSummary) -> str:
         text += f" That is within ±{s.target * 100:.0f} point already."
     elif s.more_to_read is not None:
         where = "; ".join(f"{r.more_to_read:,} in {r.stratum}" for r in s.strata if r.more_to_read)
-        text += (f" To narrow it to ±{s.target * 100:.0f} point, read about "
-                 f"{s.more_to_read:,} more ({where})")
-        text += (f", or the next {s.more_in_order:,} in the sample order." if s.more_in_order
-                 else ".")
+        text += f" To narrow it to ±{s.target * 100:.0f} point, read about {s.more_to_read:,} more"
+        if s.allocation == "neyman" or s.more_in_order is None or (
+                s.more_in_order <= s.more_to_read):
+            text += f" in the sample order ({where})."
+        else:
+            text += f" ({where}), or the next {s.more_in_order:,} in the sample order."
     else:
         text += (f" The skipped replies alone keep it wider than ±{s.target * 100:.0f} point: "
                  "read them.")
@@ -89,11 +131,12 @@ def _strata_table(s: SampleSummary) -> Table:
         (r.stratum, f"{r.replies:,}", f"{r.drawn:,}", f"{r.read:,}",
          f"{r.passes:,}/{r.read:,}" if r.read else f.DASH,
          f"{r.without_reading:,}", f"{r.read_elsewhere:,}",
-         f"{r.more_to_read:,}" if r.more_to_read else f.DASH)
+         f"{r.more_to_read:,}" if r.replies > r.drawn else f.DASH)
         for r in s.strata)
     notes = ("Drawn: the stratum's replies taken in the sample order, up to the first not yet "
              "labeled or skipped. Read elsewhere: labels outside that prefix, which bound the "
-             "score but are not part of the sample.",)
+             "score but are not part of the sample. More to read: – when the stratum is read "
+             "out.",)
     return Table("Strata of the queue (the sample each reading estimate rests on)",
                  ("Stratum", "Replies", "Drawn", "Read", "Pass", "No reading",
                   "Read elsewhere", "More to read"), rows, notes)

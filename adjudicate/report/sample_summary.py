@@ -3,11 +3,12 @@ audit's error rate, and how many more replies in which strata would settle it to
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .finite import StratumCounts, full_read_interval, more_to_read
+from .finite import StratumCounts, effort, full_read_interval, more_to_read
 from .model import READING, WILSON, Estimate, RunReport
 from .sample_model import (
     BOUNDED,
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
     from .partial_plan import BenchmarkPlan
 
 TARGET = 0.01  # the advice aims at a full-read uncertainty of ±1 point
+DEFAULT_ALLOCATION = "neyman"  # a new order's (adjudicate.sampling.allocation)
 
 
 def counts(s: Stratum) -> StratumCounts:
@@ -32,7 +34,7 @@ def counts(s: Stratum) -> StratumCounts:
 
 
 def attach(run: RunReport, plan: BenchmarkPlan, t: int, modes: Mapping[tuple[int, str], str],
-           *, seed: str, level: float) -> RunReport:
+           *, seed: str, level: float, allocation: str | None = None) -> RunReport:
     """The run with its SampleSummary, when its reading is partly read."""
     frame = plan.frames.get((t, READING))
     if frame is None:
@@ -65,12 +67,44 @@ def attach(run: RunReport, plan: BenchmarkPlan, t: int, modes: Mapping[tuple[int
                    s.passes, s.read_elsewhere, advice.per_stratum[h] if advice else 0,
                    s.ordered)
         for h, s in enumerate(frame.strata))
+    half = (None if full.low is None or full.high is None
+            else round((full.high - full.low) / 2 * 100, 2))
+    used = allocation or DEFAULT_ALLOCATION
+    beat = None if run_mode == BOUNDED else _to_beat_bounds(strata, total, score, full, used,
+                                                            level)
     summary = SampleSummary(
         column=READING, mode=run_mode, full_read=full, strata=rows, audit=audit(frame, table),
         target=TARGET,
         more_to_read=sum(advice.per_stratum) if advice and advice.reachable else None,
-        more_in_order=advice.in_order if advice else None)
+        more_in_order=advice.in_order if advice else None, allocation=allocation,
+        reading_effort=effort(strata, total, used, level),
+        reading_half_width=half, beat_bounds=beat)
     return replace(run, sample=summary)
+
+
+def _to_beat_bounds(strata: list[StratumCounts], total: int, score: Estimate,
+                    full: Estimate, allocation: str, level: float) -> int | None:
+    """More reads before the reading row's interval is narrower than the bounds every unread
+    reply wrong / right (None: it already is, or nothing is unread). The row's half-width is
+    taken as the full-read one and the problems' own spread added in quadrature (that part,
+    row^2 - full^2 now, reading does not shrink); 0 when reading cannot get there."""
+    unknown = sum(s.unknown for s in strata)
+    if not unknown or None in (score.low, score.high, full.low, full.high):
+        return None
+    assert score.low is not None and score.high is not None
+    assert full.low is not None and full.high is not None
+    bounds_half = unknown / total / 2
+    row_half, full_half = (score.high - score.low) / 2, (full.high - full.low) / 2
+    if row_half < bounds_half:
+        return None
+    problems = max(0.0, row_half ** 2 - full_half ** 2)
+    if problems >= (0.99 * bounds_half) ** 2:
+        return 0
+    target = math.sqrt((0.99 * bounds_half) ** 2 - problems)
+    advice = more_to_read(strata, total, target, level)
+    if allocation == "proportional" and advice.in_order is not None:
+        return max(1, advice.in_order)
+    return max(1, sum(advice.per_stratum)) if advice.reachable else 0
 
 
 def audit(frame: ColumnStrata, table: object) -> AuditEstimate | None:

@@ -105,7 +105,9 @@ def _scores(runs: list[RunReport], graders: list[str], level: float) -> Table:
 
 def _interval_note(runs: list[RunReport]) -> str:
     names = {WILSON: "Wilson", BOOTSTRAP: "bootstrap over problems",
-             IMPUTATION: "≈ imputation bootstrap over problems and unread replies",
+             IMPUTATION: ("≈ estimated from the replies read in the sample order (unread "
+                          "replies pass at the rate their stratum's reads did; the range "
+                          "redraws the problems and that rate)"),
              BOOTSTRAP_BOUNDS: "bootstrap bounds (strata with nothing read bounded)",
              BOUNDS: "bounds (every unread reply wrong / right)"}
     methods = {

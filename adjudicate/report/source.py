@@ -15,7 +15,7 @@ from db.batches import batch_records, settling_batches
 from db.errata import active_errata, corrected_replies, erratum_verdicts
 from db.export import grader_versions
 from db.grading import failed_selfchecks
-from db.sample_order import sample_slots
+from db.sample_order import current_order, sample_slots
 from db.stored import stored_replies
 from db.strata import StratumKey
 from graders.disputes import AUDIT
@@ -101,6 +101,12 @@ def sample_from_db(db: Database) -> dict[int, SampleSlot]:
     the stratum it was ranked in."""
     return {reply_id: SampleSlot(slot.position, slot.drawn, StratumKey.parse(slot.stratum))
             for reply_id, slot in sample_slots(db).items()}
+
+
+def allocation_from_db(db: Database) -> str | None:
+    """How the recorded sample order spreads its reads (None: no order drawn)."""
+    order = current_order(db)
+    return order.allocation if order else None
 
 
 def provenance_from_db(db: Database, run: str | None = None,

@@ -3,7 +3,9 @@ prefix is a random sample within each stratum.
 
 Strata are (benchmark, run, queue reason, every grader's verdict). Within a stratum the order is
 a seeded shuffle; strata are interleaved so that the first reply of every stratum comes first
-(so each has a reading early), then each stratum in proportion to its size.
+(so each has a reading early), then each stratum in proportion to its size. That interleave is
+the `proportional` allocation; `neyman` serves the same shuffles where the uncertainty is
+(`adjudicate.sampling.allocation`).
 """
 
 from __future__ import annotations
@@ -15,8 +17,16 @@ from dataclasses import dataclass
 
 from sqlite_utils import Database
 
+from adjudicate.sampling.allocation import DEFAULT_ALLOCATION
 from db.errors import StoreError
-from db.sample_order import SampleOrder, add_ranks, current_order, start_order, unranked_queue
+from db.sample_order import (
+    SampleOrder,
+    add_ranks,
+    current_order,
+    set_allocation,
+    start_order,
+    unranked_queue,
+)
 
 DEFAULT_SEED = 0
 
@@ -46,10 +56,12 @@ class OrderState:
     added: int
 
 
-def ensure_order(db: Database, seed: int | None = None, *, reshuffle: bool = False) -> OrderState:
+def ensure_order(db: Database, seed: int | None = None, *, reshuffle: bool = False,
+                 allocation: str | None = None) -> OrderState:
     """Record the sample order on first use, rank replies queued since, and refuse a seed other
     than the recorded one unless `reshuffle` (which draws a new order: labels taken so far stop
-    counting as drawn in it)."""
+    counting as drawn in it). `allocation` (default neyman for a new order) is recorded with
+    it; a different one later only changes how the strata are served from then on."""
     order = current_order(db)
     if order is not None and seed is not None and seed != order.seed and not reshuffle:
         raise StoreError(
@@ -58,12 +70,15 @@ def ensure_order(db: Database, seed: int | None = None, *, reshuffle: bool = Fal
             "longer count as a random sample)")
     created = order is None or reshuffle
     if created:
-        order_id = start_order(db, DEFAULT_SEED if seed is None else seed)
+        order_id = start_order(db, DEFAULT_SEED if seed is None else seed,
+                               allocation or DEFAULT_ALLOCATION)
         used_seed = DEFAULT_SEED if seed is None else seed
         ranked_before = 0
     else:
         assert order is not None
         order_id, used_seed, ranked_before = order.id, order.seed, order.ranked
+        if allocation is not None and allocation != order.allocation:
+            set_allocation(db, order_id, allocation)
     pending = unranked_queue(db)
     if pending:
         strata: dict[str, list[int]] = defaultdict(list)

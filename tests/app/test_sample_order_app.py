@@ -7,10 +7,11 @@ from adjudicate.app import make_app
 from adjudicate.app.widgets.item_lines import ItemHeader
 from adjudicate.report import build_report
 from adjudicate.report.source import records_from_db, sample_from_db
+from adjudicate.sampling.allocation import sample_queue
 from adjudicate.sampling.order import ensure_order
 from db.connection import open_db
 from db.labels import record_label
-from db.sample_order import label_in_sample, load_sample_queue
+from db.sample_order import label_in_sample
 from tests.app.conftest import events_on_disk
 
 SIZE = (120, 40)
@@ -20,7 +21,7 @@ KEYS = {"math": "c", "code": "b"}
 async def test_the_app_serves_the_sample_order_and_its_labels_are_drawn(review_db):
     db = open_db(review_db)
     ensure_order(db, 9)
-    order = [row.reply_id for row in load_sample_queue(db, "ann")]
+    order = [row.reply_id for row in sample_queue(db, "ann")]
     db.close()
     app = make_app(review_db, "ann", order="sample")
     async with app.run_test(size=SIZE) as pilot:
@@ -51,7 +52,7 @@ def kind_of(db, reply_id: int) -> str:
 async def test_another_reviewer_resumes_at_the_first_reply_nobody_drew(review_db):
     db = open_db(review_db)
     order_id = ensure_order(db, 9).order.id
-    order = [row.reply_id for row in load_sample_queue(db, "ann")]
+    order = [row.reply_id for row in sample_queue(db, "ann")]
     for reply_id in order[:2]:
         label = "correct" if kind_of(db, reply_id) == "math" else "bug"
         label_in_sample(db, order_id, reply_id, "bob", label)
@@ -107,7 +108,7 @@ async def test_k_in_sample_order_is_the_replys_draw(tmp_path):
     path = build_errata_db(tmp_path)
     db = open_db(path)
     ensure_order(db, 9)
-    order = [row.reply_id for row in load_sample_queue(db, "ann")]
+    order = [row.reply_id for row in sample_queue(db, "ann")]
     db.close()
     app = make_app(path, "ann", order="sample")
     async with app.run_test(size=SIZE) as pilot:

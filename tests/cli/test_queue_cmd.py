@@ -7,9 +7,9 @@ import json
 from click.testing import CliRunner
 
 from adjudicate.cli import main
+from adjudicate.sampling.allocation import sample_queue
 from db.connection import open_db
 from db.queue import load_queue
-from db.sample_order import load_sample_queue
 from tests.app.builders import build_review_db
 
 
@@ -37,7 +37,7 @@ def test_sample_order_is_recorded_on_first_use_and_reused(tmp_path):
     first = jsonl(invoke("queue", "--db", path, "--order", "sample", "--seed", "4",
                          "--format", "jsonl"))
     assert [r["reply_id"] for r in first] == [
-        row.reply_id for row in load_sample_queue(open_db(path), "ann")]
+        row.reply_id for row in sample_queue(open_db(path), "ann")]
     again = jsonl(invoke("queue", "--db", path, "--order", "sample", "--format", "jsonl"))
     assert [r["reply_id"] for r in again] == [r["reply_id"] for r in first]
     assert all(r["drawn"] is False for r in first)

@@ -53,8 +53,9 @@ def one_stratum_engine() -> tuple[ImputationBootstrap, int]:
 
 def test_value_is_the_fixed_and_known_passes_plus_the_unknown_at_the_prefix_share():
     engine, stat = one_stratum_engine()
-    # the failure read elsewhere counts as a failure, not at the prefix's 3/4
-    assert engine.value(stat) == pytest.approx((5 + 3 + 5 * 3 / 4) / 15)
+    # the failure read elsewhere counts as a failure, not at the prefix's Jeffreys share
+    # (3 + 1/2) / (4 + 1)
+    assert engine.value(stat) == pytest.approx((5 + 3 + 5 * 3.5 / 5) / 15)
 
 
 def test_bounds_count_every_known_reading_and_bound_the_unknown():
@@ -121,7 +122,9 @@ def test_a_stratum_whose_readings_all_pass_stays_uncertain():
     stat = engine.add_ratio([0] * 100, [1] * 100, {stratum: 1})
     engine.run(1000, "s")
     low, high = engine.interval(stat)
-    assert engine.value(stat) == 1.0
+    # the point fills the 90 in at (10 + 1/2) / 11, strictly inside the interval
+    assert engine.value(stat) == pytest.approx((10 + 90 * 10.5 / 11) / 100)
+    assert low < engine.value(stat) < high
     assert high == pytest.approx(1.0) and low < 0.9
 
 

@@ -79,6 +79,13 @@ def reading(report, run: str = "r"):
     return next(g for g in run_report.graders if g.grader == "reading"), run_report
 
 
+def estimated_passes(members: list[int], prefix: list[int], by_id: dict) -> float:
+    """A stratum's estimated passes: its read passes, and the rest at the Jeffreys share
+    (x + 1/2) / (r + 1) of its prefix (never 0 or 1 from a sample)."""
+    x = sum(right(by_id[rid]) for rid in prefix)
+    return x + (len(members) - len(prefix)) * (x + 0.5) / (len(prefix) + 1)
+
+
 def test_the_estimate_is_n_times_each_strata_prefix_share():
     recs, slots, order = read_first(30)
     report = build_report(recs, bootstrap=300, seed=1, sample=slots)
@@ -90,8 +97,7 @@ def test_the_estimate_is_n_times_each_strata_prefix_share():
     for stratum in ("disagree", "all_reject"):
         members = [rid for rid in order if by_id[rid].queue_reason == stratum]
         prefix = [rid for rid in members if slots[rid].drawn]
-        share = sum(right(by_id[rid]) for rid in prefix) / len(prefix)
-        expected += len(members) * share
+        expected += estimated_passes(members, prefix, by_id)
     assert score.score.value == pytest.approx(expected / len(recs))
     assert score.score.low < score.score.value < score.score.high
     assert (score.score.n_replies, score.score.n_problems) == (len(recs), PROBLEMS)
@@ -111,12 +117,12 @@ def test_agreement_and_false_rejects_are_estimated_like_the_score():
     for stratum in ("disagree", "all_reject"):
         members = [rid for rid in order if by_id[rid].queue_reason == stratum]
         prefix = [rid for rid in members if slots[rid].drawn]
-        shares[stratum] = (len(members), sum(right(by_id[rid]) for rid in prefix) / len(prefix))
-    (n_d, p_d), (n_r, p_r) = shares["disagree"], shares["all_reject"]
+        shares[stratum] = (len(members), estimated_passes(members, prefix, by_id))
+    (n_d, x_d), (n_r, x_r) = shares["disagree"], shares["all_reject"]
     fixed = sum(1 for r in recs if not r.queued)
-    assert symbolic.rate.value == pytest.approx((fixed + n_d * p_d + n_r * (1 - p_r)) / len(recs))
-    assert symbolic.false_accept_rate.value == pytest.approx(n_d * (1 - p_d) / len(recs))
-    assert symbolic.false_reject_rate.value == pytest.approx(n_r * p_r / len(recs))
+    assert symbolic.rate.value == pytest.approx((fixed + x_d + n_r - x_r) / len(recs))
+    assert symbolic.false_accept_rate.value == pytest.approx((n_d - x_d) / len(recs))
+    assert symbolic.false_reject_rate.value == pytest.approx(x_r / len(recs))
 
 
 def test_false_accepts_and_rejects_of_a_partial_read_are_never_the_labeled_only_counts():
@@ -174,7 +180,7 @@ def test_labels_outside_the_prefix_count_as_read_but_not_in_the_share():
     assert [(s.read, s.passes) for s in rows] == [
         (s.read, s.passes) for s in reading(plain)[1].sample.strata]  # the same sample
     # each reply read elsewhere passes instead of passing at its stratum's prefix share
-    gained = sum(s.read_elsewhere * (1 - s.passes / s.read) for s in rows)
+    gained = sum(s.read_elsewhere * (1 - (s.passes + 0.5) / (s.read + 1)) for s in rows)
     assert score.score.value == pytest.approx(
         reading(plain)[0].score.value + gained / score.score.n_replies)
 
@@ -233,7 +239,8 @@ def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate():
                                            audit=set()), bootstrap=300, seed=1,
                                    sample={k: v for k, v in slots.items() if k not in audit}))[0]
     drop = (score.score.value - without.score.value) * len(recs)
-    assert drop == pytest.approx(-len(unanimous) / read, abs=1e-6)
+    # (the one read wrong, and the unread at the Jeffreys share (1 + 1/2) / (read + 1) wrong)
+    assert drop == pytest.approx(-(1 + (len(unanimous) - read) * 1.5 / (read + 1)), abs=1e-6)
 
 
 def test_a_complete_read_is_unchanged_by_the_sample_order():
