@@ -127,7 +127,7 @@ def ready_to_check() -> None:
     SymPy's lazy imports done by a few made-up checks whose verdicts are dropped."""
     _warmed_worker()
     for name, text, key in _WARM_CHECKS:
-        run_check((name, text, key, 5.0))
+        run_check((name, text, key, 5.0, ""))
 
 
 @dataclass
