@@ -58,20 +58,28 @@ def progress(db: Database, reviewer: str, window_minutes: float = 15.0,
                           label_rate(db, reviewer, window_minutes, at))
 
 
+# A gap between two of a reviewer's labels counts towards the pace when a person could have
+# read in it: not machine-fast (a `labels import` file writes its rows microseconds apart) and
+# not a break (lunch says nothing about the pace of reading).
+READING_GAP_S = (0.2, 300.0)
+
+
 def label_rate(db: Database, reviewer: str, window_minutes: float = 15.0,
                at: datetime | None = None) -> float | None:
-    """Labels per minute between this reviewer's first and last label in the window (>= 3),
-    counting only replies labeled one by one: a decision over a pattern, a group or a view
-    (one batch) labels thousands in a second and says nothing about the pace of reading."""
+    """Labels per minute over the gaps between this reviewer's one-by-one labels in the window
+    that a person read in (READING_GAP_S; at least two): a decision over a pattern, a group or
+    a view (one batch) and a label file's rows say nothing about the pace of reading."""
     since = (at or datetime.now(timezone.utc)) - timedelta(minutes=window_minutes)
-    count, first, last = db.execute(
-        "SELECT COUNT(*), MIN(created_at), MAX(created_at) FROM label_events "
-        "WHERE reviewer = ? AND action = 'label' AND batch_id IS NULL AND created_at >= ?",
-        [reviewer, since.isoformat(timespec="microseconds")]).fetchone()
-    if count < 3:
+    stamps = [datetime.fromisoformat(row[0]) for row in db.execute(
+        "SELECT created_at FROM label_events WHERE reviewer = ? AND action = 'label' "
+        "AND batch_id IS NULL AND created_at >= ? ORDER BY created_at",
+        [reviewer, since.isoformat(timespec="microseconds")])]
+    low, high = READING_GAP_S
+    gaps = [g for g in ((b - a).total_seconds() for a, b in zip(stamps, stamps[1:]))
+            if low <= g <= high]
+    if len(gaps) < 2:
         return None
-    span = (datetime.fromisoformat(last) - datetime.fromisoformat(first)).total_seconds() / 60
-    return (count - 1) / span if span > 0 else None
+    return len(gaps) / (sum(gaps) / 60)
 
 
 @dataclass(frozen=True)

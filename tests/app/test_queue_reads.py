@@ -152,19 +152,56 @@ def test_a_groups_decision_preview_counts_what_it_would_change(db):
         2, 1, 1, 2)
 
 
-def test_progress_counts_per_reviewer_and_pace(db):
+class FixedClock:
+    """The time label events are stamped with, moved by the test as a reviewer's reading would."""
+
+    def __init__(self) -> None:
+        self.at = datetime.now(timezone.utc) - timedelta(minutes=5)
+
+    def __call__(self) -> str:
+        return self.at.isoformat(timespec="microseconds")
+
+
+def test_progress_counts_per_reviewer_and_pace(db, monkeypatch):
     ids = [r.reply_id for r in load_queue(db, "ann")]
+    clock = FixedClock()
+    monkeypatch.setattr("db.labels.now", clock)
     for reply_id in ids[:3]:
         record_label(db, reply_id, "ann", "correct")
+        clock.at += timedelta(seconds=20)
     record_label(db, ids[0], "bob", "incorrect")
     record_skip(db, ids[5], "bob")
     p = progress(db, "ann")
     assert (p.total, p.labeled_by_me, p.labeled_by_anyone, p.left_for_me) == (10, 3, 3, 7)
     assert [(r.reviewer, r.labeled, r.skipped) for r in p.reviewers] == [("ann", 3, 0), ("bob", 1, 1)]
-    assert p.rate_per_min is not None and p.rate_per_min > 0
+    assert p.rate_per_min == pytest.approx(3.0)  # 20 s apart
     assert progress(db, "bob").rate_per_min is None  # one label is no pace
     later = datetime.now(timezone.utc) + timedelta(hours=1)
     assert label_rate(db, "ann", at=later) is None  # outside the window
+
+
+def test_a_label_files_rows_and_a_break_are_no_pace(db, monkeypatch):
+    """A `labels import` writes its rows microseconds apart and a reviewer takes breaks: only
+    the gaps a person read in count (issue 23 item 9, seen in a trial as '48691.0/min')."""
+    rows = load_queue(db, "ann")
+    clock = FixedClock()
+    monkeypatch.setattr("db.labels.now", clock)
+
+    def label(row) -> None:
+        record_label(db, row.reply_id, "ann", "correct" if row.kind == "math" else "bug")
+
+    for row in rows[:5]:  # a label file's rows
+        label(row)
+        clock.at += timedelta(microseconds=40)
+    assert label_rate(db, "ann", at=clock.at) is None
+    clock.at += timedelta(seconds=30)
+    label(rows[5])
+    clock.at += timedelta(minutes=6)  # a break, then three more read 30 s apart
+    for row in rows[6:9]:
+        label(row)
+        clock.at += timedelta(seconds=30)
+    # the gaps read in: 30 s before rows[5], then two of 30 s (the break and the burst left out)
+    assert label_rate(db, "ann", at=clock.at) == pytest.approx(2.0)
 
 
 def test_conflicts_list_disagreements_and_adjudications(db):
