@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -75,7 +76,7 @@ def label_rate(db: Database, reviewer: str, window_minutes: float = 15.0,
         "AND batch_id IS NULL AND created_at >= ? ORDER BY created_at",
         [reviewer, since.isoformat(timespec="microseconds")])]
     low, high = READING_GAP_S
-    gaps = [g for g in ((b - a).total_seconds() for a, b in zip(stamps, stamps[1:]))
+    gaps = [g for g in ((b - a).total_seconds() for a, b in itertools.pairwise(stamps))
             if low <= g <= high]
     if len(gaps) < 2:
         return None
