@@ -1,8 +1,13 @@
-"""The queue: one item at a time, one keypress to label it and move on."""
+"""The queue: one item at a time, one keypress to label it and move on.
+
+The screens and dialogs a key opens are imported when the key is first pressed, not before the
+first item shows (start-up is the time to the first reply on screen).
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -11,16 +16,9 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
-from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
-from adjudicate.app.dialogs.decision import Answer, DecisionDialog
-from adjudicate.app.dialogs.filter import FilterDialog
-from adjudicate.app.dialogs.note import NoteDialog
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.messages import ProgressRefreshed
-from adjudicate.app.screens.conflicts import ConflictsScreen
 from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
-from adjudicate.app.screens.help import HelpScreen
-from adjudicate.app.screens.patterns import PatternsScreen
 from adjudicate.app.session import (
     DecisionPreview,
     QueueFilter,
@@ -36,6 +34,9 @@ from adjudicate.app.widgets.math_view import MathItemView, main_extraction
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
 from graders.labels import LABELS
+
+if TYPE_CHECKING:
+    from adjudicate.app.dialogs.decision import Answer
 
 PROGRESS_EVERY_S = 5.0
 RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did
@@ -151,6 +152,8 @@ class ReviewScreen(EvidenceActions):
             self.notify("No other queued reply has this answer and key; labeled this one.")
             self.action_label(label)
             return
+        from adjudicate.app.dialogs.decision import DecisionDialog
+
         what = _group_words(item)
         preview = self.session.preview(members, label)
         self.app.push_screen(
@@ -165,6 +168,8 @@ class ReviewScreen(EvidenceActions):
                         "This view holds math and code replies, and a label fits one kind: "
                         "narrow it first (/, e.g. by benchmark).", severity="warning", timeout=6)
             return
+        from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
+
         view = self.session.filter.describe()
         self.app.push_screen(
             ChooseLabelDialog("Label every reply in this view",
@@ -174,6 +179,8 @@ class ReviewScreen(EvidenceActions):
     def _label_view(self, label: str | None) -> None:
         if label is None:
             return
+        from adjudicate.app.dialogs.decision import DecisionDialog
+
         view = self.session.filter.describe()
         preview = self.session.preview(self.session.view_ids, label)
         self.app.push_screen(
@@ -199,6 +206,8 @@ class ReviewScreen(EvidenceActions):
         self._recount_soon()
 
     def action_patterns(self) -> None:
+        from adjudicate.app.screens.patterns import PatternsScreen
+
         self.app.push_screen(PatternsScreen(self.session), self._from_patterns)
 
     def _from_patterns(self, pattern_id: str | None) -> None:
@@ -233,6 +242,8 @@ class ReviewScreen(EvidenceActions):
         item = self.item
         if item is None:
             return
+        from adjudicate.app.dialogs.note import NoteDialog
+
         self.app.push_screen(NoteDialog(item.my_note, describe_item(item)), self._save_note)
 
     def _save_note(self, text: str | None) -> None:
@@ -277,6 +288,8 @@ class ReviewScreen(EvidenceActions):
             self.query_one(f"#{self.item.kind}", ItemView).next_panel(int(step))
 
     def action_filter(self) -> None:
+        from adjudicate.app.dialogs.filter import FilterDialog
+
         self.app.push_screen(FilterDialog(visible_data(self.session.filter),
                                           visible_data(self.session.filter_choices())),
                              self._apply_filter)
@@ -290,9 +303,13 @@ class ReviewScreen(EvidenceActions):
         self.show_current()
 
     def action_conflicts(self) -> None:
+        from adjudicate.app.screens.conflicts import ConflictsScreen
+
         self.app.push_screen(ConflictsScreen(self.session), lambda _: self.show_current())
 
     def action_help(self) -> None:
+        from adjudicate.app.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen())
 
     # -- progress, recounted off the key path ---------------------------------------------------

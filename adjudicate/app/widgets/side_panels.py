@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.highlight import highlight
-from textual.widgets import Markdown, Static
+from textual.widgets import Static
 
 from adjudicate.app.reference import ReferenceText
 from adjudicate.app.widgets.item_view import scroll_pane
@@ -67,6 +67,8 @@ class GuidelinesPanel(VerticalScroll, can_focus=False):
         self._text = text
 
     def compose(self) -> ComposeResult:
+        from textual.widgets import Markdown  # markdown-it: only when there are guidelines
+
         yield Markdown(visible(self._text, keep="\n\t"), id="guidelines-text")
 
     def on_mount(self) -> None:
