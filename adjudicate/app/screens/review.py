@@ -56,6 +56,8 @@ class ReviewScreen(EvidenceActions):
         self._footer_shape: str | None = "unset"
         self._shown_reply: int | None = None
         self._recount: Timer | None = None
+        self._epoch = 0  # bumped by every recount asked for and every label: older counts drop
+        self._shown_epoch = 0
 
     def compose(self) -> ComposeResult:
         yield ItemHeader(id="item-header")
@@ -315,15 +317,30 @@ class ReviewScreen(EvidenceActions):
     # -- progress, recounted off the key path ---------------------------------------------------
     def _recount_soon(self) -> None:
         """Recount once the reviewer pauses, not on every key of a fast run."""
+        self._epoch += 1  # a count running now may have read the store before this label
         if self._recount is not None:
             self._recount.stop()
         self._recount = self.set_timer(RECOUNT_AFTER_S, self.recount_progress)
 
-    @work(thread=True, exclusive=True, group="progress")
     def recount_progress(self) -> None:
-        self.post_message(ProgressRefreshed(self.session.recount()))
+        """Recount in a worker; a count overtaken by a newer one, or by a label made while it
+        ran, is dropped (it would show fewer labels than are on disk)."""
+        self._epoch += 1
+        self._count_in_worker(self._epoch)
+
+    @property
+    def progress_settled(self) -> bool:
+        """The last recount asked for is the one on screen."""
+        return self._shown_epoch == self._epoch
+
+    @work(thread=True, exclusive=True, group="progress")
+    def _count_in_worker(self, epoch: int) -> None:
+        self.post_message(ProgressRefreshed(self.session.recount(), epoch))
 
     def on_progress_refreshed(self, message: ProgressRefreshed) -> None:
+        if message.epoch != self._epoch:
+            return
+        self._shown_epoch = message.epoch
         self.session.progress = message.progress
         self.query_one(ProgressLine).show(message.progress, self.session.reviewer)
 
