@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlite_utils import Database
 
@@ -96,9 +96,11 @@ def format_grader_pattern(pairs: Sequence[tuple[str, str]]) -> str:
     return ", ".join(f"{grader} {plural.get(outcome, outcome)}" for grader, outcome in pairs)
 
 
-@dataclass(frozen=True, slots=True)
-class QueueRow:
-    """One queued reply as the queue list needs it (the item itself is loaded on demand)."""
+class QueueRow(NamedTuple):
+    """One queued reply as the queue list needs it (the item itself is loaded on demand).
+
+    A named tuple, not a dataclass: the app builds one per queued reply before its first frame
+    (25,000 on the 100,000-reply bench), and a tuple is several times cheaper to make."""
 
     reply_id: int
     status: str | None  # this reviewer's: labeled | skipped | None (untouched or cleared)

@@ -8,11 +8,11 @@ from adjudicate.app.session import ReviewProgress
 
 
 class ProgressRefreshed(Message):
-    """A background recount of the queue's progress finished."""
+    """A background recount of the queue's progress finished (`epoch`: when it was asked)."""
 
-    def __init__(self, progress: ReviewProgress) -> None:
+    def __init__(self, progress: ReviewProgress, epoch: int = 0) -> None:
         super().__init__()
-        self.progress = progress
+        self.progress, self.epoch = progress, epoch
 
 
 class ErrataRegraded(Message):

@@ -333,7 +333,7 @@ class ReviewSession:
                 continue
             old = self.rows[index]
             delta += (status == "labeled") - (old.status == "labeled")
-            self.rows[index] = replace(old, status=status, label=label)
+            self.rows[index] = old._replace(status=status, label=label)
         if delta:
             self._count_mine(delta)
 

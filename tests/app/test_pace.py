@@ -43,10 +43,11 @@ def two_runs(tmp_path):
 
 
 async def progress_line(app, pilot) -> str:
-    app.screen.recount_progress()
-    await app.workers.wait_for_complete()
-    await pilot.pause()
-    return str(app.screen.query_one("#progress-line").render())
+    """The progress line once a recount asked for now is on screen."""
+    screen = app.screen
+    screen.recount_progress()  # a timer's recount may take over: wait for the last one
+    await press_and_wait(pilot, screen=ReviewScreen, ready=lambda s: s.progress_settled)
+    return str(screen.query_one("#progress-line").render())
 
 
 async def test_a_pattern_decision_is_no_pace(two_runs):  # real time: microseconds apart

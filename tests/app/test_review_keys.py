@@ -262,10 +262,14 @@ async def test_progress_counts_my_labels_as_i_go(review_db):
         line = str(app.screen.query_one("#progress-line").render())
         assert line.startswith("2/10 labeled by ann ·")
         app.screen.recount_progress()  # the background recount also sees other reviewers
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        await press_and_wait(pilot, screen=ReviewScreen, ready=settled)
         line = str(app.screen.query_one("#progress-line").render())
         assert line.startswith("2/10 labeled by ann · 2/10 by anyone · ann 2 ·")
+
+
+def settled(screen: ReviewScreen) -> bool:
+    """The last recount asked for is on screen (a timer's recount may follow the test's)."""
+    return screen.progress_settled
 
 
 async def test_conflicts_view_records_the_adjudicated_label(review_db):

@@ -1,8 +1,13 @@
-"""The queue: one item at a time, one keypress to label it and move on."""
+"""The queue: one item at a time, one keypress to label it and move on.
+
+The screens and dialogs a key opens are imported when the key is first pressed, not before the
+first item shows (start-up is the time to the first reply on screen).
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.app import ComposeResult
@@ -11,17 +16,9 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
-from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
-from adjudicate.app.dialogs.decision import Answer, DecisionDialog
-from adjudicate.app.dialogs.filter import FilterDialog
-from adjudicate.app.dialogs.note import NoteDialog
-from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.messages import ProgressRefreshed
-from adjudicate.app.screens.conflicts import ConflictsScreen
 from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
-from adjudicate.app.screens.help import HelpScreen
-from adjudicate.app.screens.patterns import PatternsScreen
 from adjudicate.app.session import (
     DecisionPreview,
     QueueFilter,
@@ -39,6 +36,9 @@ from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
 from adjudicate.words import plural, word
 from graders.labels import LABELS
+
+if TYPE_CHECKING:
+    from adjudicate.app.dialogs.decision import Answer
 
 PROGRESS_EVERY_S = 5.0
 RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did
@@ -58,6 +58,8 @@ class ReviewScreen(EvidenceActions):
         self._footer_shape: str | None = "unset"
         self._shown_reply: int | None = None
         self._recount: Timer | None = None
+        self._epoch = 0  # bumped by every recount asked for and every label: older counts drop
+        self._shown_epoch = 0
 
     def compose(self) -> ComposeResult:
         yield ItemHeader(id="item-header")
@@ -157,6 +159,8 @@ class ReviewScreen(EvidenceActions):
             self.notify("No other queued reply has this answer and key; labeled this one.")
             self.action_label(label)
             return
+        from adjudicate.app.dialogs.decision import DecisionDialog
+
         what = _group_words(item)
         preview = self.session.preview(members, label)
         self.app.push_screen(
@@ -171,6 +175,8 @@ class ReviewScreen(EvidenceActions):
                         "This view holds math and code replies, and a label fits one kind: "
                         "narrow it first (/, e.g. by benchmark).", severity="warning", timeout=6)
             return
+        from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
+
         view = self.session.filter.describe()
         self.app.push_screen(
             ChooseLabelDialog("Label every reply in this view",
@@ -180,6 +186,8 @@ class ReviewScreen(EvidenceActions):
     def _label_view(self, label: str | None) -> None:
         if label is None:
             return
+        from adjudicate.app.dialogs.decision import DecisionDialog
+
         view = self.session.filter.describe()
         preview = self.session.preview(self.session.view_ids, label)
         self.app.push_screen(
@@ -206,6 +214,8 @@ class ReviewScreen(EvidenceActions):
         self._recount_soon()
 
     def action_patterns(self) -> None:
+        from adjudicate.app.screens.patterns import PatternsScreen
+
         self.app.push_screen(PatternsScreen(self.session), self._from_patterns)
 
     def _from_patterns(self, pattern_id: str | None) -> None:
@@ -225,6 +235,8 @@ class ReviewScreen(EvidenceActions):
             self._at_end()
 
     def action_undo(self) -> None:
+        from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
+
         undo_with_confirmation(self, self.session, self._undone)
 
     def _undone(self, undone: list[Undone]) -> None:
@@ -242,6 +254,8 @@ class ReviewScreen(EvidenceActions):
         item = self.item
         if item is None:
             return
+        from adjudicate.app.dialogs.note import NoteDialog
+
         self.app.push_screen(NoteDialog(item.my_note, describe_item(item)), self._save_note)
 
     def _save_note(self, text: str | None) -> None:
@@ -287,6 +301,8 @@ class ReviewScreen(EvidenceActions):
             self.query_one(f"#{self.item.kind}", ItemView).next_panel(int(step))
 
     def action_filter(self) -> None:
+        from adjudicate.app.dialogs.filter import FilterDialog
+
         self.app.push_screen(FilterDialog(visible_data(self.session.filter),
                                           visible_data(self.session.filter_choices())),
                              self._apply_filter)
@@ -300,23 +316,42 @@ class ReviewScreen(EvidenceActions):
         self.show_current()
 
     def action_conflicts(self) -> None:
+        from adjudicate.app.screens.conflicts import ConflictsScreen
+
         self.app.push_screen(ConflictsScreen(self.session), lambda _: self.show_current())
 
     def action_help(self) -> None:
+        from adjudicate.app.screens.help import HelpScreen
+
         self.app.push_screen(HelpScreen())
 
     # -- progress, recounted off the key path ---------------------------------------------------
     def _recount_soon(self) -> None:
         """Recount once the reviewer pauses, not on every key of a fast run."""
+        self._epoch += 1  # a count running now may have read the store before this label
         if self._recount is not None:
             self._recount.stop()
         self._recount = self.set_timer(RECOUNT_AFTER_S, self.recount_progress)
 
-    @work(thread=True, exclusive=True, group="progress")
     def recount_progress(self) -> None:
-        self.post_message(ProgressRefreshed(self.session.recount()))
+        """Recount in a worker; a count overtaken by a newer one, or by a label made while it
+        ran, is dropped (it would show fewer labels than are on disk)."""
+        self._epoch += 1
+        self._count_in_worker(self._epoch)
+
+    @property
+    def progress_settled(self) -> bool:
+        """The last recount asked for is the one on screen."""
+        return self._shown_epoch == self._epoch
+
+    @work(thread=True, exclusive=True, group="progress")
+    def _count_in_worker(self, epoch: int) -> None:
+        self.post_message(ProgressRefreshed(self.session.recount(), epoch))
 
     def on_progress_refreshed(self, message: ProgressRefreshed) -> None:
+        if message.epoch != self._epoch:
+            return
+        self._shown_epoch = message.epoch
         self.session.progress = message.progress
         self.query_one(ProgressLine).show(message.progress, self.session.reviewer)
 

@@ -27,6 +27,8 @@ class ReplyView(Widget, can_focus=False):
         self._has_span = False
         self._shown: tuple[str, int | None, int | None] | None = None
         self._lines: list[Content] = []
+        self._span_at: tuple[int, int] | None = None  # span_lines() of the wrapped lines
+        self._strips: dict[tuple[int, int], Strip] = {}  # (line, width) -> the line drawn
         self._wrapped_width = -1
         self._top = 0
         self._follow = True  # keep the span in view until the reviewer scrolls
@@ -42,6 +44,7 @@ class ReplyView(Widget, can_focus=False):
                 content = content.stylize(self._span_style(), start, end)
                 self._has_span = True
             self._content, self._wrapped_width = content, -1
+            self._strips.clear()
         self._follow = True
         self._place()
         self.refresh()
@@ -58,6 +61,8 @@ class ReplyView(Widget, can_focus=False):
         if width != self._wrapped_width:
             self._lines = self._content.wrap(width) or [Content("")]
             self._wrapped_width = width
+            self._span_at = self._find_span()
+            self._strips.clear()
         if self._follow:
             self._top = self._span_top(height)
         self._top = max(0, min(self._top, len(self._lines) - height))
@@ -71,6 +76,9 @@ class ReplyView(Widget, can_focus=False):
 
     def span_lines(self) -> tuple[int, int] | None:
         """The first and last wrapped line the span covers (None: no span)."""
+        return self._span_at
+
+    def _find_span(self) -> tuple[int, int] | None:
         if not self._has_span:
             return None
         style = self._span_style()
@@ -90,7 +98,23 @@ class ReplyView(Widget, can_focus=False):
         self._place()  # before the border (and its subtitle) is drawn at the size drawn
         return super().render_lines(crop)
 
+    def render_line(self, y: int) -> Strip:
+        """One row of the window, from the lines wrapped once per item: a new item draws only
+        the rows shown, not the whole reply laid out again (kept per line, so scrolling
+        draws only the rows that come into view)."""
+        width = self.content_region.width
+        index = self.top + y
+        strip = self._strips.get((index, width))
+        if strip is None:
+            line = self._lines[index] if 0 <= index < len(self._lines) else Content("")
+            style = self.visual_style
+            strip = Strip(line.render_segments(style), line.cell_length)
+            strip = strip.extend_cell_length(width, style.rich_style).crop(0, width)
+            self._strips[(index, width)] = strip
+        return strip
+
     def render(self) -> Content:
+        """The window's lines as one Content (what `render_line` draws row by row)."""
         self._place()
         height = max(self.content_region.height, 1)
         return Content("\n").join(self._lines[self.top:self.top + height])

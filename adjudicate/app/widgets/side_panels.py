@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich.markdown import Markdown as RichMarkdown
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
@@ -71,7 +70,9 @@ class GuidelinesPanel(VerticalScroll, can_focus=False):
         self.source = text
 
     def compose(self) -> ComposeResult:
-        yield Static(RichMarkdown(visible(self.source, keep="\n\t")), id="guidelines-text")
+        from rich.markdown import Markdown  # markdown-it: only when there are guidelines
+
+        yield Static(Markdown(visible(self.source, keep="\n\t")), id="guidelines-text")
 
     def on_mount(self) -> None:
         self.border_title = "Guidelines"
