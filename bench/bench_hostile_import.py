@@ -1,8 +1,10 @@
 """Peak memory and time of `adjudicate import` on hostile files: three 10 GiB gzip bombs (one line
-that never ends; valid records of 4 kB and of 42 bytes), a 10 MB integer and JSON nested 100,000 deep.
+that never ends; valid records of 4 kB and of 42 bytes), a 10 MB integer and JSON nested 100,000 deep;
+a lighteval parquet of ~20 kB holding one 600 MB reply and a 250 MB Inspect .json log (issue 30, 5 and 7).
 
     python bench/bench_hostile_import.py            # this checkout
     python bench/bench_hostile_import.py --src DIR  # another checkout (e.g. `git archive main`)
+    python bench/bench_hostile_import.py --only parquet,inspect --reply-mib 100   # a subset, smaller
 
 Each import runs as its own process, which prints its peak RSS (VmHWM) as it exits. With
 --limit-mib (default 4096) the process gets that much address space, so a reader that loads the
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import json
 import os
 import resource
 import subprocess
@@ -63,6 +66,31 @@ def build(tmp: Path) -> dict[str, Path]:
     return files
 
 
+def parquet_bomb(path: Path, reply_mib: int) -> Path:
+    """A lighteval details file whose one reply is `reply_mib` MiB of one letter (zstd: ~kB)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    row = {"doc": {"query": "What is 1+1?", "choices": ["2"], "gold_index": 0, "id": "0",
+                   "task_name": "lighteval|math_500|0"},
+           "model_response": {"text": ["x" * (reply_mib << 20)]}, "metric": {"em": 0.0}}
+    pq.write_table(pa.Table.from_pylist([row]), path, compression="zstd")
+    return path
+
+
+def inspect_json(path: Path, size_mib: int) -> Path:
+    """An Inspect .json log of one sample, padded with whitespace to `size_mib` MiB."""
+    sample = {"id": "p1", "epoch": 1, "input": "What is 1+1?", "target": "2",
+              "output": {"completion": "2"}, "scores": {"match": {"value": "C"}}}
+    head = '{"version": 2, "status": "success", "eval": {"task": "t", "model": "m"}, "samples": '
+    with open(path, "w") as handle:
+        handle.write(head + json.dumps([sample]))
+        for _ in range(size_mib):
+            handle.write(" " * (1 << 20))
+        handle.write("}")
+    return path
+
+
 def run(src: Path, db: Path, path: Path, limit_mib: int) -> tuple[int, float, float, str]:
     """(exit code, seconds, peak RSS MiB, last line of stderr) of one import process."""
     def limit() -> None:
@@ -83,6 +111,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", type=Path, default=ROOT, help="checkout to run (default: this)")
     parser.add_argument("--limit-mib", type=int, default=4096, help="address-space limit")
+    parser.add_argument("--only", default="jsonl,parquet,inspect",
+                        help="which files: jsonl (the bombs), parquet, inspect")
+    parser.add_argument("--reply-mib", type=int, default=600, help="the parquet reply's size")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
@@ -93,7 +124,15 @@ def main() -> None:
                        cwd=args.src)
         print(f"source {args.src}; load average {os.getloadavg()[0]:.1f}; "
               f"address space limit {args.limit_mib:,} MiB")
-        for what, path in build(tmp).items():
+        files = {}
+        if "jsonl" in args.only:
+            files.update(build(tmp))
+        if "parquet" in args.only:
+            files[f"lighteval, one {args.reply_mib} MiB reply"] = parquet_bomb(
+                tmp / "details_lighteval|math_500|0_2025-05-01T10-00-00.parquet", args.reply_mib)
+        if "inspect" in args.only:
+            files["Inspect .json log (250 MiB)"] = inspect_json(tmp / "log.json", 250)
+        for what, path in files.items():
             code, seconds, peak, last = run(args.src, db, path, args.limit_mib)
             print(f"{what:<30} {path.stat().st_size / 1e6:7.1f} MB on disk  exit {code}  "
                   f"{seconds:6.1f} s  peak RSS {peak:6.0f} MiB\n    {last[:160]}")

@@ -3,7 +3,9 @@
 A `.eval` log is a zip archive: `header.json` (or, while the eval runs, `_journal/start.json`)
 holds the eval (task, model, task args, generation config, epochs) and `samples/ID_epoch_N.json`
 one sample each; members are read one at a time (`zip_members`). A `.json` log is one document
-with `eval` and a `samples` list. Both are read with the standard library.
+with `eval` and a `samples` list, read whole (about 3x its size in memory: streaming it would
+need a JSON library that is not our dependency), so it is capped at MAX_JSON_LOG_BYTES, as a
+JSONL line is; a larger log converts to `.eval`. Both are read with the standard library.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ Record = tuple[Location, dict[str, Any]]
 OnBytes = Callable[[int], None] | None
 HEADERS = ("header.json", "_journal/start.json")
 SAMPLE = re.compile(r"samples/[^/]+\.json")
-MAX_JSON_LOG_BYTES = 1 << 30
+MAX_JSON_LOG_BYTES = 64 << 20
 JSON_LOG_START = re.compile(rb'\A\s*\{\s*"version"\s*:\s*\d+\s*,')
 SNIFF_BYTES = 1 << 16
 
@@ -78,7 +80,8 @@ def _json_records(path: Path, on_bytes: OnBytes) -> Generator[Record, None, None
     size = path.stat().st_size
     if size > MAX_JSON_LOG_BYTES:
         raise InputError(str(path), f"a JSON log of {size:,} bytes, past the "
-                         f"{MAX_JSON_LOG_BYTES >> 30} GiB read whole; convert it to .eval "
+                         f"{MAX_JSON_LOG_BYTES >> 20} MiB a JSON log may hold (it is read "
+                         "whole); convert it to .eval "
                          "(inspect log convert LOG --to eval --output-dir DIR), which is read "
                          "one sample at a time")
     log = _object(path.read_bytes(), Location(str(path), 0))

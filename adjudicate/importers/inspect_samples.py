@@ -17,6 +17,7 @@ from db.records import ImportedVerdict, ProblemRecord, ReplyRecord
 from graders.registry import GRADERS
 
 ATTACHMENT = "attachment://"
+MAX_EPOCH = 1_000_000  # an epoch is a sample index: it must fit SQLite's integers, with room
 
 
 def read_inspect_sample(record: dict[str, Any], at: RecordAt) -> Parsed:
@@ -31,8 +32,9 @@ def read_inspect_sample(record: dict[str, Any], at: RecordAt) -> Parsed:
     attachments = _dict(sample.get("attachments"))
     task_id = _id(sample, at)
     epoch = sample.get("epoch")
-    if isinstance(epoch, bool) or not isinstance(epoch, int) or epoch < 1:
-        raise at.error(f"expected the epoch as a positive integer, found {shown(epoch)}", "epoch")
+    if isinstance(epoch, bool) or not isinstance(epoch, int) or not 1 <= epoch <= MAX_EPOCH:
+        raise at.error(f"expected the epoch as a positive integer up to {MAX_EPOCH:,}, found "
+                       f"{shown(epoch)}", "epoch")
     benchmark = at.options.benchmark or _task(spec, at)
     problem = ProblemRecord(
         benchmark=benchmark, task_id=task_id, kind="math",

@@ -6,7 +6,10 @@ Two shapes: lighteval 0.11 and later write `doc` (query, choices, gold_index, id
 `example`, `predictions`, `gold` and `metrics`. A metric is a verdict only where an example has
 one prediction (with several it scores the example, not each reply); `verdict_values` maps its
 values, and a metric with another value anywhere (a perplexity, a BLEU) is left out with a note.
-Reading parquet needs pyarrow: `adjudicate[parquet]`.
+Reading parquet needs pyarrow: `adjudicate[parquet]`. A row may hold at most MAX_LINE_BYTES
+(as a JSONL line), checked from the footer's sizes before a row group is decoded (a 22 kB file
+can declare one 600 MB reply) and again on each decoded row (dictionary and run-length encoding
+expand without the footer saying so); a row group expanding past GZIP_MAX_RATIO is refused too.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from adjudicate.errors import InputError
+from adjudicate.importers.jsonl import GZIP_FLOOR_BYTES, GZIP_MAX_RATIO, MAX_LINE_BYTES
 from adjudicate.importers.reading import Parsed, RecordAt
 from adjudicate.importers.verdict_values import EXPECTED, outcome_of, shown
 from db.records import ImportedVerdict, Location, ProblemRecord, ReplyRecord
@@ -51,6 +55,7 @@ def details_records(path: Path, on_bytes: Callable[[int], None] | None = None
             raise InputError(str(path), "not a lighteval details file: expected the columns "
                              "doc and model_response (or, before lighteval 0.11, predictions "
                              f"and gold); found {sorted(columns)[:8]}")
+        _check_declared_sizes(path, handle.metadata)
         rows = max(handle.metadata.num_rows, 1)
         size = path.stat().st_size
         number = 0
@@ -59,7 +64,9 @@ def details_records(path: Path, on_bytes: Callable[[int], None] | None = None
                 on_bytes(size * batch.num_rows // rows)
             for row in batch.to_pylist():
                 number += 1
-                yield Location(str(path), number, f"row {number}"), row
+                at = Location(str(path), number, f"row {number}")
+                _check_row_size(at, row)
+                yield at, row
     except InputError:
         raise
     except Exception as exc:  # pyarrow's ArrowInvalid, OSError and kin: the file is unreadable
@@ -67,6 +74,49 @@ def details_records(path: Path, on_bytes: Callable[[int], None] | None = None
                          f"{exc})") from None
     if number == 0:
         raise InputError(str(path), "the file holds no rows (it is empty)")
+
+
+def _check_declared_sizes(path: Path, metadata: Any) -> None:
+    """Refuse a row group whose footer declares more than MAX_LINE_BYTES a row in one column,
+    or an expansion past GZIP_MAX_RATIO, before any of it is decompressed."""
+    first = 1
+    for group in range(metadata.num_row_groups):
+        info = metadata.row_group(group)
+        rows = max(info.num_rows, 1)
+        where = f"row {first}" if rows == 1 else f"rows {first}-{first + rows - 1}"
+        expanded = compressed = 0
+        for index in range(info.num_columns):
+            column = info.column(index)
+            expanded += column.total_uncompressed_size
+            compressed += column.total_compressed_size
+            if column.total_uncompressed_size > MAX_LINE_BYTES * rows:
+                raise InputError(str(path), f"{column.total_uncompressed_size >> 20} MiB in "
+                                 f"{rows} row(s), more than {MAX_LINE_BYTES >> 20} MiB a row; "
+                                 "a lighteval row never needs that", record=where,
+                                 field=column.path_in_schema)
+        if expanded > GZIP_FLOOR_BYTES and expanded > GZIP_MAX_RATIO * max(compressed, 1):
+            raise InputError(str(path), f"{compressed} bytes expand to {expanded >> 20} MiB "
+                             f"(more than {GZIP_MAX_RATIO} times): refusing what looks like a "
+                             "decompression bomb", record=where)
+        first += info.num_rows
+
+
+def _check_row_size(at: Location, row: dict[str, Any]) -> None:
+    for name, value in row.items():
+        if _text_bytes(value) > MAX_LINE_BYTES:
+            raise InputError.at(at, f"more than {MAX_LINE_BYTES >> 20} MiB in one row; a "
+                                "lighteval row never needs that", name)
+
+
+def _text_bytes(value: Any) -> int:
+    """About how many bytes a decoded cell holds (text and bytes by length, others as 8)."""
+    if isinstance(value, str | bytes):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(_text_bytes(item) for item in value.values())
+    if isinstance(value, list):
+        return sum(_text_bytes(item) for item in value)
+    return 8
 
 
 def read_details_row(record: dict[str, Any], at: RecordAt) -> Parsed:

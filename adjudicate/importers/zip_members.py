@@ -23,6 +23,7 @@ from adjudicate.errors import InputError
 from adjudicate.importers.jsonl import CHUNK_BYTES, GZIP_FLOOR_BYTES, GZIP_MAX_RATIO
 from db.records import Location
 
+ENCRYPTED = 0x1  # general purpose flag bit 0 of a zip entry
 MAX_MEMBER_BYTES = 512 << 20  # one Inspect sample with its whole transcript; real ones are MiBs
 ZSTANDARD = 93  # the zip compression method number of Zstandard
 LOCAL_HEADER = struct.Struct("<4s22xHH")  # signature ... file name length, extra field length
@@ -57,6 +58,10 @@ class Archive:
         """A member's bytes, checked against its declared size, its CRC and the budget."""
         where = Location(str(self.path), 0, name)
         info = self.zip.getinfo(name)
+        if info.flag_bits & ENCRYPTED:
+            raise InputError.at(where, "is encrypted: adjudicate reads unencrypted logs only "
+                                "(Inspect never encrypts its own; unzip it with its password "
+                                "and zip it again)")
         if info.file_size > MAX_MEMBER_BYTES:
             raise InputError.at(where, f"declares {info.file_size:,} bytes, more than the "
                              f"{MAX_MEMBER_BYTES >> 20} MiB one log member may hold")

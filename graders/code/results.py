@@ -5,6 +5,13 @@ anything there instead, so each line is checked: its size, valid UTF-8, JSON, th
 kind (types of every field, exactly one outcome per input), and every string is capped and has
 lone surrogates replaced (they would break the database and the terminal later). Anything else
 raises `MalformedLine` with the reason, which becomes that sample's `error` verdict.
+
+Before parsing, a line's cost to the host is estimated from counts of the bytes that start
+values (C-speed, overcounting those inside strings): a parsed container or number costs the
+host far more than its few bytes (one 33 MB line of empty lists took 1.7 GB). A line whose
+estimate passes COST_RATIO times its size (and COST_FLOOR) is refused unparsed, which keeps
+parsing one within about 10x its size; nesting is bounded by json's recursion limit and
+MAX_DEPTH.
 """
 
 from __future__ import annotations
@@ -21,6 +28,10 @@ MAX_TYPE = 200  # exception type names
 MAX_MESSAGE = 1000  # exception messages
 MAX_DEPTH = 2 * 100 + 2  # the encoder's cap (tags add a level each)
 OUTCOMES = ("v", "d", "x", "to", "big")
+# Bytes of host memory per value, measured on parse_line (lists, objects, strings, others):
+COST_LIST, COST_OBJECT, COST_QUOTE, COST_VALUE = 180, 420, 40, 50
+COST_RATIO = 8
+COST_FLOOR = 16 << 20  # a line estimated under this is parsed whatever its shape
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _HEX64 = re.compile("[0-9a-f]{64}")
@@ -32,6 +43,7 @@ class MalformedLine(ValueError):
 
 def parse_line(line: bytes, max_captured: int) -> dict[str, Any]:
     """The checked message of one line (without its newline)."""
+    _check_cost(line)
     try:
         text = line.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -46,6 +58,17 @@ def parse_line(line: bytes, max_captured: int) -> dict[str, Any]:
     if _SURROGATE_ESCAPE.search(line):
         checked = {key: clean(value) for key, value in checked.items()}
     return checked
+
+
+def _check_cost(line: bytes) -> None:
+    """Refuse, unparsed, a line whose values would cost the host more than it may spend."""
+    lists, objects, commas = line.count(b"["), line.count(b"{"), line.count(b",")
+    cost = (COST_LIST * lists + COST_OBJECT * objects + COST_QUOTE * line.count(b'"')
+            + COST_VALUE * commas)
+    if cost > max(COST_FLOOR, COST_RATIO * len(line)):
+        raise MalformedLine(f"about {lists + objects + commas:,} values in {len(line):,} bytes "
+                            f"would take about {cost >> 20:,} MiB to parse, more than "
+                            f"{COST_RATIO} times the line: not parsed")
 
 
 def _check(message: dict[str, Any], max_captured: int) -> dict[str, Any]:

@@ -23,6 +23,9 @@ from graders.registry import GRADERS, GraderSpec
 from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
 
 _BATCH = 256
+# Extraction and parsing cost grows with a reply's length (a 600 MB reply took 574 s): a longer
+# reply is every grader's `error`, saying why, and is neither extracted nor checked.
+MAX_REPLY_CHARS = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -240,9 +243,13 @@ def grade_math_many(
         for first in range(0, len(items), _BATCH):
             batch = order[first : first + _BATCH]
             for index in batch:
+                if len(items[index].reply) > MAX_REPLY_CHARS:
+                    extractions[index], pending[index] = _too_long(specs, items[index].reply)
+                    continue
                 extractions[index] = _extract(items[index].reply)
                 pending[index].update(_cheap_verdicts(specs, items[index], extractions[index]))
             done = [i for i in batch if len(pending[i]) == len(specs)]
+            batch = [i for i in batch if extractions[i].rule != "too long"]
             if isolated:
                 # One item's checks go out together, so a worker parses its key and answer once
                 # (Math-Verify caches the last few LaTeX parses).
@@ -269,6 +276,13 @@ def grade_math_many(
                 checking = None
         if checking and (own_pool or checking.pool.outstanding):
             checking.close()  # a borrowed pool with checks still out is no use to its owner
+
+
+def _too_long(specs: list[GraderSpec], reply: str) -> tuple[Extraction, dict[str, Verdict]]:
+    reason = (f"the reply has {len(reply):,} characters, more than the {MAX_REPLY_CHARS:,} a "
+              "math reply is read for: not extracted or checked")
+    return (Extraction(EXTRACTOR, EXTRACTOR_VERSION, "too long", None),
+            {spec.name: spec.verdict(ERROR, {"reason": reason}) for spec in specs})
 
 
 def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extraction) -> dict:

@@ -156,3 +156,57 @@ def test_the_default_install_reads_zstandard_logs_without_inspect_ai(logs, tmp_p
     assert result.returncode == 0, result.stderr
     assert open_db(tmp_path / "e.db").execute("SELECT count(*) FROM replies").fetchone()[0] \
         == EPOCH_REPLIES
+
+
+def refused(path, tmp_path):
+    """`adjudicate import` of `path` in its own process: (stderr, peak RSS MiB); asserts exit 1,
+    no traceback and the database unchanged."""
+    db_path = tmp_path / "e.db"
+    before = dump(open_db(db_path))
+    script = ("import atexit, sys\natexit.register(lambda: sys.stderr.write(next(\n"
+              "    l for l in open('/proc/self/status') if l.startswith('VmHWM:'))))\n"
+              "from adjudicate.cli import main\nmain(sys.argv[1:], prog_name='adjudicate')")
+    result = subprocess.run([sys.executable, "-c", script, "import", str(path), "--db",
+                             str(db_path)], capture_output=True, text=True)
+    assert result.returncode == 1 and "Traceback" not in result.stderr, result.stderr
+    assert "a bug in adjudicate" not in result.stderr, result.stderr
+    assert dump(open_db(db_path)) == before
+    return result.stderr, int(result.stderr.split("VmHWM:")[1].split()[0]) >> 10
+
+
+def test_a_json_log_past_the_cap_is_refused_unread(logs, tmp_path):
+    path = tmp_path / "big.json"
+    with open(path, "w") as handle:  # a valid log: the samples, then 64 MiB of whitespace
+        handle.write(logs[".json"].read_text())
+        handle.write(" " * ((64 << 20) + 1))
+    stderr, peak = refused(path, tmp_path)
+    assert f"{path}: a JSON log of {path.stat().st_size:,} bytes, past the 64 MiB a JSON log " \
+           "may hold (it is read whole); convert it to .eval" in stderr, stderr
+    assert peak < 64, peak  # not read: the interpreter and the CLI alone
+
+
+def test_an_epoch_past_any_sample_index_is_a_named_error(logs, tmp_path):
+    log = json.loads(logs[".json"].read_text())
+    log["samples"][1]["epoch"] = 2 ** 70
+    path = tmp_path / "epoch.json"
+    path.write_text(json.dumps(log))
+    stderr, _ = refused(path, tmp_path)
+    assert f"{path}:samples[1]: field 'epoch': expected the epoch as a positive integer up to " \
+           "1,000,000, found 1180591620717411303424" in stderr, stderr
+
+
+def test_an_encrypted_member_is_a_named_error(logs, tmp_path):
+    """The encryption flag set on one sample member (in its local header and the directory)."""
+    data = bytearray(logs[".eval"].read_bytes())
+    with zipfile.ZipFile(logs[".eval"]) as archive:
+        info = next(i for i in archive.infolist() if i.filename.startswith("samples/"))
+    data[info.header_offset + 6] |= 1
+    entry = data.index(b"PK\x01\x02")  # the central directory's entries, to this member's
+    while not data[entry + 46:entry + 46 + len(info.filename)] == info.filename.encode():
+        entry = data.index(b"PK\x01\x02", entry + 4)
+    data[entry + 8] |= 1
+    path = tmp_path / "encrypted.eval"
+    path.write_bytes(bytes(data))
+    stderr, _ = refused(path, tmp_path)
+    assert f"{path}:{info.filename}: is encrypted: adjudicate reads unencrypted logs only" \
+        in stderr, stderr

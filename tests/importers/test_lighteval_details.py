@@ -179,3 +179,55 @@ def test_without_pyarrow_the_error_names_the_extra(tmp_path):
     assert "reading parquet (lighteval details) needs pyarrow: pip install " \
            "'adjudicate[parquet]'" in result.stderr
     assert dump(open_db(db_path)) == before
+
+
+PEAK_RSS = ("import atexit, sys\n"
+            "atexit.register(lambda: sys.stderr.write(next(\n"
+            "    l for l in open('/proc/self/status') if l.startswith('VmHWM:'))))\n"
+            "from adjudicate.cli import main\nmain(sys.argv[1:], prog_name='adjudicate')")
+
+
+def import_measured(path, db_path):
+    """(exit code, stderr, peak RSS in MiB) of `adjudicate import` in its own process."""
+    result = subprocess.run([sys.executable, "-c", PEAK_RSS, "import", str(path), "--db",
+                             str(db_path), "--run", "r"], capture_output=True, text=True)
+    peak = int(result.stderr.split("VmHWM:")[1].split()[0]) >> 10
+    return result.returncode, result.stderr, peak
+
+
+def test_a_reply_the_footer_declares_over_the_row_cap_is_refused_before_decoding(tmp_path):
+    from adjudicate.importers.jsonl import MAX_LINE_BYTES
+
+    rows = json.loads(json.dumps(ROWS[:1]))
+    rows[0]["model_response"]["text"] = ["x" * (MAX_LINE_BYTES + 1)]
+    path = tmp_path / NAME
+    table = pa.Table.from_pylist(rows)
+    pq.write_table(table.select(sorted(table.column_names)), path, compression="zstd")
+    del rows, table
+    assert path.stat().st_size < 100_000  # small on disk, 64 MiB expanded
+    db_path = tmp_path / "e.db"
+    before = dump(open_db(db_path))
+    code, stderr, peak = import_measured(path, db_path)
+    assert code == 1 and "Traceback" not in stderr
+    assert f"{path}:row 1: field 'model_response.text.list.element': 64 MiB in 1 row(s), " \
+           "more than 64 MiB a row" in stderr, stderr
+    assert peak < 40 + (MAX_LINE_BYTES >> 20), peak  # never decoded: under the reply's size
+    assert dump(open_db(db_path)) == before
+
+
+def test_a_row_expanding_past_the_cap_from_a_dictionary_is_refused(tmp_path):
+    """One 1 MiB text repeated 70 times by dictionary encoding: the footer declares ~1 MiB."""
+    page = "y" * (1 << 20)
+    rows = json.loads(json.dumps(ROWS[:2]))
+    rows[1]["model_response"]["text"] = [page] * 70
+    path = tmp_path / NAME
+    table = pa.Table.from_pylist(rows)
+    pq.write_table(table.select(sorted(table.column_names)), path, use_dictionary=True,
+                   compression="zstd")
+    del rows, table
+    db_path = tmp_path / "e.db"
+    before = dump(open_db(db_path))
+    code, stderr, _ = import_measured(path, db_path)
+    assert code == 1 and "Traceback" not in stderr
+    assert f"{path}:row 2: field 'model_response': more than 64 MiB in one row" in stderr, stderr
+    assert dump(open_db(db_path)) == before

@@ -93,3 +93,19 @@ def test_pathological_input_times_out_without_hanging() -> None:
     assert results["fine"].verdicts["symbolic"].outcome == "accept"
     assert results["tower"].extraction.answer == "10^{10^{10}}"
     assert results["tower"].dispute == "all_reject"
+
+
+def test_a_reply_over_the_length_bound_is_every_graders_error_unread() -> None:
+    """A reply of 2 MiB is not extracted or parsed (a 600 MB one took 574 s): each grader's
+    `error` says why; the reply beside it is graded as usual."""
+    long = "The answer is 2. " * ((2 << 20) // 17) + "$\\boxed{2}$"
+    items = [MathItem(long, "2", id="long"), MathItem("So $\\boxed{2}$.", "2", id="short")]
+    graded = {g.item.id: g for g in grade_math_many(items, jobs=1)}
+    assert graded["long"].extraction.rule == "too long"
+    assert graded["long"].extraction.answer is None
+    assert {v.outcome for v in graded["long"].verdicts.values()} == {"error"}
+    reason = next(iter(graded["long"].verdicts.values())).evidence["reason"]
+    assert reason.startswith(f"the reply has {len(long):,} characters, more than the "
+                             f"{1 << 20:,} a math reply is read for")
+    assert set(graded["long"].verdicts) == set(graded["short"].verdicts)
+    assert {v.outcome for v in graded["short"].verdicts.values()} == {"accept"}
