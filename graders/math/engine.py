@@ -127,10 +127,14 @@ _WARM_CHECKS = (
 
 def ready_to_check() -> None:
     """Ready this process to check (a fork server's preload): caches in, LaTeX parser built,
-    SymPy's lazy imports done by a few made-up checks whose verdicts are dropped."""
+    SymPy's lazy imports done by a few made-up checks whose verdicts are dropped (no time
+    limit: on a loaded machine a limit could stop one before its import)."""
+    from graders.math.symbolic import SymbolicConfig
+
     _warmed_worker()
     for name, text, key in _WARM_CHECKS:
-        run_check((name, text, key, 5.0, ""))
+        spec, config = GRADERS[name], SymbolicConfig(timeout_s=None)
+        _grade(spec, text, key, config, *([""] if spec.reads_question else []))
 
 
 @dataclass
@@ -228,10 +232,21 @@ def grade_math_many(
     if not isolated or not items:
         checking = None
     elif checking is None:
-        # The pool starts while this process extracts: its processes fork from a warm fork
-        # server, so this process never loads SymPy.
-        starting = _Starting(min(jobs or os.cpu_count() or 1, len(items) * len(isolated)),
-                             timeout_s)
+        workers = min(jobs or os.cpu_count() or 1, len(items) * len(isolated))
+        if threading.active_count() == 1 and os.name == "posix":
+            # Forked workers inherit the built LaTeX parser instead of each building it;
+            # replies and keys without a backslash (GSM8K) rarely need it, and then a worker
+            # builds it itself if it meets some LaTeX. With no other thread here, forking from
+            # this process is cheapest: SymPy loads once, and no second interpreter starts.
+            from graders.math.symbolic import warm_up
+
+            warm_up(latex=any("\\" in item.reply or "\\" in item.key for item in items))
+            checking = CheckingPool(workers, timeout_s)
+        else:
+            # Forking is unsafe beside other threads (a progress bar's): the pool starts while
+            # this process extracts, its processes forked from a warm fork server (they were
+            # spawned cold), and this process never loads SymPy.
+            starting = _Starting(workers, timeout_s)
     elif checking.timeout_s != timeout_s:
         raise ValueError(f"the pool's checks time out after {checking.timeout_s}s, "
                          f"not {timeout_s}s")

@@ -1,12 +1,13 @@
-"""The fork server the checking processes start from, so SymPy loads once and off the path.
+"""The fork server checking processes start from when the grading process runs other threads.
 
-Without it, the process that extracts answers imported SymPy and Math-Verify (about a second)
-before it could fork its checking processes, and each of those then loaded what SymPy imports
-lazily (`sympy.physics.units` on a first `simplify`, about half a second) on its own. The fork
-server is started first thing (`checking_context()` returns at once); it imports and warms
-everything a check needs (`checker_preload`) while this process reads and extracts the
-replies, and each checking process forked from it starts warm. Where there is no fork server
-(not POSIX), the caller falls back to forking or spawning from itself.
+Beside another thread (the progress bar's, in a terminal) forking from the grading process is
+unsafe, so its checking processes used to be spawned cold: each imported SymPy and Math-Verify
+(about a second), built the LaTeX parser and loaded what SymPy imports lazily
+(`sympy.physics.units` on a first `simplify`) on its own. The fork server is started as
+grading begins (`checking_context()` returns at once); it imports and warms everything a check
+needs (`checker_preload`) while the grading process reads and extracts the replies, and each
+checking process forked from it starts warm. The grading process then never loads SymPy.
+Where there is no fork server (not POSIX), the caller spawns its processes as before.
 """
 
 from __future__ import annotations

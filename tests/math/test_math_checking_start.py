@@ -1,5 +1,6 @@
-"""The checking processes start from a warm fork server: the process that extracts answers
-never loads SymPy, and a check never pays for one of SymPy's lazy imports."""
+"""Beside another thread (a terminal's progress bar) the checking processes start from a warm
+fork server, not spawned cold: the process that extracts answers never loads SymPy, a check
+never pays for one of SymPy's lazy imports, and nothing is left running after grading."""
 
 from __future__ import annotations
 
