@@ -13,6 +13,7 @@ _SET_WRITING = re.compile(r"\\mid|\\setminus|\\backslash|\\text\{\s*or\s*\}|\\cu
 _INEQUALITY = re.compile(r"[<>]|\\[lg]eq?\b|\\neq?\b")
 _NOT_VARIABLES = re.compile(r"\\(?:[lg]eq?|neq?|frac|dfrac|sqrt|infty|pi|left|right|cdot|text)\b")
 _INTERVAL = re.compile(r"^\s*(?:\\left)?[(\[].*,.*[)\]]\s*$")
+_WORD = re.compile(r"[A-Za-z]{2}")  # a label needs a word
 _LETTER = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
 
 # kind -> (title, description), in the order they are checked
@@ -53,17 +54,17 @@ def classify_forms(answer: str, key: str) -> str | None:
     for one, other in ((answer, key), (key, answer)):
         if angle_units.in_degrees(one) is not None and angle_units.in_radians(other):
             return "angle_units"
-    if labeled.applies(answer, key):
+    if ("=" in answer or "=" in key) and labeled.applies(answer, key):
         return "labeled_tuple"
-    if any(len(found) >= 2 and any(label_words(p.label) for p in found)
-           for found in (pieces(answer), pieces(key))):
+    if any(_WORD.search(text) and len(found := pieces(text)) >= 2
+           and any(label_words(p.label) for p in found) for text in (answer, key)):
         return "partial_parse"
     if _SET_WRITING.search(answer) or _SET_WRITING.search(key) or any(
             _INEQUALITY.search(one) and re.search(r"[A-Za-z]", _NOT_VARIABLES.sub("", one))
             and (_INTERVAL.match(other) or _INEQUALITY.search(other))
             for one, other in ((answer, key), (key, answer))):
         return "set_notation"
-    if _renamed(answer, key):
+    if _LETTER.search(answer) and _LETTER.search(key) and _renamed(answer, key):
         return "renamed_parameter"
     return None
 

@@ -39,6 +39,7 @@ class Reply:
     reply: str
     key: str
     label: bool | None = None
+    question: str = ""  # the problem's statement, where the source has one
 
 
 def _jsonl(path: Path) -> list[dict]:
@@ -59,7 +60,8 @@ def tora_replies(data: Path = DATA) -> list[Reply]:
     for row in _jsonl(data / "tora_tora-70b-v1.0_gsm8k_outputs.jsonl"):
         pred, gold = _as_number(str(row["pred"][0])), _as_number(str(row["gt"]))
         label = pred is not None and gold is not None and abs(pred - gold) < 1e-4
-        replies.append(Reply("tora", str(row["idx"]), row["code"][0], str(row["gt"]), label))
+        replies.append(Reply("tora", str(row["idx"]), row["code"][0], str(row["gt"]), label,
+                             row.get("question", "")))
     return replies
 
 
@@ -67,22 +69,28 @@ def _gsm8k_reference(data: Path) -> list[Reply]:
     replies = []
     for index, row in enumerate(_jsonl(data / "gsm8k_test.jsonl")):
         body, _, key = row["answer"].rpartition("####")
-        replies.append(Reply("gsm8k-reference", str(index), body.rstrip(), key.strip(), True))
+        replies.append(Reply("gsm8k-reference", str(index), body.rstrip(), key.strip(), True,
+                             row["question"]))
     return replies
 
 
+def _gsm8k_questions(data: Path) -> list[str]:
+    return [row["question"] for row in _jsonl(data / "gsm8k_test.jsonl")]
+
+
 def _gsm8k_worded(data: Path) -> list[Reply]:
-    replies = []
+    replies, questions = [], _gsm8k_questions(data)
     for item in gsm8k_items(data):
         body, _, stated = item.reply.rpartition("\nA:")
         if body and stated.strip():
             replies.append(Reply("gsm8k-solutions-worded", f"{item.run}/{item.task_id}",
-                                 body.rstrip(), stated.strip(), True))
+                                 body.rstrip(), stated.strip(), True,
+                                 questions[int(item.task_id)]))
     return replies
 
 
 def _demo() -> list[Reply]:
-    keys = {row["unique_id"]: row["answer"] for row in _jsonl(FIXTURES / "problems.jsonl")}
+    problems = {row["unique_id"]: row for row in _jsonl(FIXTURES / "problems.jsonl")}
     reading = {(row["run"], row["id"], row["sample_index"]): row["label"] == "correct"
                for row in _jsonl(FIXTURES / "reading.jsonl")}
     replies = []
@@ -90,8 +98,9 @@ def _demo() -> list[Reply]:
         run = re.sub(r"^replies-", "", path.stem)
         for row in _jsonl(path):
             where = (run, row["id"], row["sample_index"])
-            replies.append(Reply("demo", "/".join(map(str, where)), row["reply"], keys[row["id"]],
-                                 reading.get(where)))
+            problem = problems[row["id"]]
+            replies.append(Reply("demo", "/".join(map(str, where)), row["reply"],
+                                 problem["answer"], reading.get(where), problem.get("problem", "")))
     return replies
 
 
@@ -99,15 +108,17 @@ def all_replies(data: Path = DATA) -> list[Reply]:
     """Every corpus that is present (the demo always is)."""
     replies: list[Reply] = []
     if data.exists():
-        replies += [Reply("gsm8k-solutions", f"{i.run}/{i.task_id}", i.reply, i.key, i.label)
-                    for i in gsm8k_items(data)]
+        questions = _gsm8k_questions(data)
+        math500 = {row["unique_id"]: row for row in _jsonl(data / "math500_test.jsonl")}
+        replies += [Reply("gsm8k-solutions", f"{i.run}/{i.task_id}", i.reply, i.key, i.label,
+                          questions[int(i.task_id)]) for i in gsm8k_items(data)]
         replies += _gsm8k_worded(data)
         replies += _gsm8k_reference(data)
         replies += tora_replies(data)
-        replies += [Reply("math500-reference", row["unique_id"], row["solution"], row["answer"])
-                    for row in _jsonl(data / "math500_test.jsonl")]
+        replies += [Reply("math500-reference", row["unique_id"], row["solution"], row["answer"],
+                          question=row["problem"]) for row in math500.values()]
         replies += [Reply("math500-styled", f"{i.task_id}/{i.sample_index}", i.reply, i.key,
-                          i.label) for i in math500_items(data)]
+                          i.label, math500[i.task_id]["problem"]) for i in math500_items(data)]
         replies += [Reply("mathverify-preds", str(n), row["pred"], row["gold"])
                     for n, row in enumerate(_jsonl(data / "mathverify_test_cases.jsonl"))]
     return replies + _demo()

@@ -7,8 +7,10 @@
 Sides and corpora as in `extraction_diff.py` (each side runs in its own process with only its
 tree on `sys.path`). For every reply whose verdict changed, the listing shows the key, the
 extracted answer on both sides and the grader's outcome both ways, so every new accept can be
-read and argued (a key alone can be wrong). Where the corpus has a label (GSM8K's `is_correct`,
-ToRA's own check, the styled MATH-500 answers), accepts of labelled-wrong replies are counted.
+read and argued (a key alone can be wrong). Each reply goes with its problem's statement where
+the corpus has one (a side older than issue 27 grades without it). Where the corpus has a
+label (GSM8K's `is_correct`, ToRA's own check, the styled MATH-500 answers), accepts of
+labelled-wrong replies are counted.
 """
 
 from __future__ import annotations
@@ -32,9 +34,12 @@ GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
 _CHILD = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
+import dataclasses
 from graders.math.engine import MathItem, grade_math_many
 rows = [json.loads(line) for line in open(sys.argv[2], encoding="utf-8")]
-items = [MathItem(row["reply"], row["key"], n) for n, row in enumerate(rows)]
+reads = "question" in {f.name for f in dataclasses.fields(MathItem)}  # a side before issue 27
+items = [MathItem(row["reply"], row["key"], n, **({"question": row["question"]} if reads else {}))
+         for n, row in enumerate(rows)]
 found = {}
 for g in grade_math_many(items):
     found[g.item.id] = [g.extraction.answer, {k: v.outcome for k, v in g.verdicts.items()}]
@@ -47,7 +52,8 @@ with open(sys.argv[3], "w", encoding="utf-8") as out:
 def grade_side(root: Path, replies: list[Reply], tmp: Path) -> list[list]:
     """[extracted answer, {grader: outcome}] per reply, graded by the tree at root."""
     given, taken = tmp / "in.jsonl", tmp / "out.jsonl"
-    given.write_text("".join(json.dumps({"reply": r.reply, "key": r.key}) + "\n"
+    given.write_text("".join(json.dumps({"reply": r.reply, "key": r.key, "question": r.question})
+                             + "\n"
                              for r in replies), encoding="utf-8")
     subprocess.run([sys.executable, "-c", _CHILD, str(root), str(given), str(taken)],
                    check=True, cwd=tmp)
