@@ -39,7 +39,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -218,8 +218,15 @@ def allocation_reads(graded: Path, work: Path, seeds: range, ns: list[int], resa
                 with dump.open("a", encoding="utf-8") as out:
                     out.write(json.dumps({"reading": name, "seed": seed, "truth": truth,
                                           "step": step, "tallies": {
-                                              a: asdict(t) for a, t in mine.items()}}) + "\n")
+                                              a: plain(t) for a, t in mine.items()}}) + "\n")
         summary(name, truth, tallies, len(seeds), step, ns)
+
+
+def plain(t: Tally) -> dict:
+    """A tally as JSON-ready data (its width lists by n)."""
+    return {"row_hits": t.row_hits, "full_hits": t.full_hits, "total": t.total,
+            "widths": dict(t.widths), "full_widths": dict(t.full_widths),
+            "to_two": t.to_two, "seconds": t.seconds}
 
 
 def merge(into: Tally, part: Tally) -> None:
