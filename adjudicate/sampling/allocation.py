@@ -14,7 +14,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sqlite_utils import Database
 
@@ -117,4 +117,4 @@ def sample_queue(db: Database, reviewer: str, flt: QueueFilter | None = None) ->
     states = strata_states([r for r in ranked_replies(db) if r.reply_id in wanted])
     place = {reply_id: i for i, reply_id in enumerate(neyman_order(states))}
     ordered = sorted(rows, key=lambda row: place.get(row.reply_id, math.inf))
-    return [replace(row, natural=i) for i, row in enumerate(ordered)]
+    return [row._replace(natural=i) for i, row in enumerate(ordered)]

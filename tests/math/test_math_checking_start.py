@@ -55,8 +55,8 @@ from graders.math.engine import _extract, run_check
 before = set(sys.modules)
 for reply, key in json.load(open(sys.argv[2])):
     answer = _extract(reply).answer
-    run_check(("symbolic", answer, key, 5.0))
-    run_check(("mathverify-full", reply, key, 5.0))
+    run_check(("symbolic", answer, key, 5.0, ""))
+    run_check(("mathverify-full", reply, key, 5.0, ""))
 print(json.dumps(sorted(set(sys.modules) - before)))
 """
 
