@@ -64,6 +64,7 @@ class CodeSummary:
     unusable: list[tuple[str, str]] = field(default_factory=list)  # (problem, why): not graded
     probed: int = 0  # (sample, failing input) pairs run to show what the other samples did
     shrunk: int = 0  # failing samples given their minimal failing input
+    probes_stopped: int = 0  # failing inputs on which the probe budget stopped some samples
 
 
 def code_problem(row: dict[str, Any]) -> CodeProblem:
@@ -150,8 +151,9 @@ def _evidence(db: Database, problems: dict[int, CodeProblem],
     missing = {pid: problem for pid, problem in probing.items() if pid not in expected}
     if missing:
         expected.update(_expected_outputs(db, missing, executor, on_stage, on_progress, config))
-    summary.probed = probe_failing_inputs(db, probing, expected, executor, config, on_stage,
-                                          on_progress)
+    probed = probe_failing_inputs(db, probing, expected, executor, config, on_stage,
+                                  on_progress)
+    summary.probed, summary.probes_stopped = probed.ran, probed.stopped
 
 
 def _grade(db: Database, todo: list[ReplyToGrade], problems: dict[int, CodeProblem],

@@ -35,17 +35,16 @@ from graders.progress import Advance, Stage
 def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
                          expected: dict[int, ExpectedOutputs], executor: Executor,
                          config: CodeGradeConfig, on_stage: Stage | None = None,
-                         on_progress: Advance | None = None) -> int:
+                         on_progress: Advance | None = None) -> ProbeSummary:
     """Run and tally the other samples on these problems' queued failing inputs, where
-    `executor` runs samples, within `config.probe` per problem; returns how many (sample,
-    input) pairs ran."""
+    `executor` runs samples, within `config.probe` per problem."""
+    summary = ProbeSummary()
     inputs = _inputs_by_problem(db, problems, expected, config)
     if not inputs:
-        return 0
+        return summary
     voices = {pid: base_passing(db, pid) for pid in inputs}
     done = probe_outputs(db, [v.reply_id for vs in voices.values() for v in vs], VERSION)
     plan = _plan(inputs, voices, problems, done, config.probe)
-    ran = 0
     if plan.todo:
         if on_stage:
             on_stage("Running the other samples on failing inputs", len(plan.todo))
@@ -58,7 +57,7 @@ def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
                         continue
                     rows.append((reply_id, key, answer.kind, answer.output))
                     done[(reply_id, key)] = (answer.kind, answer.output)
-                    ran += 1
+                    summary.ran += 1
         finally:  # also on Ctrl-C: every answer so far is kept, the rerun asks the rest
             save_probe_outputs(db, VERSION, rows)
     tallies = []
@@ -70,8 +69,18 @@ def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
             note = (stop_note(len(voiced), asked, plan.stopped[(pid, probe.key)], config.probe)
                     if len(voiced) < asked and plan.stopped[(pid, probe.key)] else None)
             tallies.append((pid, probe.key, tally(probe, voiced, note)))
+            summary.stopped += note is not None
     save_tallies(db, VERSION, tallies)
-    return ran
+    return summary
+
+
+@dataclass
+class ProbeSummary:
+    """What the probe stage did: (sample, input) pairs run, and inputs whose tally the budget
+    stopped (fewer samples ran on them than pass the base tests)."""
+
+    ran: int = 0
+    stopped: int = 0
 
 
 @dataclass

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.code.input_runs import KILLED, is_timeout
+from graders.evidence import ProbeBudgetStop
 
 NOT_RUN = "not_run"  # a probe answer's kind when the budget stopped the pair before it ran
 SAMPLE_SPENT = "sample"  # why a pair was not run: its sample spent its allowance
@@ -59,9 +60,9 @@ class Allowance:
         return self.spent_s >= self.budget_s
 
 
-def stop_note(run: int, of: int, reasons: set[str], limits: ProbeLimits) -> dict[str, Any]:
-    """The tally's record of a stop: how many of the problem's samples ran on the input, and why
-    the rest did not."""
+def stop_note(run: int, of: int, reasons: set[str], limits: ProbeLimits) -> ProbeBudgetStop:
+    """The tally's record of a stop (`graders.evidence.probe_stop_line` words it): how many of
+    the problem's samples ran on the input, and why the rest did not."""
     why = []
     if SAMPLE_SPENT in reasons:
         why.append(f"a sample may spend {limits.sample_cpu_s:g} CPU s on a problem's inputs "
@@ -70,12 +71,3 @@ def stop_note(run: int, of: int, reasons: set[str], limits: ProbeLimits) -> dict
         why.append(f"a problem may run {limits.runs:,} sample-input pairs per grade")
     return {"run": run, "of": of, "why": "; ".join(why)}
 
-
-def stop_line(tally: dict[str, Any]) -> str | None:
-    """'probes stopped at the budget: 3 of 9 samples run (why)', or None if nothing stopped."""
-    note = tally.get("budget")
-    if not isinstance(note, dict):
-        return None
-    why = note.get("why")
-    return (f"probes stopped at the budget: {note.get('run')} of {note.get('of')} samples run"
-            + (f" ({why})" if why else ""))

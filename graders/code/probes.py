@@ -25,6 +25,7 @@ from graders.code.problem import CodeProblem
 from graders.code.sample_outcome import PASS, judge_message
 from graders.code.sandbox import Sandbox
 from graders.code.shrink_values import input_key
+from graders.evidence import ProbeBudgetStop
 
 VERSION = "1"
 QUIRK_RUNS = 2  # distinct runs whose samples must agree against the reference
@@ -121,7 +122,7 @@ def _shown(kind: str, evidence: dict[str, Any]) -> str:
 
 
 def tally(probe: ProbeInput, answers: Iterable[tuple[str, ProbeAnswer]],
-          budget: dict[str, Any] | None = None) -> dict[str, Any]:
+          budget: ProbeBudgetStop | None = None) -> dict[str, Any]:
     """The distribution of (run, answer) pairs: groups of equal outputs, largest first, and
     whether a wrong output shared across runs suggests a reference quirk; `budget` says that
     the probe budget stopped some samples before this input (`probe_budget.stop_note`)."""

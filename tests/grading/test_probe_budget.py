@@ -15,7 +15,7 @@ import pytest
 from adjudicate.grading.code_pipeline import grade_code_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.probes import tally_for
-from graders.code.probe_budget import stop_line
+from graders.evidence import probe_stop_line
 from tests.conftest import write_jsonl
 from tests.grading.test_evidence_stage import BODIES as HONEST_BODIES
 from tests.grading.test_probe_stage import PROBLEM as HONEST_PROBLEM
@@ -109,7 +109,7 @@ def test_hostile_samples_cost_runs_linear_in_their_number(db, tmp_path, count):
             continue
         stopped += 1
         assert note["of"] == count + 2 and note["run"] == tally["samples"] < count + 2
-        line = stop_line(tally)
+        line = probe_stop_line(tally)
         assert line is not None and line.startswith(
             f"probes stopped at the budget: {note['run']} of {count + 2} samples run")
         if index == count + 1:  # the honest failure: its own minimal input is untouched
