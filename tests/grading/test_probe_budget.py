@@ -131,3 +131,28 @@ def test_hostile_samples_leave_honest_evidence_as_it_was(db_path, tmp_path):
     assert evidence(beside, "Toy/7") == evidence(alone, "Toy/7")
     # the honest failure beside the hostile samples shrinks as it does alone
     assert evidence(beside, "Toy/len")[4][0] == evidence(alone, "Toy/len")[1][0]
+
+
+# Stalls on every input that is not one of the problem's tests: its own shrink candidates too.
+STALLING_IN_SHRINK = """    import time
+    if s == {own!r}:
+        return len(s) + 1
+    if s in {tests!r}:
+        return len(s)
+    {stall}
+"""
+
+
+def test_a_sample_stalling_in_its_own_shrink_is_charged_alone(db, tmp_path):
+    stalling = [STALLING_IN_SHRINK.format(own=f"xxxx{LETTERS[i]}", tests=TESTS, stall=STALLS[i])
+                for i in range(2)]
+    load(db, tmp_path, [*stalling, *HONEST])
+    grade_code_replies(db, jobs=2)
+    found = evidence(db, "Toy/len")
+    for index in (0, 1):  # each search stops at its own timeout budget, on its own input
+        search = found[index][0]["search"]
+        assert found[index][0]["same_as_original"] and search["timeouts"] == 3
+        assert search["stopped"].startswith("timeout budget")
+    honest = found[3][0]
+    assert honest["call"] == "size('Z')" and honest["search"]["complete"]
+    assert honest["search"]["timeouts"] == 0
