@@ -64,13 +64,16 @@ def one_round(src: Path, folder: Path, hostile: int) -> dict:
     """Import and grade in processes of their own; times and what the database holds."""
     problems, samples = write_inputs(folder, hostile)
     db = folder / "evals.db"
+    # run in the scratch folder: `python -m` puts the working directory first on sys.path,
+    # so run from a checkout it would import that checkout, whatever PYTHONPATH says
     env = {**os.environ, "PYTHONPATH": str(src)}
     cli = [sys.executable, "-m", "adjudicate"]
     for args in (["import", str(problems)], ["import", str(samples), "--run", "a"]):
-        subprocess.run([*cli, *args, "--db", str(db)], env=env, check=True, capture_output=True)
+        subprocess.run([*cli, *args, "--db", str(db)], env=env, cwd=folder, check=True,
+                       capture_output=True)
     began = time.perf_counter()
     grade = subprocess.Popen([*cli, "grade", "--db", str(db), "--jobs", "2"], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                             cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     _, status, usage = os.wait4(grade.pid, 0)
     wall = time.perf_counter() - began
     output = grade.stdout.read().decode() if grade.stdout else ""
@@ -116,11 +119,12 @@ def main() -> None:
             print(f"{hostile:>3} {name:<8} {found['wall_s']:>7.1f} {found['cpu_s']:>6.1f} "
                   f"{found['runs']:>5} {found['timeouts']:>8} {found['stopped']:>7}  "
                   f"{found['honest_minimal']}")
-        if len(best) > 1:
-            first, *rest = best.values()
-            for name, found in list(best.items())[1:]:
-                print(f"    {name}/{next(iter(best))}: wall {found['wall_s'] / first['wall_s']:.2f}x,"
-                      f" runs {found['runs']}/{first['runs']}")
+        (base_name, base), *others = best.items()
+        for name, found in others:
+            print(f"    {name} / {base_name}: wall {found['wall_s'] / base['wall_s']:.2f}x, "
+                  f"cpu {found['cpu_s'] / max(base['cpu_s'], 1e-9):.2f}x, "
+                  f"runs {found['runs']} / {base['runs']}")
+        if others:
             same = len({found["honest_minimal"] for found in best.values()}) == 1
             print(f"    honest minimal input the same on every side: {same}")
     print(f"load {os.getloadavg()[0]:.1f}")

@@ -156,3 +156,32 @@ def test_a_sample_stalling_in_its_own_shrink_is_charged_alone(db, tmp_path):
     honest = found[3][0]
     assert honest["call"] == "size('Z')" and honest["search"]["complete"]
     assert honest["search"]["timeouts"] == 0
+
+
+def test_grade_probe_seconds_sets_each_samples_allowance(db_path, tmp_path):
+    from click.testing import CliRunner
+
+    from adjudicate.cli import main
+    from db.connection import open_db
+    from tests.grading.test_probe_stage import SAMPLES
+
+    db = open_db(db_path)
+    import_file(db, str(write_jsonl(tmp_path / "p.jsonl", [HONEST_PROBLEM])), ImportOptions())
+    path = write_jsonl(tmp_path / "a.jsonl",
+                       [{"task_id": "Toy/7", "completion": body} for body in SAMPLES["a"]])
+    import_file(db, str(path), ImportOptions(run="a"))
+    db.close()
+    # an allowance smaller than any run: each of the three voices runs its first input only
+    result = CliRunner().invoke(main, ["grade", "--db", str(db_path), "--jobs", "1",
+                                       "--probe-seconds", "0.000001"])
+    assert result.exit_code == 0, result.output
+    assert "Code: probes stopped at the budget on 1 failing input (each sample may spend 1e-06 " \
+           "CPU s on its problem's inputs, each problem 4,096 runs" in " ".join(result.output.split())
+    db = open_db(db_path)
+    assert probe_runs(db, "Toy/7") == {0: 1, 1: 1, 2: 1}  # #3 fails base: not a voice
+    notes = {tally["call"]: tally.get("budget") for tally in (
+        tally_for(db, pid, key) for pid, key in db.execute(
+            "SELECT problem_id, input_key FROM probe_tallies")) if tally is not None}
+    db.close()
+    assert notes["size(7)"] is None
+    assert (notes["size(-1)"]["run"], notes["size(-1)"]["of"]) == (0, 3)
