@@ -87,6 +87,7 @@ def test_honest_samples_alone_run_on_every_input(db, tmp_path):
     assert "budget" not in only[1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [3, 6])
 def test_hostile_samples_cost_runs_linear_in_their_number(db, tmp_path, count):
     load(db, tmp_path, [*hostile(count), *HONEST])
@@ -117,6 +118,7 @@ def test_hostile_samples_cost_runs_linear_in_their_number(db, tmp_path, count):
     assert stopped >= inputs - 2
 
 
+@pytest.mark.slow
 def test_hostile_samples_leave_honest_evidence_as_it_was(db_path, tmp_path):
     from db.connection import open_db
 
@@ -143,6 +145,7 @@ STALLING_IN_SHRINK = """    import time
 """
 
 
+@pytest.mark.slow
 def test_a_sample_stalling_in_its_own_shrink_is_charged_alone(db, tmp_path):
     stalling = [STALLING_IN_SHRINK.format(own=f"xxxx{LETTERS[i]}", tests=TESTS, stall=STALLS[i])
                 for i in range(2)]
