@@ -70,4 +70,3 @@ def stop_note(run: int, of: int, reasons: set[str], limits: ProbeLimits) -> Prob
     if RUNS_SPENT in reasons:
         why.append(f"a problem may run {limits.runs:,} sample-input pairs per grade")
     return {"run": run, "of": of, "why": "; ".join(why)}
-
