@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from db.audit import requeue_audit
 from db.connection import now, write_transaction
 from db.patterns import refresh_patterns
-from graders.patterns import VERSION as PATTERNS_VERSION
+from graders.queue.patterns import VERSION as PATTERNS_VERSION
 from graders.verdict import Extraction, Verdict
 
 

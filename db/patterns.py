@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from db.connection import write_transaction
-from graders.patterns import VERSION, Pattern, code_pattern, math_pattern, parse_pattern
+from graders.queue.patterns import VERSION, Pattern, code_pattern, math_pattern, parse_pattern
 from graders.registry import GRADERS
 
 CHUNK = 500
@@ -20,7 +20,7 @@ CHUNK = 500
 
 def refresh_patterns(db: Database) -> int:
     """Compute the pattern of every queued reply that has none, or one of an older
-    `graders.patterns.VERSION`, from its stored extraction, key and verdicts; returns how many.
+    `graders.queue.patterns.VERSION`, from its stored extraction, key and verdicts; returns how many.
     Nothing is written when every pattern is current."""
     stale = [row[0] for row in db.execute(
         "SELECT reply_id FROM queue WHERE pattern IS NULL OR pattern_version IS NOT ?",

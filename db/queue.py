@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from sqlite_utils import Database
 
 from db.text_match import SQL_FUNCTION, TextMatch, register
-from graders.patterns import parse_pattern
+from graders.queue.patterns import parse_pattern
 from graders.registry import GRADERS
 
 STATUSES = ("unlabeled", "labeled", "skipped", "mine", "conflicting")
@@ -48,7 +48,7 @@ class QueueFilter:
     status: str | None = None  # one of STATUSES, relative to the reviewer
     answer: TextMatch | None = None  # on the extracted answer (code: the extracted program)
     key: TextMatch | None = None  # on the key
-    patterns: tuple[str, ...] = ()  # dispute pattern ids (`graders.patterns`)
+    patterns: tuple[str, ...] = ()  # dispute pattern ids (`graders.queue.patterns`)
 
     def __post_init__(self) -> None:
         if self.status is not None and self.status not in STATUSES:

@@ -19,8 +19,8 @@ _EXPORTS = {
     "MathItem": "graders.math.engine",
     "MathGrading": "graders.math.engine",
     "grade_math_many": "graders.math.engine",
-    "explain": "graders.math.explain",
-    "explain_many": "graders.math.explain",
+    "explain": "graders.queue.explain",
+    "explain_many": "graders.queue.explain",
 }
 __all__ = list(_EXPORTS)
 

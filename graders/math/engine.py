@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.disputes import math_dispute
 from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
 from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.fork_server import checking_context
 from graders.math.pool import IsolatedPool, StartContext
 from graders.progress import Advance
+from graders.queue.disputes import math_dispute
 from graders.registry import GRADERS, GraderSpec
 from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
 
@@ -49,7 +49,7 @@ class MathGrading:
 
     @property
     def dispute(self) -> str | None:
-        """Why this reply goes to the review queue (`graders.disputes`), or None."""
+        """Why this reply goes to the review queue (`graders.queue.disputes`), or None."""
         dispute = math_dispute(self.verdicts, self.extraction.answer, self.item.key)
         return dispute.reason if dispute else None
 

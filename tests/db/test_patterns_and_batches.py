@@ -18,7 +18,7 @@ from db.patterns import (
 )
 from db.queue import QueueFilter, load_queue
 from db.text_match import TextMatch
-from graders.patterns import VERSION
+from graders.queue.patterns import VERSION
 from tests.app.builders import build_review_db
 
 FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"

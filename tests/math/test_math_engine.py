@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from graders.disputes import dispute_reason
 from graders.math.engine import MathItem, grade_math_many
+from graders.queue.disputes import dispute_reason
 from graders.registry import GRADERS
 from graders.verdict import Verdict
 

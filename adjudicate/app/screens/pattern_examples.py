@@ -18,7 +18,7 @@ from adjudicate.app.widgets.example_card import ExampleCard
 from adjudicate.safe_text import visible
 from adjudicate.words import plural
 from graders.labels import LABELS
-from graders.patterns import SUSPECT, Pattern
+from graders.queue.patterns import SUSPECT, Pattern
 
 PER_PAGE = 3
 
