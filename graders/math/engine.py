@@ -18,7 +18,6 @@ from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.fork_server import checking_context
 from graders.math.pool import IsolatedPool, StartContext
 from graders.progress import Advance
-from graders.queue.disputes import math_dispute
 from graders.registry import GRADERS, GraderSpec
 from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
 
@@ -46,12 +45,6 @@ class MathGrading:
     item: MathItem
     extraction: Extraction
     verdicts: dict[str, Verdict]
-
-    @property
-    def dispute(self) -> str | None:
-        """Why this reply goes to the review queue (`graders.queue.disputes`), or None."""
-        dispute = math_dispute(self.verdicts, self.extraction.answer, self.item.key)
-        return dispute.reason if dispute else None
 
 
 def run_check(payload: tuple[str, str | None, str, float, str]) -> Verdict:
