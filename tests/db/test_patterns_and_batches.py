@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
+from adjudicate.app.filter_language import describe
+from adjudicate.cli import main
 from db.batches import batch_records, preview_decision, record_decision, settling_batches
 from db.connection import open_db
 from db.errors import StoreError
@@ -64,6 +67,13 @@ def test_a_database_graded_before_patterns_gets_them_on_open(path, db):
     db.execute("UPDATE queue SET pattern = NULL, pattern_version = NULL")
     db.conn.commit()
     db.close()
+    again = open_db(path)
+    assert set(patterns(again).values()) == {None}  # opening only opens
+    again.close()
+    # `review` brings the patterns up to date when it opens the queue (here it stops after
+    # that: the app needs a terminal), as `grade` does
+    done = CliRunner().invoke(main, ["review", "--db", str(path), "--reviewer", "ann"])
+    assert "needs a terminal" in done.output, done.output
     again = open_db(path)
     assert patterns(again) == before
     again.execute("UPDATE queue SET pattern_version = 'old', pattern = 'none/' "
@@ -229,4 +239,4 @@ def test_answer_key_and_pattern_filters(db, flt, count):
 def test_a_bad_regular_expression_is_a_clear_error():
     with pytest.raises(ValueError, match="not a regular expression"):
         TextMatch("(", regex=True)
-    assert "answer matches /\\.0$/" in QueueFilter(answer=TextMatch("\\.0$", True)).describe()
+    assert "answer matches /\\.0$/" in describe(QueueFilter(answer=TextMatch("\\.0$", True)))
