@@ -167,18 +167,6 @@ def store_batch(db: Database, graded: Sequence[GradedReply],
     return marks
 
 
-def current_verdicts(db: Database, reply_ids: Sequence[int] | None = None) -> dict[int, dict[str, str]]:
-    """reply id -> {grader: outcome} for current verdicts."""
-    sql = "SELECT reply_id, grader, verdict FROM verdicts WHERE current = 1"
-    out: dict[int, dict[str, str]] = {}
-    for reply_id, grader, verdict in db.execute(sql):
-        out.setdefault(reply_id, {})[grader] = verdict
-    if reply_ids is not None:
-        wanted = set(reply_ids)
-        out = {k: v for k, v in out.items() if k in wanted}
-    return out
-
-
 def save_selfcheck(
     db: Database, problem_id: int, version: str, reference_passes: bool, stub_fails: bool,
     details: dict[str, Any],

@@ -11,9 +11,8 @@ from db.batches import batch_records, preview_decision, record_decision, settlin
 from db.connection import open_db
 from db.errors import StoreError
 from db.export import export_rows
-from db.labels import adjudicate, history, labels_for, record_label, undo_last_action
+from db.labels import adjudicate, history, record_label, undo_last_action
 from db.patterns import (
-    decisions_needed,
     pattern_examples,
     pattern_members,
     pattern_summaries,
@@ -23,6 +22,8 @@ from db.queue import QueueFilter, load_queue
 from db.text_match import TextMatch
 from graders.queue.patterns import VERSION
 from tests.app.builders import build_review_db
+from tests.label_states import labels_for
+from tests.queue_counts import decisions_needed
 
 FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
 ASSIGNMENT = "wrapper(x =)/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
