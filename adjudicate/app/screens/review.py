@@ -17,7 +17,7 @@ from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from adjudicate.app.filter_language import describe
-from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
+from adjudicate.app.keymap import QUEUE_BINDINGS, digit_label, label_action_applies
 from adjudicate.app.messages import ProgressRefreshed
 from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
 from adjudicate.app.session import (
@@ -147,9 +147,9 @@ class ReviewScreen(EvidenceActions):
         if not advanced:
             self._at_end()
 
-    def action_label_slot(self, slot: int) -> None:
+    def action_label_digit(self, digit: int) -> None:
         if self.item is not None:
-            self.action_label(slot_label(self.item.kind, slot))
+            self.action_label(digit_label(self.item.kind, digit))
 
     def action_label_group(self, label: str) -> None:
         item = self.item
