@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adjudicate.report import build_report  # noqa: E402
-from adjudicate.report.bootstrap import bootstrap_interval  # noqa: E402
+from tests.report.bootstraps import bootstrap_interval  # noqa: E402
 from tests.report.synthetic import timing_records  # noqa: E402
 
 SHAPES = {

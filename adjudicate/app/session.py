@@ -41,15 +41,12 @@ from db.labels import (
 )
 from db.patterns import PatternSummary, pattern_examples, pattern_members, pattern_summaries
 from db.queue import (
-    STATUS_HELP,
     FilterChoices,
     QueueFilter,
     QueueRow,
     filter_choices,
-    format_grader_pattern,
     last_touched_reply,
     load_queue,
-    parse_grader_pattern,
     resume_index,
 )
 from db.review_item import (
@@ -74,12 +71,12 @@ from db.text_match import TextMatch
 
 ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sample: recorded
 
-# The store's records and filter helpers the rest of the app uses, taken from here.
+# The store's records the rest of the app uses, taken from here.
 __all__ = [
-    "STATUS_HELP", "Decision", "DecisionPreview", "Erratum", "ExtractionView", "FilterChoices",
+    "Decision", "DecisionPreview", "Erratum", "ExtractionView", "FilterChoices",
     "KeyStatus", "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem", "ReferenceText",
     "RetractionEffect", "ReviewProgress", "ReviewSession", "Scope", "StoreError", "TextMatch",
-    "Undone", "VerdictView", "format_grader_pattern", "parse_grader_pattern",
+    "Undone", "VerdictView",
 ]
 
 REGRADE_TIMEOUT_S = 600.0
@@ -135,7 +132,7 @@ class ReviewSession:
     def recount(self) -> ReviewProgress:
         """The queue's progress counted on a connection of its own: safe from a worker thread
         (it does not change `self.progress`; the screen hands the result back)."""
-        db = open_db(self.db_path, create=False)
+        db = open_db(self.db_path, readonly=True)
         try:
             return progress(db, self.reviewer)
         finally:

@@ -132,9 +132,13 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     from adjudicate.grading.code_pipeline import grade_code_replies
     from adjudicate.grading.errata_stage import regrade_errata
     from adjudicate.grading.math_pipeline import grade_math_replies
+    from db.patterns import refresh_patterns
     from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
     from graders.code.sandbox import IsolationUnavailable
 
+    # queued replies whose pattern is of another `graders.queue.patterns.VERSION` (or that were
+    # queued before patterns existed) get this version's, as verdicts get their graders' new one
+    refresh_patterns(db)
     executor = executor or LocalExecutor(jobs)
     limits = ProbeLimits(*probe) if probe else DEFAULT_PROBE
     with staged_progress("Grading math replies") as (stage, advance):

@@ -42,8 +42,8 @@ from graders.code.expected import VERSION as EXPECTED_VERSION
 from graders.code.minimal import DEFAULT_SHRINK, ShrinkLimits
 from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
 from graders.code.probes import VERSION as PROBE_VERSION
-from graders.disputes import code_dispute
 from graders.progress import Advance, Stage
+from graders.queue.disputes import code_dispute
 from graders.registry import GRADERS, PLUS
 from graders.verdict import ACCEPT, Extraction, Verdict
 

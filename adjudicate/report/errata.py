@@ -14,9 +14,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from graders.disputes import dispute_reason
 from graders.key_errata import DISPUTED, settle_key
 from graders.labels import LABELS
+from graders.queue.disputes import dispute_reason
 from graders.verdict import Verdict
 
 from .model import ErratumRow

@@ -212,7 +212,7 @@ class BadKey:
 
 @dataclass(frozen=True)
 class SuspectKey:
-    """A key that looks mangled or unreadable (`graders.math.suspect_keys`): every reply
+    """A key that looks mangled or unreadable (`graders.queue.suspect_keys`): every reply
     against it is queued, so a reviewer checks the key first."""
 
     benchmark: str

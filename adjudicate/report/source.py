@@ -18,7 +18,7 @@ from db.grading import failed_selfchecks
 from db.sample_order import current_order, sample_slots
 from db.stored import stored_replies
 from db.strata import StratumKey
-from graders.disputes import AUDIT
+from graders.queue.disputes import AUDIT
 from graders.registry import GRADERS
 
 

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from db.strata import StratumKey, stratum_of
-from graders.disputes import AUDIT
+from graders.queue.disputes import AUDIT
 
 from .reading import LABELED_STATUSES, Resolution
 from .records import ScoredReply

@@ -11,8 +11,6 @@ import pytest
 from adjudicate.report.bootstrap import (
     FIXED_POINT,
     ProblemBootstrap,
-    bootstrap_interval,
-    paired_bootstrap_interval,
 )
 from adjudicate.report.stats import (
     cohen_kappa,
@@ -23,6 +21,7 @@ from adjudicate.report.stats import (
     percentile_interval,
     wilson_interval,
 )
+from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interval
 
 
 @pytest.mark.parametrize(

@@ -17,7 +17,7 @@ from adjudicate.app.conflict_groups import (
 )
 from adjudicate.app.dialogs.decision import Answer, DecisionDialog
 from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
-from adjudicate.app.keymap import CONFLICTS_BINDINGS, label_action_applies, slot_label
+from adjudicate.app.keymap import CONFLICTS_BINDINGS, digit_label, label_action_applies
 from adjudicate.app.screens.help import HelpScreen
 from adjudicate.app.session import DecisionPreview, ReviewSession, Undone
 from adjudicate.app.widgets.code_view import CodeItemView
@@ -142,10 +142,10 @@ class ConflictsScreen(Screen[None]):
                     f"{LABELS.short(preview.label)}{kept}.")
         self.reload(keep_row=row + 1)
 
-    def action_adjudicate_slot(self, slot: int) -> None:
+    def action_adjudicate_digit(self, digit: int) -> None:
         kind = self._kind()
         if kind is not None:
-            self.action_adjudicate(slot_label(kind, slot))
+            self.action_adjudicate(digit_label(kind, digit))
 
     def action_group_by(self) -> None:
         self.grouping = GROUPINGS[(GROUPINGS.index(self.grouping) + 1) % len(GROUPINGS)]

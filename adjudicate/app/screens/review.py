@@ -16,7 +16,8 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
-from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
+from adjudicate.app.filter_language import describe
+from adjudicate.app.keymap import QUEUE_BINDINGS, digit_label, label_action_applies
 from adjudicate.app.messages import ProgressRefreshed
 from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
 from adjudicate.app.session import (
@@ -86,7 +87,7 @@ class ReviewScreen(EvidenceActions):
         session = self.session
         self.item = item = visible_data(session.current_item())
         self.erratum = session.my_erratum(item)
-        view = session.filter.describe()
+        view = describe(session.filter)
         if session.order == "sample":  # moving past a reply without a label or skip ends the sample
             view += " · sample order: label or skip each in turn"
         self.query_one(ItemHeader).show(session.position, len(session.rows), item, view)
@@ -116,7 +117,7 @@ class ReviewScreen(EvidenceActions):
         return Content.from_markup(
             "[b]No queued reply matches this view[/b] ($view).\n\n"
             "Press [b]/[/b] to change the filter, [b]a[/b] for conflicts, [b]q[/b] to quit.",
-            view=self.session.filter.describe())
+            view=describe(self.session.filter))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the labels that apply to this item's kind; grey out item actions if none."""
@@ -146,9 +147,9 @@ class ReviewScreen(EvidenceActions):
         if not advanced:
             self._at_end()
 
-    def action_label_slot(self, slot: int) -> None:
+    def action_label_digit(self, digit: int) -> None:
         if self.item is not None:
-            self.action_label(slot_label(self.item.kind, slot))
+            self.action_label(digit_label(self.item.kind, digit))
 
     def action_label_group(self, label: str) -> None:
         item = self.item
@@ -177,7 +178,7 @@ class ReviewScreen(EvidenceActions):
             return
         from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
 
-        view = self.session.filter.describe()
+        view = describe(self.session.filter)
         self.app.push_screen(
             ChooseLabelDialog("Label every reply in this view",
                               f"{len(rows):,} queued replies · view: {view}", kinds.pop()),
@@ -188,7 +189,7 @@ class ReviewScreen(EvidenceActions):
             return
         from adjudicate.app.dialogs.decision import DecisionDialog
 
-        view = self.session.filter.describe()
+        view = describe(self.session.filter)
         preview = self.session.preview(self.session.view_ids, label)
         self.app.push_screen(
             DecisionDialog(f"Label this view {LABELS.short(label)}", preview, f"View: {view}"),
@@ -311,7 +312,7 @@ class ReviewScreen(EvidenceActions):
         if flt is None:
             return
         self.session.load(flt)
-        self.notify(visible(f"{len(self.session.rows):,} queued replies match: {flt.describe()}."),
+        self.notify(visible(f"{len(self.session.rows):,} queued replies match: {describe(flt)}."),
                     markup=False)
         self.show_current()
 

@@ -8,8 +8,8 @@ from textual.widgets import Static
 from adjudicate.app.formatting import duration
 from adjudicate.app.session import QueueItem, ReviewProgress
 from adjudicate.safe_text import visible, visible_data
-from graders.disputes import REASONS
 from graders.labels import LABELS
+from graders.queue.disputes import REASONS
 
 
 def describe_item(item: QueueItem) -> str:

@@ -12,6 +12,7 @@ from textual import events
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 
@@ -49,7 +50,7 @@ class ReplyView(Widget, can_focus=False):
         self._place()
         self.refresh()
 
-    def _span_style(self):
+    def _span_style(self) -> VisualStyle:
         return self.get_visual_style("reply-view--span")  # partial styles drop the background
 
     def _place(self) -> None:

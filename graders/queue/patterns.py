@@ -6,7 +6,7 @@ replies of one pattern always share their verdicts. The kind is read from the ex
 and the key alone (`classify_math`), so (answer, key) pairs — the queue's groups — sit whole
 inside a kind. `none` means no known kind: those replies must be read one by one, and so must
 the replies against a suspect key (`suspect_key`), whatever their answers look like. Pure; the
-queue stage (`graders.disputes`) stores a pattern with every queued reply.
+queue stage (`graders.queue.disputes`) stores a pattern with every queued reply.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 from graders.evidence import TIMEOUT_KINDS, first_failure
 from graders.math.normalize import normalize_math_answer
 from graders.named_registry import NamedRegistry
-from graders.pattern_forms import FORM_KINDS, classify_forms
-from graders.pattern_rules import WRAPPERS, choice_letter, list_items, parse_number, unwrap
+from graders.queue.pattern_forms import FORM_KINDS, classify_forms
+from graders.queue.pattern_rules import WRAPPERS, choice_letter, list_items, parse_number, unwrap
 from graders.registry import GRADERS
 
 # 2: replies against a suspect key have a pattern of their own

@@ -5,9 +5,9 @@ imported verdicts) dispute a reply when they disagree or none accepts; a code sa
 disputed when it passes the base tests and fails the extended ones. Replies sharing a group
 key are labeled together: the same (extracted answer, key) for math, the same first failing
 input of the same problem for code. A math reply against a suspect key
-(`graders.math.suspect_keys`) is queued whatever its verdicts say, with a pattern of its own
+(`graders.queue.suspect_keys`) is queued whatever its verdicts say, with a pattern of its own
 that no decision over many replies settles. Every dispute also has its pattern
-(`graders.patterns`): a named kind of dispute with the verdict vector, which one decision may
+(`graders.queue.patterns`): a named kind of dispute with the verdict vector, which one decision may
 settle. Pure: the grading pipelines store what it decides.
 """
 
@@ -20,8 +20,8 @@ from typing import Any
 from graders.digest import digest
 from graders.evidence import FirstFailure, first_failure
 from graders.labels import LABELS
-from graders.math.suspect_keys import SUSPECT_KEY, key_issue
-from graders.patterns import NONE, Pattern, code_pattern, math_pattern
+from graders.queue.patterns import NONE, Pattern, code_pattern, math_pattern
+from graders.queue.suspect_keys import SUSPECT_KEY, key_issue
 from graders.registry import GRADERS
 from graders.verdict import ACCEPT, Verdict
 

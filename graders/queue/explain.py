@@ -11,7 +11,14 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from graders.math.engine import MathGrading, MathItem, grade_math_many
+from graders.queue.disputes import math_dispute
 from graders.registry import GRADERS
+
+
+def queue_reason(grading: MathGrading) -> str | None:
+    """Why this reply goes to the review queue (`graders.queue.disputes`), or None."""
+    dispute = math_dispute(grading.verdicts, grading.extraction.answer, grading.item.key)
+    return dispute.reason if dispute else None
 
 
 def explanation(grading: MathGrading) -> dict[str, Any]:
@@ -35,7 +42,7 @@ def explanation(grading: MathGrading) -> dict[str, Any]:
         "normalized": normalized,
         "evidence": {name: v.evidence for name, v in grading.verdicts.items()},
         "versions": {name: v.version for name, v in grading.verdicts.items()},
-        "dispute": grading.dispute,
+        "dispute": queue_reason(grading),
     }
 
 
