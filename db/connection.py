@@ -99,11 +99,11 @@ def write_transaction(db: Database) -> Iterator[Database]:
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
-    except BaseException:
-        conn.rollback()
-        raise
-    else:
         conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # a failed COMMIT (a full disk) may leave it open, or not
+            conn.rollback()
+        raise
 
 
 def database_file(db: Database) -> str:

@@ -8,8 +8,11 @@ shows the next item only after that.
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
@@ -29,7 +32,7 @@ from db.errata import (
     standing_erratum,
 )
 from db.errata import bad_key_label as erratum_label
-from db.errors import StoreError
+from db.errors import StoreError, storage_failure
 from db.labels import (
     Undone,
     adjudicate,
@@ -79,10 +82,25 @@ __all__ = [
     "STATUS_HELP", "Decision", "DecisionPreview", "Erratum", "ExtractionView", "FilterChoices",
     "KeyStatus", "LabelConflict", "PatternSummary", "QueueFilter", "QueueItem", "ReferenceText",
     "RetractionEffect", "ReviewProgress", "ReviewSession", "Scope", "StoreError", "TextMatch",
-    "Undone", "VerdictView", "format_grader_pattern", "parse_grader_pattern",
+    "Undone", "VerdictView", "format_grader_pattern", "parse_grader_pattern", "NotSaved",
 ]
 
 REGRADE_TIMEOUT_S = 600.0
+
+
+class NotSaved(StoreError):
+    """SQLite refused a write (a read-only file, a full disk, a lock held too long): nothing of
+    the action was recorded, and the message says why and what to do before trying again."""
+
+
+def not_saved(exc: sqlite3.Error, path: str) -> NotSaved:
+    """The reviewer's form of a refused write: what happened, that nothing earlier is lost,
+    and what to do next."""
+    name = Path(path).name or "the database"
+    what, todo = storage_failure(exc) or (f"refused the write ({exc})", "check the database")
+    return NotSaved(f"Not saved: {name} {what}. This action was not recorded; every label "
+                    f"shown as taken before it is on disk. {todo[0].upper()}{todo[1:]}, then "
+                    "press the key again (q quits).")
 
 
 class ReviewSession:
@@ -102,6 +120,8 @@ class ReviewSession:
         self.position = 0
         self.progress: ReviewProgress = ReviewProgress(0, 0, 0, (), None)
         self._index: dict[int, int] = {}
+        self._failed_write = False  # the next write opens a fresh connection first
+        self.unsaved: str | None = None  # why the last write was refused, until one succeeds
 
     @classmethod
     def open(cls, path: str | Path, reviewer: str, flt: QueueFilter | None = None,
@@ -111,6 +131,29 @@ class ReviewSession:
 
     def close(self) -> None:
         self.db.close()
+
+    @contextmanager
+    def _committing(self) -> Iterator[None]:
+        """Around every write: SQLite refusing it becomes NotSaved (the transaction was rolled
+        back; the cursor and the rows shown are untouched). After a refusal the next write
+        opens the database again: a connection opened on a read-only file stays read-only
+        after the file is made writable."""
+        if self._failed_write:
+            try:
+                fresh = open_db(self.db_path, create=False)
+            except StoreError as exc:
+                self.unsaved = f"Not saved: {exc}"
+                raise NotSaved(self.unsaved) from exc
+            self.db.close()
+            self.db, self._failed_write = fresh, False
+        try:
+            yield
+        except sqlite3.OperationalError as exc:
+            self._failed_write = True
+            refused = not_saved(exc, self.db_path)
+            self.unsaved = str(refused)
+            raise refused from exc
+        self.unsaved = None
 
     # -- the queue -------------------------------------------------------------------------
     def load(self, flt: QueueFilter | None = None) -> None:
@@ -212,10 +255,11 @@ class ReviewSession:
         row = self.current
         if row is None:
             return False
-        if self.sample_order_id is not None:
-            label_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer, label)
-        else:
-            record_label(self.db, row.reply_id, self.reviewer, label)
+        with self._committing():
+            if self.sample_order_id is not None:
+                label_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer, label)
+            else:
+                record_label(self.db, row.reply_id, self.reviewer, label)
         self._set_states({row.reply_id: ("labeled", label)})
         return self.move(1)
 
@@ -225,8 +269,9 @@ class ReviewSession:
         row = self.current
         if row is None:
             return None
-        erratum = record_erratum(self.db, row.reply_id, self.reviewer, kind, new_key, note,
-                                 self.sample_order_id)
+        with self._committing():
+            erratum = record_erratum(self.db, row.reply_id, self.reviewer, kind, new_key, note,
+                                     self.sample_order_id)
         self._set_states({row.reply_id: ("labeled", erratum_label())})
         self.move(1)
         return erratum
@@ -242,7 +287,8 @@ class ReviewSession:
 
     def retract(self, erratum: Erratum) -> None:
         """Withdraw the erratum; reply labels stay as they are (committed on return)."""
-        retract_erratum(self.db, erratum, self.reviewer)
+        with self._committing():
+            retract_erratum(self.db, erratum, self.reviewer)
 
     def undo_would_retract(self) -> list[Erratum]:
         """The standing errata the next undo takes back with the `k` that recorded them."""
@@ -269,14 +315,16 @@ class ReviewSession:
                description: str, replace: bool = False, action: Action = "label") -> Decision:
         """Label (or adjudicate) every previewed reply in one decision, one batch of events
         that `u` takes back whole; this reviewer's earlier ones are kept unless `replace`."""
-        decision = record_decision(self.db, self.reviewer, preview, scope=scope,
-                                   subject=subject, description=description, replace=replace,
-                                   action=action)
+        with self._committing():
+            decision = record_decision(self.db, self.reviewer, preview, scope=scope,
+                                       subject=subject, description=description,
+                                       replace=replace, action=action)
         row = self.current
         if (self.sample_order_id is not None and action == "label" and row is not None
                 and row.reply_id in preview.reply_ids):
             # in sample order only the reply on screen is drawn: the rest were chosen by value
-            draw_current(self.db, self.sample_order_id, row.reply_id, self.reviewer)
+            with self._committing():
+                draw_current(self.db, self.sample_order_id, row.reply_id, self.reviewer)
         if action == "label":
             self._set_states(my_states(self.db, self.reviewer, list(preview.reply_ids)))
         self.refresh_progress()  # a decision may reach beyond this view
@@ -295,28 +343,32 @@ class ReviewSession:
         row = self.current
         if row is None:
             return False
-        if self.sample_order_id is not None:
-            skip_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer)
-        else:
-            record_skip(self.db, row.reply_id, self.reviewer)
+        with self._committing():
+            if self.sample_order_id is not None:
+                skip_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer)
+            else:
+                record_skip(self.db, row.reply_id, self.reviewer)
         if row.status != "labeled":
             self._set_states({row.reply_id: ("skipped", None)})
         return self.move(1)
 
     def adjudicate(self, reply_id: int, label: str) -> None:
         """Record the final label on a reply reviewers disagree on (undoable like a label)."""
-        adjudicate(self.db, reply_id, self.reviewer, label)
+        with self._committing():
+            adjudicate(self.db, reply_id, self.reviewer, label)
 
     def note(self, text: str) -> None:
         """Attach (or, with an empty text, clear) this reviewer's note on the current reply."""
         row = self.current
         if row is not None:
-            set_note(self.db, row.reply_id, self.reviewer, text)
+            with self._committing():
+                set_note(self.db, row.reply_id, self.reviewer, text)
 
     def undo(self) -> list[Undone]:
         """Undo this reviewer's last action, from this session or an earlier one (a decision
         over many replies at once), and show the reply it touched."""
-        undone = undo_last_action(self.db, self.reviewer)
+        with self._committing():
+            undone = undo_last_action(self.db, self.reviewer)
         if undone:
             touched = [u.reply_id for u in undone]
             self._set_states(my_states(self.db, self.reviewer, touched))

@@ -21,6 +21,7 @@ from adjudicate.app.messages import ProgressRefreshed
 from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
 from adjudicate.app.session import (
     DecisionPreview,
+    NotSaved,
     QueueFilter,
     QueueItem,
     ReviewSession,
@@ -32,6 +33,7 @@ from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView, main_extraction
+from adjudicate.app.widgets.not_saved import NotSavedLine, say_not_saved
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
 from adjudicate.words import plural, word
@@ -71,6 +73,7 @@ class ReviewScreen(EvidenceActions):
             yield ReferencePanel(id="reference-panel")
             if self.guidelines is not None:
                 yield GuidelinesPanel(self.guidelines, id="guidelines-panel")
+        yield NotSavedLine(id="not-saved")
         yield ProgressLine(id="progress-line")
         yield Footer()
 
@@ -102,6 +105,7 @@ class ReviewScreen(EvidenceActions):
                 pane.select_panel(pane.MAIN)
         self._shown_reply = item.reply_id if item else None
         self.query_one(ProgressLine).show(session.progress, session.reviewer)
+        self.query_one(NotSavedLine).show_reason(session.unsaved)
         self.refresh_panels()
         shape = f"{item.kind}{' erratum' if self.erratum else ''}" if item else None
         if shape != self._footer_shape:  # the footer recomposes: only when the keys change
@@ -140,7 +144,11 @@ class ReviewScreen(EvidenceActions):
         if is_key_label(label):  # wrong or ambiguous, and the right key if known: ask first
             self.ask_about_key()
             return
-        advanced = self.session.label(label)
+        try:
+            advanced = self.session.label(label)
+        except NotSaved as exc:
+            self.not_saved(exc)
+            return
         self.show_current()
         self._recount_soon()
         if not advanced:
@@ -202,6 +210,9 @@ class ReviewScreen(EvidenceActions):
         try:
             decision = self.session.decide(preview, scope=scope, subject=subject,
                                            description=description, replace=answer == "replace")
+        except NotSaved as exc:
+            self.not_saved(exc)
+            return
         except StoreError as exc:
             self.notify(visible(str(exc)), severity="error", markup=False)
             return
@@ -228,7 +239,11 @@ class ReviewScreen(EvidenceActions):
     def action_skip(self) -> None:
         if self.item is None:
             return
-        advanced = self.session.skip()
+        try:
+            advanced = self.session.skip()
+        except NotSaved as exc:
+            self.not_saved(exc)
+            return
         self.show_current()
         self._recount_soon()
         if not advanced:
@@ -261,8 +276,18 @@ class ReviewScreen(EvidenceActions):
     def _save_note(self, text: str | None) -> None:
         if text is None:
             return
-        self.session.note(text)
+        try:
+            self.session.note(text)
+        except NotSaved as exc:
+            self.not_saved(exc)
+            return
         self.notify("Note saved." if text else "Note cleared.")
+        self.show_current()
+
+    def not_saved(self, refused: NotSaved) -> None:
+        """The database refused the write: say so (a toast, and a line until a write goes
+        through), and show the item as it is on disk (the cursor did not move)."""
+        say_not_saved(self, str(refused))
         self.show_current()
 
     def _at_end(self) -> None:
