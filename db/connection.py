@@ -30,7 +30,7 @@ def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = 
         raise StoreError(f"{path}: is a directory, not a database file")
     try:
         conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=check_same_thread)
-        db = Database(conn)
+        db = Database(conn, execute_plugins=False)  # no third-party plugin changes our SQL
         db.execute("PRAGMA foreign_keys = ON")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         _check_is_ours(db, path)  # before anything is written, WAL mode included

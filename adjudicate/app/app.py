@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.app import App
 from textual.screen import Screen
 
+from adjudicate.app.collector import release
 from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.session import QueueFilter, ReviewSession
 from adjudicate.safe_text import visible
@@ -34,6 +35,7 @@ class ReviewApp(App[None]):
         return ReviewScreen(self.session, self.guidelines)
 
     def on_unmount(self) -> None:
+        release()
         self.session.close()
 
 

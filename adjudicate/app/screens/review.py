@@ -16,6 +16,7 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
+from adjudicate.app.collector import collect_after_frame, freeze_what_is_held
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.messages import ProgressRefreshed
 from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
@@ -81,6 +82,7 @@ class ReviewScreen(EvidenceActions):
         self.session.load()
         self.show_current()
         self.set_interval(PROGRESS_EVERY_S, self.recount_progress)
+        self.call_after_refresh(freeze_what_is_held)
 
     # -- showing ---------------------------------------------------------------------------
     def show_current(self) -> None:
@@ -141,6 +143,7 @@ class ReviewScreen(EvidenceActions):
     def action_label(self, label: str) -> None:
         if self.item is None or not LABELS.applies(self.item.kind, label):
             return
+        collect_after_frame(self)
         if is_key_label(label):  # wrong or ambiguous, and the right key if known: ask first
             self.ask_about_key()
             return
@@ -239,6 +242,7 @@ class ReviewScreen(EvidenceActions):
     def action_skip(self) -> None:
         if self.item is None:
             return
+        collect_after_frame(self)
         try:
             advanced = self.session.skip()
         except NotSaved as exc:
@@ -299,6 +303,7 @@ class ReviewScreen(EvidenceActions):
 
     # -- moving around -----------------------------------------------------------------------
     def action_move(self, delta: int) -> None:
+        collect_after_frame(self)
         if self.session.move(int(delta)):
             self.show_current()
         else:
