@@ -122,6 +122,8 @@ class ReviewSession:
         self._index: dict[int, int] = {}
         self._failed_write = False  # the next write opens a fresh connection first
         self.unsaved: str | None = None  # why the last write was refused, until one succeeds
+        # the reply after the cursor, read ahead: (reply id, data_version then, the item)
+        self._ahead: tuple[int, int, QueueItem] | None = None
 
     @classmethod
     def open(cls, path: str | Path, reviewer: str, flt: QueueFilter | None = None,
@@ -133,11 +135,14 @@ class ReviewSession:
         self.db.close()
 
     @contextmanager
-    def _committing(self) -> Iterator[None]:
+    def _committing(self, touching: int | None = None) -> Iterator[None]:
         """Around every write: SQLite refusing it becomes NotSaved (the transaction was rolled
         back; the cursor and the rows shown are untouched). After a refusal the next write
         opens the database again: a connection opened on a read-only file stays read-only
-        after the file is made writable."""
+        after the file is made writable. The reply read ahead is dropped unless the write
+        touched only another reply (`touching`): a label changes nothing on the next one."""
+        if touching is None or (self._ahead is not None and self._ahead[0] == touching):
+            self._ahead = None
         if self._failed_write:
             try:
                 fresh = open_db(self.db_path, create=False)
@@ -145,7 +150,7 @@ class ReviewSession:
                 self.unsaved = f"Not saved: {exc}"
                 raise NotSaved(self.unsaved) from exc
             self.db.close()
-            self.db, self._failed_write = fresh, False
+            self.db, self._failed_write, self._ahead = fresh, False, None
         try:
             yield
         except sqlite3.OperationalError as exc:
@@ -227,8 +232,31 @@ class ReviewSession:
         return self.rows[self.position] if 0 <= self.position < len(self.rows) else None
 
     def current_item(self) -> QueueItem | None:
+        """The reply under the cursor as stored now (the one read ahead, if nothing changed)."""
         row = self.current
-        return self.item(row.reply_id) if row else None
+        if row is None:
+            return None
+        ahead, self._ahead = self._ahead, None
+        if ahead is not None and ahead[0] == row.reply_id and ahead[1] == self._data_version():
+            return ahead[2]
+        return self.item(row.reply_id)
+
+    def read_ahead(self) -> QueueItem | None:
+        """Read the reply after the cursor while the reviewer reads this one, so the next key
+        shows it without a query (it is read again if anything was written since); returns it."""
+        following = self.position + 1
+        if following >= len(self.rows):
+            return None
+        reply_id = self.rows[following].reply_id
+        if self._ahead is None or self._ahead[0] != reply_id:
+            version = self._data_version()
+            item = self.item(reply_id)
+            self._ahead = (reply_id, version, item) if item is not None else None
+        return self._ahead[2] if self._ahead is not None else None
+
+    def _data_version(self) -> int:
+        """Changes whenever another connection commits (SQLite's PRAGMA data_version)."""
+        return int(self.db.execute("PRAGMA data_version").fetchone()[0])
 
     @property
     def todo_left(self) -> int:
@@ -255,7 +283,7 @@ class ReviewSession:
         row = self.current
         if row is None:
             return False
-        with self._committing():
+        with self._committing(touching=row.reply_id):
             if self.sample_order_id is not None:
                 label_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer, label)
             else:
@@ -343,7 +371,7 @@ class ReviewSession:
         row = self.current
         if row is None:
             return False
-        with self._committing():
+        with self._committing(touching=row.reply_id):
             if self.sample_order_id is not None:
                 skip_in_sample(self.db, self.sample_order_id, row.reply_id, self.reviewer)
             else:

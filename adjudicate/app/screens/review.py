@@ -62,6 +62,7 @@ class ReviewScreen(EvidenceActions):
         self._shown_reply: int | None = None
         self._recount: Timer | None = None
         self._epoch = 0  # bumped by every recount asked for and every label: older counts drop
+        self._ahead: tuple[QueueItem, QueueItem] | None = None  # the next item, made visible
         self._shown_epoch = 0
 
     def compose(self) -> ComposeResult:
@@ -89,7 +90,9 @@ class ReviewScreen(EvidenceActions):
         """Show the item under the cursor (read fresh from the database; its text, dialogs
         included, with control characters as visible stand-ins)."""
         session = self.session
-        self.item = item = visible_data(session.current_item())
+        stored = session.current_item()
+        ahead, self._ahead = self._ahead, None
+        self.item = item = ahead[1] if ahead and ahead[0] is stored else visible_data(stored)
         self.erratum = session.my_erratum(item)
         view = session.filter.describe()
         if session.order == "sample":  # moving past a reply without a label or skip ends the sample
@@ -113,6 +116,18 @@ class ReviewScreen(EvidenceActions):
         if shape != self._footer_shape:  # the footer recomposes: only when the keys change
             self._footer_shape = shape
             self.refresh_bindings()
+        self.call_after_refresh(self._read_ahead)  # once this item is on screen
+
+    def _read_ahead(self) -> None:
+        """Read the next reply and lay its text out while the reviewer reads this one."""
+        stored = self.session.read_ahead()
+        if stored is None:
+            return
+        item = visible_data(stored)
+        self._ahead = (stored, item)
+        views = self.query(f"#{item.kind}").results(ItemView)
+        for view in views:
+            view.prepare(item)
 
     def _empty_message(self) -> Content:
         if self.session.progress.total == 0:

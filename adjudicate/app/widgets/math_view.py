@@ -111,6 +111,13 @@ class MathItemView(ItemView):
                                        extraction.start if extraction else None,
                                        extraction.end if extraction else None)
 
+    def prepare(self, item: QueueItem) -> None:
+        """Lay the next reply out (highlighted span, wrapped lines) before it is shown."""
+        extraction = main_extraction(item)
+        self.query_one("#math-reply", ReplyView).prepare(
+            item.reply_text, extraction.start if extraction else None,
+            extraction.end if extraction else None)
+
     def scroll_text(self, direction: str) -> None:
         """Scroll the reply (the keyboard never needs to focus it)."""
         self.query_one("#math-reply", ReplyView).scroll_main(direction)
