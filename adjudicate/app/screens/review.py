@@ -6,6 +6,8 @@ first item shows (start-up is the time to the first reply on screen).
 
 from __future__ import annotations
 
+import gc
+import sqlite3
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -16,7 +18,7 @@ from textual.content import Content
 from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
-from adjudicate.app.collector import collect_after_frame, freeze_what_is_held
+from adjudicate.app.frames import after_frame, collect_after_frame, freeze_what_is_held
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.messages import ProgressRefreshed
 from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
@@ -63,6 +65,7 @@ class ReviewScreen(EvidenceActions):
         self._recount: Timer | None = None
         self._epoch = 0  # bumped by every recount asked for and every label: older counts drop
         self._ahead: tuple[QueueItem, QueueItem] | None = None  # the next item, made visible
+        self._ahead_queued = False
         self._shown_epoch = 0
 
     def compose(self) -> ComposeResult:
@@ -83,7 +86,7 @@ class ReviewScreen(EvidenceActions):
         self.session.load()
         self.show_current()
         self.set_interval(PROGRESS_EVERY_S, self.recount_progress)
-        self.call_after_refresh(freeze_what_is_held)
+        after_frame(self, freeze_what_is_held)
 
     # -- showing ---------------------------------------------------------------------------
     def show_current(self) -> None:
@@ -116,11 +119,20 @@ class ReviewScreen(EvidenceActions):
         if shape != self._footer_shape:  # the footer recomposes: only when the keys change
             self._footer_shape = shape
             self.refresh_bindings()
-        self.call_after_refresh(self._read_ahead)  # once this item is on screen
+        if not self._ahead_queued:
+            self._ahead_queued = True
+            after_frame(self, self._read_ahead)  # once this item is on screen
 
     def _read_ahead(self) -> None:
-        """Read the next reply and lay its text out while the reviewer reads this one."""
-        stored = self.session.read_ahead()
+        """Read the next reply and lay its text out while the reviewer reads this one (a
+        convenience: if it cannot be read now, the next key reads it)."""
+        self._ahead_queued = False
+        if not self.is_attached or self.app.screen is not self:
+            return
+        try:
+            stored = self.session.read_ahead()
+        except (sqlite3.Error, StoreError):
+            return
         if stored is None:
             return
         item = visible_data(stored)
@@ -381,6 +393,7 @@ class ReviewScreen(EvidenceActions):
     def recount_progress(self) -> None:
         """Recount in a worker; a count overtaken by a newer one, or by a label made while it
         ran, is dropped (it would show fewer labels than are on disk)."""
+        gc.enable()  # in case no frame followed a key that paused it
         self._epoch += 1
         self._count_in_worker(self._epoch)
 
