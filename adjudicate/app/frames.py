@@ -54,8 +54,8 @@ def collect_after_frame(node: MessagePump) -> None:
 
 
 def freeze_what_is_held() -> None:
-    """After start-up: leave every object alive now out of later collections."""
-    gc.collect()
+    """After start-up: leave every object alive now out of later collections (no collection
+    first: a full one here cost more than the first frame; start-up leaves little garbage)."""
     gc.freeze()
 
 

@@ -5,12 +5,11 @@ ctrl+k retracting that erratum after a confirmation."""
 from __future__ import annotations
 
 import subprocess
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.screen import Screen
 
-from adjudicate.app.dialogs.key_erratum import KeyErratumDialog, KeyFinding
-from adjudicate.app.dialogs.retract_erratum import RetractErratumDialog
 from adjudicate.app.messages import ErrataRegraded
 from adjudicate.app.session import Erratum, NotSaved, QueueItem, ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
@@ -19,6 +18,9 @@ from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible
 from adjudicate.words import plural
 from graders.labels import LABELS
+
+if TYPE_CHECKING:
+    from adjudicate.app.dialogs.key_erratum import KeyFinding
 
 
 def is_key_label(label: str) -> bool:
@@ -82,6 +84,8 @@ class EvidenceActions(Screen[None]):
 
     # -- `k`: what is wrong with the key ----------------------------------------------------
     def ask_about_key(self) -> None:
+        from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
+
         item = self.item
         if item is not None:
             self.app.push_screen(KeyErratumDialog(item.key, describe_item(item)),
@@ -104,6 +108,8 @@ class EvidenceActions(Screen[None]):
             self.notify(f"Key recorded as {erratum.kind}; the problem leaves every score.")
 
     def action_retract_erratum(self) -> None:
+        from adjudicate.app.dialogs.retract_erratum import RetractErratumDialog
+
         erratum = self.erratum
         if erratum is None:
             return

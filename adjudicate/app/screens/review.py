@@ -6,50 +6,38 @@ first item shows (start-up is the time to the first reply on screen).
 
 from __future__ import annotations
 
-import gc
 import sqlite3
-from dataclasses import replace
-from typing import TYPE_CHECKING
 
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
 from adjudicate.app.frames import after_frame, collect_after_frame, freeze_what_is_held
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
-from adjudicate.app.messages import ProgressRefreshed
-from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
+from adjudicate.app.screens.decision_actions import DecisionActions
+from adjudicate.app.screens.evidence_actions import is_key_label
+from adjudicate.app.screens.progress_recount import PROGRESS_EVERY_S, ProgressRecount
 from adjudicate.app.session import (
-    DecisionPreview,
     NotSaved,
     QueueFilter,
     QueueItem,
     ReviewSession,
-    Scope,
     StoreError,
     Undone,
 )
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
-from adjudicate.app.widgets.math_view import MathItemView, main_extraction
+from adjudicate.app.widgets.math_view import MathItemView
 from adjudicate.app.widgets.not_saved import NotSavedLine, say_not_saved
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
 from adjudicate.words import plural, word
 from graders.labels import LABELS
 
-if TYPE_CHECKING:
-    from adjudicate.app.dialogs.decision import Answer
 
-PROGRESS_EVERY_S = 5.0
-RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did
-
-
-class ReviewScreen(EvidenceActions):
+class ReviewScreen(DecisionActions, ProgressRecount):
     """The current item, with the header above and progress and the key footer below; the
     reference and guidelines panels open beside it."""
 
@@ -62,11 +50,8 @@ class ReviewScreen(EvidenceActions):
         self.item: QueueItem | None = None
         self._footer_shape: str | None = "unset"
         self._shown_reply: int | None = None
-        self._recount: Timer | None = None
-        self._epoch = 0  # bumped by every recount asked for and every label: older counts drop
         self._ahead: tuple[QueueItem, QueueItem] | None = None  # the next item, made visible
         self._ahead_queued = False
-        self._shown_epoch = 0
 
     def compose(self) -> ComposeResult:
         yield ItemHeader(id="item-header")
@@ -188,84 +173,6 @@ class ReviewScreen(EvidenceActions):
         if self.item is not None:
             self.action_label(slot_label(self.item.kind, slot))
 
-    def action_label_group(self, label: str) -> None:
-        item = self.item
-        if item is None or not LABELS.applies(item.kind, label):
-            return
-        members = self.session.group_members()
-        if len(members) <= 1:
-            self.notify("No other queued reply has this answer and key; labeled this one.")
-            self.action_label(label)
-            return
-        from adjudicate.app.dialogs.decision import DecisionDialog
-
-        what = _group_words(item)
-        preview = self.session.preview(members, label)
-        self.app.push_screen(
-            DecisionDialog(f"Label the group {LABELS.short(label)}", preview, f"Group: {what}"),
-            lambda answer: self._decided(preview, answer, "group", item.group_key, what, members))
-
-    def action_label_view(self) -> None:
-        rows = self.session.rows
-        kinds = {row.kind for row in rows}
-        if len(kinds) != 1:
-            self.notify("Nothing in this view to label." if not rows else
-                        "This view holds math and code replies, and a label fits one kind: "
-                        "narrow it first (/, e.g. by benchmark).", severity="warning", timeout=6)
-            return
-        from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
-
-        view = self.session.filter.describe()
-        self.app.push_screen(
-            ChooseLabelDialog("Label every reply in this view",
-                              f"{len(rows):,} queued replies · view: {view}", kinds.pop()),
-            self._label_view)
-
-    def _label_view(self, label: str | None) -> None:
-        if label is None:
-            return
-        from adjudicate.app.dialogs.decision import DecisionDialog
-
-        view = self.session.filter.describe()
-        preview = self.session.preview(self.session.view_ids, label)
-        self.app.push_screen(
-            DecisionDialog(f"Label this view {LABELS.short(label)}", preview, f"View: {view}"),
-            lambda answer: self._decided(preview, answer, "view", None, view))
-
-    def _decided(self, preview: DecisionPreview, answer: Answer | None, scope: Scope,
-                 subject: str | None, description: str, advance: list[int] | None = None) -> None:
-        """Record a confirmed decision over many replies, then say what it did."""
-        if answer is None:
-            return
-        try:
-            decision = self.session.decide(preview, scope=scope, subject=subject,
-                                           description=description, replace=answer == "replace")
-        except NotSaved as exc:
-            self.not_saved(exc)
-            return
-        except StoreError as exc:
-            self.notify(visible(str(exc)), severity="error", markup=False)
-            return
-        if advance:
-            self.session.advance_past(advance)
-        kept = f", kept {decision.kept:,} of your earlier labels" if decision.kept else ""
-        self.notify(f"Labeled {plural(decision.written, 'reply')} "
-                    f"{LABELS.short(preview.label)}{kept}.")
-        self.show_current()
-        self._recount_soon()
-
-    def action_patterns(self) -> None:
-        from adjudicate.app.screens.patterns import PatternsScreen
-
-        self.app.push_screen(PatternsScreen(self.session), self._from_patterns)
-
-    def _from_patterns(self, pattern_id: str | None) -> None:
-        if pattern_id is not None:
-            self._apply_filter(replace(self.session.filter, patterns=(pattern_id,)))
-        else:
-            self.show_current()
-            self._recount_soon()
-
     def action_skip(self) -> None:
         if self.item is None:
             return
@@ -382,42 +289,3 @@ class ReviewScreen(EvidenceActions):
 
         self.app.push_screen(HelpScreen())
 
-    # -- progress, recounted off the key path ---------------------------------------------------
-    def _recount_soon(self) -> None:
-        """Recount once the reviewer pauses, not on every key of a fast run."""
-        self._epoch += 1  # a count running now may have read the store before this label
-        if self._recount is not None:
-            self._recount.stop()
-        self._recount = self.set_timer(RECOUNT_AFTER_S, self.recount_progress)
-
-    def recount_progress(self) -> None:
-        """Recount in a worker; a count overtaken by a newer one, or by a label made while it
-        ran, is dropped (it would show fewer labels than are on disk)."""
-        gc.enable()  # in case no frame followed a key that paused it
-        self._epoch += 1
-        self._count_in_worker(self._epoch)
-
-    @property
-    def progress_settled(self) -> bool:
-        """The last recount asked for is the one on screen."""
-        return self._shown_epoch == self._epoch
-
-    @work(thread=True, exclusive=True, group="progress")
-    def _count_in_worker(self, epoch: int) -> None:
-        self.post_message(ProgressRefreshed(self.session.recount(), epoch))
-
-    def on_progress_refreshed(self, message: ProgressRefreshed) -> None:
-        if message.epoch != self._epoch:
-            return
-        self._shown_epoch = message.epoch
-        self.session.progress = message.progress
-        self.query_one(ProgressLine).show(message.progress, self.session.reviewer)
-
-
-def _group_words(item: QueueItem) -> str:
-    """What a group shares: 'answer 160.0 · key 160' (code: the same first failure)."""
-    if item.kind == "math":
-        extraction = main_extraction(item)
-        answer = extraction.answer if extraction and extraction.answer else "(none)"
-        return f"answer {answer} · key {item.key or '(none)'}"
-    return f"the same first failing input of {item.benchmark} {item.task_id}"
