@@ -7,6 +7,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from adjudicate.app.screens.evidence_actions import EvidenceActions
+from adjudicate.app.screens.progress_recount import ProgressRecount
 from adjudicate.app.session import DecisionPreview, NotSaved, QueueFilter, QueueItem, Scope, StoreError
 from adjudicate.app.widgets.math_view import main_extraction
 from adjudicate.safe_text import visible
@@ -17,17 +18,14 @@ if TYPE_CHECKING:
     from adjudicate.app.dialogs.decision import Answer
 
 
-class DecisionActions(EvidenceActions):
-    """Mixed into the review screen, which provides `action_label`, `_apply_filter`,
-    `_recount_soon` and `not_saved` besides what EvidenceActions needs."""
+class DecisionActions(EvidenceActions, ProgressRecount):
+    """Mixed into the review screen, which provides `action_label` and `_apply_filter`
+    besides what EvidenceActions needs."""
 
     def action_label(self, label: str) -> None:
         raise NotImplementedError
 
     def _apply_filter(self, flt: QueueFilter | None) -> None:
-        raise NotImplementedError
-
-    def _recount_soon(self) -> None:
         raise NotImplementedError
 
     def action_label_group(self, label: str) -> None:

@@ -17,7 +17,7 @@ from adjudicate.app.frames import after_frame, collect_after_frame, freeze_what_
 from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
 from adjudicate.app.screens.decision_actions import DecisionActions
 from adjudicate.app.screens.evidence_actions import is_key_label
-from adjudicate.app.screens.progress_recount import PROGRESS_EVERY_S, ProgressRecount
+from adjudicate.app.screens.progress_recount import PROGRESS_EVERY_S
 from adjudicate.app.session import (
     NotSaved,
     QueueFilter,
@@ -37,7 +37,7 @@ from adjudicate.words import plural, word
 from graders.labels import LABELS
 
 
-class ReviewScreen(DecisionActions, ProgressRecount):
+class ReviewScreen(DecisionActions):
     """The current item, with the header above and progress and the key footer below; the
     reference and guidelines panels open beside it."""
 
