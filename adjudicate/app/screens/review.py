@@ -54,9 +54,15 @@ class ReviewScreen(DecisionActions):
         self._ahead_queued = False
 
     def compose(self) -> ComposeResult:
+        # The queue is loaded before the footer is composed, so its keys are the first item's
+        # from the start (one composition of the footer instead of two before the first frame).
+        self.session.load()
+        self.item = visible_data(self.session.current_item())
+        self.erratum = self.session.my_erratum(self.item)
+        self._footer_shape = self._shape()
         yield ItemHeader(id="item-header")
         with Horizontal(id="item-row"):
-            with ContentSwitcher(id="item-views", initial="empty"):
+            with ContentSwitcher(id="item-views", initial=self.item.kind if self.item else "empty"):
                 yield MathItemView(id="math")
                 yield CodeItemView(id="code")
                 yield Static(id="empty")
@@ -68,7 +74,6 @@ class ReviewScreen(DecisionActions):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.session.load()
         self.show_current()
         self.set_interval(PROGRESS_EVERY_S, self.recount_progress)
         after_frame(self, freeze_what_is_held)
@@ -100,7 +105,7 @@ class ReviewScreen(DecisionActions):
         self.query_one(ProgressLine).show(session.progress, session.reviewer)
         self.query_one(NotSavedLine).show_reason(session.unsaved)
         self.refresh_panels()
-        shape = f"{item.kind}{' erratum' if self.erratum else ''}" if item else None
+        shape = self._shape()
         if shape != self._footer_shape:  # the footer recomposes: only when the keys change
             self._footer_shape = shape
             self.refresh_bindings()
@@ -125,6 +130,11 @@ class ReviewScreen(DecisionActions):
         views = self.query(f"#{item.kind}").results(ItemView)
         for view in views:
             view.prepare(item)
+
+    def _shape(self) -> str | None:
+        """What the footer's keys depend on: the item's kind and a standing erratum."""
+        item = self.item
+        return f"{item.kind}{' erratum' if self.erratum else ''}" if item else None
 
     def _empty_message(self) -> Content:
         if self.session.progress.total == 0:
