@@ -4,7 +4,7 @@ The app's one way to the store: screens, widgets and dialogs call the session (a
 records they show from here), never `db/`. Every action writes through `db.labels`, which
 commits before returning, so when a method here returns, the label is on disk; the screen
 shows the next item only after that. The session is built in layers, one job each: the queue
-cursor (`queue_cursor`), refused writes (`session_writes`), key errata (`session_errata`), and
+cursor (`session_cursor`), refused writes (`session_writes`), key errata (`session_errata`), and
 here the reads the screens make and the labels, skips, notes, decisions and undo.
 """
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from adjudicate.app.queue_cursor import QueueCursor
+from adjudicate.app.session_cursor import QueueCursor
 from db.connection import open_db
 from db.errors import StoreError, storage_failure
 from db.queue import QueueFilter
