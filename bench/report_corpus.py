@@ -3,6 +3,7 @@
     python bench/report_corpus.py build DBS          # build the databases once (minutes)
     python bench/report_corpus.py render DBS OUT     # every output of every database into OUT
     python bench/report_corpus.py compare OUT_A OUT_B
+    python bench/report_corpus.py build-large DB     # 5,276 replies read in part, for timing
 
 Build once (with any tree: the databases are data), render with each tree (for main, put its
 checkout first: `PYTHONPATH=/path/to/main python bench/report_corpus.py render DBS OUT_MAIN`),
@@ -277,6 +278,22 @@ def build_many(out: Path, work: Path) -> None:
     cli("import", _log(folder, 30), "--db", out / "inspect30.db")
 
 
+def build_large(path: Path) -> None:
+    """GSM8K's 1,319 problems x 4 runs (5,276 replies), graded, read in part in the sample order
+    with an audit of 50 per run: the large database bench/bench_report.py times."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.report.partial_sim import build_graded_db, clustered, load_solutions
+
+    with tempfile.TemporaryDirectory() as work:
+        graded = build_graded_db(DATA, Path(work) / "gsm8k.db")
+        copy_db(graded, path)
+        reading = clustered(load_solutions(DATA), world=2)
+        rows = sample_rows(path, "--seed", "7", "--audit", "50")
+        import_labels(path, [as_label(r, "correct" if reading(r["run"], int(r["task_id"]),
+                                                              r["reason"]) else "incorrect")
+                             for r in rows[:300]], "ann", Path(work))
+
+
 def build(out: Path) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/ builds some of them
     out.mkdir(parents=True, exist_ok=True)
@@ -385,6 +402,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("build").add_argument("dbs", type=Path)
+    sub.add_parser("build-large").add_argument("path", type=Path)
     rendering = sub.add_parser("render")
     rendering.add_argument("dbs", type=Path)
     rendering.add_argument("out", type=Path)
@@ -397,6 +415,8 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "build":
         build(args.dbs)
+    elif args.command == "build-large":
+        build_large(args.path)
     elif args.command == "render":
         render(args.dbs, args.out, args.only)
     else:
