@@ -12,7 +12,7 @@ CORE_MODULES = [
     "adjudicate.importers.pipeline", "adjudicate.exporting", "adjudicate.grading.math_pipeline",
     "adjudicate.grading.code_pipeline", "adjudicate.report", "adjudicate.report.source",
     "adjudicate.grading.errata_stage", "adjudicate.grading.probe_stage", "adjudicate.errata_file",
-    "db.readback", "adjudicate.report.reply_readings", "adjudicate.readback.copies",
+    "db.readback", "adjudicate.report.compute.reply_readings", "adjudicate.readback.copies",
 ]
 
 

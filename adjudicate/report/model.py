@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 from graders.evidence import FirstFailure
 
-from .settlement import DecisionRow, SettledWay
+from .compute.settlement import DecisionRow, SettledWay
 
 READING = "reading"  # the pseudo-grader: score by reading
 READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too

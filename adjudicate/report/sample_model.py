@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .finite import Effort
 from .model import Estimate
+from .partial.finite import Effort
 
 # Estimate.method values for a reading that is not fully read
 IMPUTATION = "imputation bootstrap"  # a random sample: value and a 95% interval

@@ -13,7 +13,7 @@ from graders.labels import LABELS
 from graders.registry import GRADERS
 
 from .bootstrap import FIXED_POINT
-from .estimates import Ratio, RatioDiff
+from .compute.estimates import Ratio, RatioDiff
 from .model import READING, READING_EDGE
 from .reading import Resolution, passes, reading_outcome
 from .records import CODE, ScoredReply

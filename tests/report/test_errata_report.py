@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicate.report import ScoredReply, build_report, render
-from adjudicate.report.errata import (
+from adjudicate.report.compute.errata import (
     AMBIGUOUS,
     APPLIED,
     DISAGREE,

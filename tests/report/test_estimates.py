@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicate.report.estimates import EstimatePlan, Ratio, RatioDiff
+from adjudicate.report.compute.estimates import EstimatePlan, Ratio, RatioDiff
 
 
 def test_handles_read_their_own_estimate():

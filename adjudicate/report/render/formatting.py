@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .model import Estimate
+from ..model import Estimate
 
 DASH = "–"
 ESTIMATED = ("imputation bootstrap", "paired imputation bootstrap", "posterior predictive")

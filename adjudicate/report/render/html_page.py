@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 from html import escape
 
+from ..model import Report
 from .blocks import Chart, Heading, Paragraph, Table
 from .layout import report_blocks
-from .model import Report
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 72rem; color: #1b1b1b;

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from ..reading import GRADERS, UNLABELED, is_bad_key, reading_outcome, resolve
+from ..records import ScoredReply
 from .errata import ErratumInput, apply_errata
-from .reading import GRADERS, UNLABELED, is_bad_key, reading_outcome, resolve
-from .records import ScoredReply
 
 BAD_KEY = "bad_key"  # the problem's key is wrong or ambiguous: its replies have no reading
 SUSPECT_KEY = "suspect_key"  # queued against a suspect key, nobody labeled it yet

@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .bootstrap import ProblemBootstrap, difference_replicates, interval, ratio_replicates
-from .model import BOOTSTRAP, PAIRED_BOOTSTRAP, WILSON, Estimate
-from .stats import wilson_interval
+from ..bootstrap import ProblemBootstrap, difference_replicates, interval, ratio_replicates
+from ..model import BOOTSTRAP, PAIRED_BOOTSTRAP, WILSON, Estimate
+from ..stats import wilson_interval
 
 
 @dataclass(frozen=True)

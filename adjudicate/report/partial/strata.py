@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from db.strata import StratumKey, stratum_of
 from graders.disputes import AUDIT
 
-from .reading import LABELED_STATUSES, Resolution
-from .records import ScoredReply
+from ..reading import LABELED_STATUSES, Resolution
+from ..records import ScoredReply
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,8 @@ from graders.key_errata import DISPUTED, settle_key
 from graders.labels import LABELS
 from graders.verdict import Verdict
 
-from .model import ErratumRow
-from .records import ScoredReply
+from ..model import ErratumRow
+from ..records import ScoredReply
 
 APPLIED = "scored with the corrected key"
 AMBIGUOUS = "excluded: the key is ambiguous"

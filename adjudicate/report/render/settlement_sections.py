@@ -6,9 +6,9 @@ from __future__ import annotations
 from adjudicate.words import word
 from graders.labels import LABELS
 
+from ..compute.settlement import WAY_WORDS, SettledWay
+from ..model import Report
 from .blocks import Block, Heading, Paragraph, Table, plural
-from .model import Report
-from .settlement import WAY_WORDS, SettledWay
 
 SCOPE_WORDS = {"group": "group", "pattern": "pattern", "view": "view"}
 

@@ -17,7 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .stats import percentile, z_for
+from ..stats import percentile, z_for
 
 PRIOR = 0.5  # Jeffreys: Beta(1/2, 1/2) before anything is read
 DRAWS = 2000  # posterior predictive draws for the full-read interval

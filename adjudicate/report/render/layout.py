@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from adjudicate.safe_text import visible_data
 
+from ..compute.progress import PARTIAL, SHOWN_ELSEWHERE
+from ..compute.provenance import describe
+from ..model import Report
 from .blocks import Block, Heading, Paragraph
 from .diagnostic_sections import diagnostic_blocks
-from .model import Report
-from .progress import PARTIAL, SHOWN_ELSEWHERE
-from .provenance import describe
 from .sections import benchmark_blocks
 
 

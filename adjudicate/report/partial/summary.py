@@ -8,9 +8,8 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .finite import StratumCounts, effort, full_read_interval, more_to_read
-from .model import READING, WILSON, Estimate, RunReport
-from .sample_model import (
+from ..model import READING, WILSON, Estimate, RunReport
+from ..sample_model import (
     BOUNDED,
     BOUNDS,
     POSTERIOR,
@@ -18,11 +17,12 @@ from .sample_model import (
     SampleSummary,
     StratumRow,
 )
-from .stats import wilson_interval
+from ..stats import wilson_interval
+from .finite import StratumCounts, effort, full_read_interval, more_to_read
 from .strata import AUDIT, ColumnStrata, Stratum
 
 if TYPE_CHECKING:
-    from .partial_plan import BenchmarkPlan
+    from .stratified import BenchmarkPlan
 
 TARGET = 0.01  # the advice aims at a full-read uncertainty of ±1 point
 DEFAULT_ALLOCATION = "neyman"  # a new order's (adjudicate.sampling.allocation)

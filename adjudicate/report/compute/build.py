@@ -8,10 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
 
-from . import diagnostics, partial, provenance
-from .errata import APPLIED, ErratumInput, apply_errata
-from .estimates import EstimatePlan, Planned, Ratio, RatioDiff
-from .model import (
+from ..model import (
     READING,
     Agreement,
     BadKey,
@@ -25,14 +22,18 @@ from .model import (
     RunReport,
     Settings,
 )
+from ..partial import revise as partial
+from ..partial.strata import SampleSlot
+from ..reading import is_bad_key, resolve
+from ..records import CODE, MATH, DecisionRecord, ScoredReply, SelfCheckFailure
+from ..sample_model import Provenance
+from ..stats import mcnemar_exact
+from ..tables import RunTable, describe
+from . import diagnostics, provenance
+from .errata import APPLIED, ErratumInput, apply_errata
+from .estimates import EstimatePlan, Planned, Ratio, RatioDiff
 from .progress import notes, run_queue, selfcheck_rows, total_queue
-from .reading import is_bad_key, resolve
-from .records import CODE, MATH, DecisionRecord, ScoredReply, SelfCheckFailure
-from .sample_model import Provenance
 from .settlement import decision_rows, settled_ways
-from .stats import mcnemar_exact
-from .strata import SampleSlot
-from .tables import RunTable, describe
 
 RUN_MCNEMAR_NOTE = "McNemar needs one sample per problem in both runs"
 REPLY_MCNEMAR_NOTE = "McNemar pairs replies; several replies per problem are not independent"

@@ -11,8 +11,7 @@ from typing import Any
 
 from graders.labels import LABELS
 
-from .failures import describe_failure, failure_excerpt, shown_input
-from .model import (
+from ..model import (
     WILSON,
     Conflict,
     DisputedPair,
@@ -25,9 +24,10 @@ from .model import (
     TriageExample,
     TriageRow,
 )
-from .reading import CONFLICT, LABELED_STATUSES, Resolution, is_bad_key
-from .records import CODE, MATH, ScoredReply
-from .stats import cohen_kappa, percentile_interval, wilson_interval
+from ..reading import CONFLICT, LABELED_STATUSES, Resolution, is_bad_key
+from ..records import CODE, MATH, ScoredReply
+from ..stats import cohen_kappa, percentile_interval, wilson_interval
+from .failures import describe_failure, failure_excerpt, shown_input
 
 NO_RULE = "(none)"
 UNRESOLVED = "unresolved"

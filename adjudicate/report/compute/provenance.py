@@ -10,8 +10,8 @@ from dataclasses import replace
 from adjudicate import __version__
 from graders.registry import GRADERS
 
-from .records import ScoredReply
-from .sample_model import Provenance, ReviewerLabels
+from ..records import ScoredReply
+from ..sample_model import Provenance, ReviewerLabels
 
 
 def complete(provenance: Provenance | None, records: Sequence[ScoredReply]) -> Provenance:

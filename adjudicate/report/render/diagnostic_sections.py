@@ -7,9 +7,9 @@ from __future__ import annotations
 from adjudicate.words import plural, word
 from graders.labels import LABELS
 
+from ..model import DisputedPair, Kappa, Report
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table
-from .model import DisputedPair, Kappa, Report
 from .settlement_sections import settlement_blocks
 
 ANSWER_WIDTH = 40  # characters of an answer or key before it is cut

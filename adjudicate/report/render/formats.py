@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from .model import Report
-from .render_csv import render_csv
-from .render_html import render_html
-from .render_json import render_json
-from .render_markdown import render_markdown
-from .render_terminal import render_terminal
+from ..model import Report
+from .csv_rows import render_csv
+from .html_page import render_html
+from .json_doc import render_json
+from .markdown import render_markdown
+from .terminal import render_terminal
 
 RENDERERS: dict[str, Callable[[Report], str]] = {
     "table": render_terminal,

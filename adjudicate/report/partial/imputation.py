@@ -28,8 +28,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .bootstrap import PackedSeries
-from .stats import percentile
+from ..bootstrap import PackedSeries
+from ..stats import percentile
 
 # Per problem, for one stratum: prefix readings that pass, prefix readings, prefix replies
 # without a reading, every reply of the stratum, every reading that passes, every unknown.

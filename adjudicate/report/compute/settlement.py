@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .reading import ADJUDICATED, AGREED, Resolution
-from .records import DecisionRecord, ScoredReply
+from ..reading import ADJUDICATED, AGREED, Resolution
+from ..records import DecisionRecord, ScoredReply
 
 WAYS = ("one_by_one", "group", "pattern", "view")  # from reading each reply to wholesale
 WAY_WORDS = {"one_by_one": "read one by one", "group": "by group (same answer and key)",

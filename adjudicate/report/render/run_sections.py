@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from graders.labels import LABELS
 
+from ..compute.failures import INPUT_WORDS
+from ..model import MCNEMAR_READ_NOTE, Difference, GraderScore, PassAtK, RunReport, TriageRow
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table, is_reading, plural, queue_sentence, uniform
-from .failures import INPUT_WORDS
-from .model import MCNEMAR_READ_NOTE, Difference, GraderScore, PassAtK, RunReport, TriageRow
 from .sample_sections import sample_blocks
 
 # pass@k in the human formats: these k (and the largest k) when the sample count allows.

@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
+from ..model import READING, Note, QueueProgress, Report, SelfCheckRow
+from ..reading import CONFLICT, GRADERS_SPLIT, LABELED_STATUSES, UNGRADED, UNLABELED
+from ..records import ScoredReply, SelfCheckFailure
+from ..tables import RunTable
 from .diagnostics import natural_key
 from .estimates import Ratio
-from .model import READING, Note, QueueProgress, Report, SelfCheckRow
-from .reading import CONFLICT, GRADERS_SPLIT, LABELED_STATUSES, UNGRADED, UNLABELED
-from .records import ScoredReply, SelfCheckFailure
-from .tables import RunTable
 
 
 def run_queue(table: RunTable, reading: Ratio) -> QueueProgress:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
+from ..model import Report
 from .blocks import Chart, Heading, Paragraph, Table
 from .layout import report_blocks
-from .model import Report
 
 MARKUP = "\\`*_<>[]|~&"  # characters Markdown could read as markup (or as a table's edge)
 # What would turn a paragraph into a heading, a list item or a thematic break.

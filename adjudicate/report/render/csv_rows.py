@@ -7,7 +7,7 @@ import io
 
 from adjudicate.csv_safe import spreadsheet_row
 
-from .model import Agreement, Report, RunReport
+from ..model import Agreement, Report, RunReport
 
 COLUMNS = (
     "benchmark", "run", "kind", "grader", "description",

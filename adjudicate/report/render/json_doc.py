@@ -7,7 +7,7 @@ from typing import Any
 
 from adjudicate.safe_text import json_text
 
-from .model import Report
+from ..model import Report
 
 SCHEMA = "adjudicate-report/1"
 DIGITS = 6  # floats are rounded so the output is stable and readable

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 
-from .imputation import FIELDS, ImputationBootstrap, StratumSeries
-from .model import READING, Estimate
-from .sample_model import (
+from ..model import READING, Estimate
+from ..sample_model import (
     BOOTSTRAP_BOUNDS,
     BOUNDED,
     BOUNDS,
@@ -16,8 +15,9 @@ from .sample_model import (
     PAIRED_IMPUTATION,
     PARTLY_BOUNDED,
 )
+from ..tables import RunTable
+from .imputation import FIELDS, ImputationBootstrap, StratumSeries
 from .strata import ColumnStrata, SampleSlot, Stratum, column_strata
-from .tables import RunTable
 
 Term = Callable[[int], tuple[int, int]]  # reply index -> (a, b): it contributes a + b * reading
 

@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
-from . import sample_summary
-from .model import MCNEMAR_READ_NOTE, READING, Estimate, PassAtK, RunDifference, RunReport
-from .partial_plan import BenchmarkPlan, Term, mode, reading_term
-from .reading import passes
-from .sample_model import BOUNDED, BOUNDS
-from .stats import mean_pass_at_k
+from ..model import MCNEMAR_READ_NOTE, READING, Estimate, PassAtK, RunDifference, RunReport
+from ..reading import passes
+from ..sample_model import BOUNDED, BOUNDS
+from ..stats import mean_pass_at_k
+from ..tables import RunTable
+from . import summary as sample_summary
 from .strata import SampleSlot
-from .tables import RunTable
+from .stratified import BenchmarkPlan, Term, mode, reading_term
 
 
 def revise(tables: Sequence[RunTable], runs: Sequence[RunReport],

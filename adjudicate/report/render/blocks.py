@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 from adjudicate.words import plural as plural  # the report's sections import it from here
 
+from ..model import READING, QueueProgress
 from . import formatting as f
-from .model import READING, QueueProgress
 
 
 @dataclass(frozen=True)

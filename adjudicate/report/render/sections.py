@@ -3,6 +3,8 @@ every grader's score in every run, the run differences, then each run's own sect
 
 from __future__ import annotations
 
+from ..model import BOOTSTRAP, WILSON, RunDifference, RunReport
+from ..sample_model import BOOTSTRAP_BOUNDS, BOUNDED, BOUNDS, IMPUTATION, PARTLY_BOUNDED
 from . import formatting as f
 from .blocks import (
     Block,
@@ -16,9 +18,7 @@ from .blocks import (
     plural,
     uniform,
 )
-from .model import BOOTSTRAP, WILSON, RunDifference, RunReport
 from .run_sections import run_blocks
-from .sample_model import BOOTSTRAP_BOUNDS, BOUNDED, BOUNDS, IMPUTATION, PARTLY_BOUNDED
 
 
 def _samples(run: RunReport) -> str:

@@ -3,10 +3,10 @@ bounded), the audit, and how many more replies in which strata would settle it."
 
 from __future__ import annotations
 
+from ..model import RunReport
+from ..sample_model import BOUNDED, PARTLY_BOUNDED, SampleSummary
 from . import formatting as f
 from .blocks import Block, Paragraph, Table, plural
-from .model import RunReport
-from .sample_model import BOUNDED, PARTLY_BOUNDED, SampleSummary
 
 NOT_RANDOM = (
     "The labels are not a random sample of the queue (they were not taken in the recorded "

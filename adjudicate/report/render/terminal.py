@@ -16,9 +16,9 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from ..model import Report
 from .blocks import Chart, Heading, Paragraph, Table
 from .layout import report_blocks
-from .model import Report
 
 GAP = 2  # spaces between columns
 MARKERS = "●◆▲■✚"  # one per run in a chart (cycled)
