@@ -8,9 +8,8 @@ from collections.abc import Iterable, Sequence
 from ..model import READING, Note, QueueProgress, Report, SelfCheckRow
 from ..reading import CONFLICT, GRADERS_SPLIT, LABELED_STATUSES, UNGRADED, UNLABELED
 from ..records import ScoredReply, SelfCheckFailure
-from ..tables import RunTable
+from ..tables import Ratio, RunTable
 from .diagnostics import natural_key
-from .estimates import Ratio
 
 
 def run_queue(table: RunTable, reading: Ratio) -> QueueProgress:

@@ -1,9 +1,13 @@
-"""One benchmark's partly read reading columns as strata and linear statistics of one
-imputation bootstrap: what `partial.revise` registers, runs and reads Estimates back from."""
+"""A benchmark's partly read reading columns, decided up front, and the statistics that rest on
+them: stratified ratios (small frozen records saying which replies a ratio counts and what each
+adds) registered as strata, domains and linear ratios of one imputation bootstrap, and read back
+as Estimates (or bounds)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
 
 from ..model import READING, Estimate
 from ..sample_model import (
@@ -14,12 +18,63 @@ from ..sample_model import (
     IMPUTATION,
     PAIRED_IMPUTATION,
     PARTLY_BOUNDED,
+    SampleSummary,
 )
+from ..stats import mean_pass_at_k
 from ..tables import RunTable
 from .imputation import FIELDS, ImputationBootstrap, StratumSeries
 from .strata import ColumnStrata, SampleSlot, Stratum, column_strata
+from .summary import summarize
 
-Term = Callable[[int], tuple[int, int]]  # reply index -> (a, b): it contributes a + b * reading
+# How a reply enters a ratio's numerator, a + b x its reading: (a, b) when the term's column
+# fails it, then when it passes it.
+CONTRIBUTIONS = {
+    "reading": ((0, 1), (0, 1)),  # its reading
+    "known": ((0, 0), (1, 0)),  # the column's value: a grader's verdict, or a fully read reading
+    "agrees": ((1, -1), (0, 1)),  # the grader's verdict is the reading
+    "false_accept": ((0, 0), (1, -1)),  # the grader accepts it, the reading fails it
+    "false_reject": ((0, 1), (0, 0)),  # the grader rejects it, the reading passes it
+}
+
+
+@dataclass(frozen=True)
+class Term:
+    """What each counted reply adds to a ratio's numerator (CONTRIBUTIONS[kind], by whether
+    `column` passes the reply; a `reading` term needs no column)."""
+
+    kind: Literal["reading", "known", "agrees", "false_accept", "false_reject"]
+    column: str | None = None
+
+
+READING_TERM = Term("reading")
+
+
+def agreement_terms(grader: str) -> tuple[Term, Term, Term]:
+    """A grader against the reading: it agrees, it accepts wrongly, it rejects wrongly."""
+    return Term("agrees", grader), Term("false_accept", grader), Term("false_reject", grader)
+
+
+@dataclass(frozen=True)
+class Stratified:
+    """sum(a + b x reading) / replies over table `run`'s replies with a value in every column of
+    `over` once all is read (only on the problems in `keep`, if given); the readings `strata`'s
+    replies lack come from that column's strata (None: the ratio uses no unknown reading)."""
+
+    run: int
+    strata: str | None
+    over: tuple[str, ...]
+    term: Term
+    keep: frozenset[str] | None = None
+
+
+@dataclass(frozen=True)
+class StratifiedDiff:
+    """Ratio a minus ratio b on the same replicates (paired). It rests on side a's problems and
+    replies, or with `both_sides` (two runs) on both sides' replies."""
+
+    a: Stratified
+    b: Stratified
+    both_sides: bool = False
 
 
 def mode(frame: ColumnStrata) -> str:
@@ -30,8 +85,8 @@ def mode(frame: ColumnStrata) -> str:
     return BOUNDED if not any(s.sampled for s in needing) else PARTLY_BOUNDED
 
 
-class BenchmarkPlan:
-    """One benchmark's partly read columns registered in one imputation bootstrap."""
+class PartlyRead:
+    """One benchmark's partly read columns and the stratified statistics registered over them."""
 
     def __init__(self, tables: Sequence[RunTable], problems: Sequence[str],
                  slots: Mapping[int, SampleSlot]) -> None:
@@ -46,17 +101,17 @@ class BenchmarkPlan:
                                           table.outcomes[column], slots)
                     if not frame.complete:
                         self.frames[(t, column)] = frame
-        self._strata: dict[tuple[int, str, frozenset[str] | None], list[int]] = {}
+        self.modes = {key: mode(frame) for key, frame in self.frames.items()}
         self._members: dict[tuple[int, str], dict[int, int]] = {}
         self._values: dict[tuple[int, str], list[bool]] = {}
-        self._sizes: dict[int, tuple[int, int]] = {}
+        self._strata: dict[tuple[int, str, frozenset[str] | None], list[int]] = {}
         self._domains: dict[tuple[int, str, frozenset[str] | None, int, frozenset[int]], int] = {}
+        self._sizes: dict[int, tuple[int, int]] = {}
 
-    @property
-    def needed(self) -> bool:
-        return bool(self.frames)
+    def partly_read(self, t: int, column: str) -> bool:
+        return (t, column) in self.frames
 
-    def member_of(self, t: int, column: str) -> dict[int, int]:
+    def members(self, t: int, column: str) -> dict[int, int]:
         """reply index -> stratum position, for a partly read column (empty if complete)."""
         key = (t, column)
         if key not in self._members:
@@ -65,19 +120,79 @@ class BenchmarkPlan:
                 i: h for h, s in enumerate(frame.strata) for i in s.members}
         return self._members[key]
 
-    def has_value(self, t: int, column: str, i: int) -> bool:
-        """Whether reply i has a value in this column once every reply is read."""
+    def has_value(self, t: int, column: str) -> list[bool]:
+        """Per reply: whether it has a value in this column once every reply is read."""
         key = (t, column)
         if key not in self._values:
-            table, members = self.tables[t], self.member_of(t, column)
-            self._values[key] = [
-                column in record.verdicts if not column.startswith(READING)
-                else i in members or table.outcomes[column][i] is not None
-                for i, record in enumerate(table.records)]
-        return self._values[key][i]
+            table = self.tables[t]
+            if column.startswith(READING):
+                members = self.members(t, column)
+                self._values[key] = [i in members or value is not None
+                                     for i, value in enumerate(table.outcomes[column])]
+            else:
+                self._values[key] = [column in record.verdicts for record in table.records]
+        return self._values[key]
 
-    def strata_ids(self, t: int, column: str, keep: frozenset[str] | None) -> list[int]:
-        """Engine ids of the column's strata, restricted to the problems in `keep`."""
+    def common_problems(self, a: int, b: int, column: str) -> frozenset[str]:
+        """The problems with a value in `column` in both tables once everything is read."""
+        found = []
+        for t in (a, b):
+            has = self.has_value(t, column)
+            found.append({r.problem for i, r in enumerate(self.tables[t].records) if has[i]})
+        return frozenset(found[0] & found[1])
+
+    # -- registering ---------------------------------------------------------------------------
+    def add(self, stat: Stratified | StratifiedDiff) -> int:
+        """Register a statistic with the imputation bootstrap; returns its id there."""
+        if isinstance(stat, StratifiedDiff):
+            a, b = self.add(stat.a), self.add(stat.b)
+            found = self.engine.add_difference(a, b)
+            (problems, replies), other = self._sizes[a], self._sizes[b][1]
+            self._sizes[found] = (problems, replies + other if stat.both_sides else replies)
+            return found
+        return self._ratio(stat)
+
+    def _ratio(self, stat: Stratified) -> int:
+        """The ratio's known part per problem, and a sign per stratum (or domain) whose passes
+        its numerator adds: a stratum member enters through its stratum's passes."""
+        table = self.tables[stat.run]
+        num = [0] * len(self.index)
+        den = [0] * len(self.index)
+        members = self.members(stat.run, stat.strata) if stat.strata else {}
+        outcomes = table.outcomes[stat.strata] if stat.strata else None
+        counted = [self.has_value(stat.run, column) for column in stat.over]
+        passing = table.outcomes[stat.term.column] if stat.term.column else None
+        fails, passes = CONTRIBUTIONS[stat.term.kind]
+        weights: dict[int, dict[int, int]] = {}  # stratum position -> member -> its b
+        for i, record in enumerate(table.records):
+            if ((stat.keep is not None and record.problem not in stat.keep)
+                    or not all(has[i] for has in counted)):
+                continue
+            a, b = passes if passing is not None and passing[i] else fails
+            j = self.index[record.problem]
+            if i in members:
+                num[j] += a
+                den[j] += 1
+                weights.setdefault(members[i], {})[i] = b
+                continue
+            value = outcomes[i] if outcomes is not None else None
+            if outcomes is not None and value is None:
+                continue
+            num[j] += a + b * int(bool(value))
+            den[j] += 1
+        coefficients: dict[int, int] = {}
+        if weights:
+            assert stat.strata is not None
+            ids = self._strata_ids(stat.run, stat.strata, stat.keep)
+            for h, by_member in weights.items():
+                coefficients.update(self._coefficients(stat, h, ids[h], by_member))
+        found = self.engine.add_ratio(num, den, coefficients)
+        self._sizes[found] = (sum(1 for d in den if d), sum(den))
+        return found
+
+    def _strata_ids(self, t: int, column: str, keep: frozenset[str] | None) -> list[int]:
+        """Engine ids of the column's strata, restricted to the problems in `keep` (registered
+        on first use, so the order of first use fixes each stratum's pseudo-reply draws)."""
         key = (t, column, keep)
         if key not in self._strata:
             frame, table = self.frames[(t, column)], self.tables[t]
@@ -102,48 +217,16 @@ class BenchmarkPlan:
                 counts["missing"][j] += value is None
         return StratumSeries(**{name: tuple(v) for name, v in counts.items()})
 
-    def ratio(self, t: int, column: str | None, include: Callable[[int], bool], term: Term,
-              keep: frozenset[str] | None = None) -> int:
-        """Register sum(a + b * reading) / count over the included replies of table t; the
-        reading of a stratum member enters through its stratum's passes."""
-        table = self.tables[t]
-        num = [0] * len(self.index)
-        den = [0] * len(self.index)
-        coefficients: dict[int, int] = {}
-        members = self.member_of(t, column) if column else {}
-        ids = self.strata_ids(t, column, keep) if column and members else []
-        weights: dict[int, dict[int, int]] = {}  # stratum position -> member -> its b
-        for i, record in enumerate(table.records):
-            if (keep is not None and record.problem not in keep) or not include(i):
-                continue
-            a, b = term(i)
-            j = self.index[record.problem]
-            if i in members:
-                num[j] += a
-                den[j] += 1
-                weights.setdefault(members[i], {})[i] = b
-                continue
-            value = table.outcomes[column][i] if column else None
-            if column and value is None:
-                continue
-            num[j] += a + b * int(bool(value))
-            den[j] += 1
-        for h, by_member in weights.items():
-            coefficients.update(self._coefficients(t, column, keep, h, ids[h], by_member))
-        stat = self.engine.add_ratio(num, den, coefficients)
-        self._sizes[stat] = (sum(1 for d in den if d), sum(den))
-        return stat
-
-    def _coefficients(self, t: int, column: str | None, keep: frozenset[str] | None, h: int,
-                      stratum: int, by_member: dict[int, int]) -> dict[int, int]:
+    def _coefficients(self, stat: Stratified, h: int, stratum: int,
+                      by_member: dict[int, int]) -> dict[int, int]:
         """Engine id -> sign for stratum h's part of a statistic: the stratum itself when all
         its replies enter alike, else one domain per sign (a key corrected since the order was
         drawn can change some members' verdicts, and so their terms, but not their stratum)."""
-        assert column is not None
-        frame = self.frames[(t, column)]
-        table = self.tables[t]
+        assert stat.strata is not None
+        frame = self.frames[(stat.run, stat.strata)]
+        table = self.tables[stat.run]
         every = {i for i in frame.strata[h].members
-                 if keep is None or table.records[i].problem in keep}
+                 if stat.keep is None or table.records[i].problem in stat.keep}
         signs = set(by_member.values())
         if set(by_member) == every and len(signs) == 1:
             sign = signs.pop()
@@ -153,39 +236,62 @@ class BenchmarkPlan:
             if sign not in (-1, 1):
                 raise ValueError("a reply enters a statistic with a sign of -1, 0 or +1")
             part = frozenset(i for i, b in by_member.items() if b == sign)
-            key = (t, column, keep, h, part)
+            key = (stat.run, stat.strata, stat.keep, h, part)
             if key not in self._domains:
                 self._domains[key] = self.engine.add_domain(
-                    stratum, self._series(frame.strata[h], table, keep, part))
+                    stratum, self._series(frame.strata[h], table, stat.keep, part))
             found[self._domains[key]] = sign
         return found
 
-    def difference(self, a: int, b: int) -> int:
-        """Register ratio a minus ratio b; its sizes are side a's."""
-        stat = self.engine.add_difference(a, b)
-        self._sizes[stat] = self._sizes[a]
-        return stat
+    # -- reading back --------------------------------------------------------------------------
+    def run(self, resamples: int, seed: str, level: float) -> None:
+        """Draw the replicates, unless every statistic is only bounded (bounds need none)."""
+        if any(m != BOUNDED for m in self.modes.values()):
+            self.engine.run(resamples, seed, level)
 
-    def sizes(self, stat: int) -> tuple[int, int]:
-        """(problems, replies) a registered statistic rests on once everything is read."""
-        return self._sizes[stat]
-
-    def estimate(self, stat: int, modes: set[str], *, paired: bool = False) -> Estimate:
+    def estimate(self, found: int, stat: Stratified | StratifiedDiff) -> Estimate:
         """The Estimate of a registered statistic: bounds if any column it rests on has no
         sample, else the imputation bootstrap (value null while part of it is bounded)."""
-        n_problems, n_replies = self._sizes[stat]
+        sides = (stat.a, stat.b) if isinstance(stat, StratifiedDiff) else (stat,)
+        modes = {self.modes[(side.run, side.strata)] for side in sides if side.strata}
+        n_problems, n_replies = self._sizes[found]
         if BOUNDED in modes:
-            bounds = self.engine.bounds(stat)
+            bounds = self.engine.bounds(found)
             low, high = bounds if bounds else (None, None)
             return Estimate(None, low, high, BOUNDS, n_problems, n_replies)
-        value = self.engine.value(stat)
-        interval = self.engine.interval(stat)
+        value = self.engine.value(found)
+        interval = self.engine.interval(found)
         low, high = interval if interval else (None, None)
-        method = (PAIRED_IMPUTATION if paired else IMPUTATION) if value is not None else (
-            BOOTSTRAP_BOUNDS)
+        paired = isinstance(stat, StratifiedDiff)
+        method = (BOOTSTRAP_BOUNDS if value is None else PAIRED_IMPUTATION if paired
+                  else IMPUTATION)
         return Estimate(value, low, high, method, n_problems, n_replies)
 
+    def pass_at_k_bounds(self, t: int, column: str, k: int) -> Estimate | None:
+        """pass@k with every unknown reading failing / passing (pass@k rises with each pass);
+        None when some problem will have fewer than k replies read."""
+        table = self.tables[t]
+        has = self.has_value(t, column)
+        counts: dict[str, list[int]] = {}
+        for i, record in enumerate(table.records):
+            if not has[i]:
+                continue
+            value = table.outcomes[column][i]
+            n, known, unknown = counts.setdefault(record.problem, [0, 0, 0])
+            counts[record.problem] = [n + 1, known + int(bool(value)), unknown + (value is None)]
+        if not counts or k > min(n for n, _, _ in counts.values()):
+            return None
+        low = mean_pass_at_k([(n, c) for n, c, _ in counts.values()], k)
+        high = mean_pass_at_k([(n, c + u) for n, c, u in counts.values()], k)
+        return Estimate(None, low, high, BOUNDS, len(counts),
+                        sum(n for n, _, _ in counts.values()))
 
-def reading_term(_: int) -> tuple[int, int]:
-    """A reading column's reply counts its reading."""
-    return 0, 1
+    def summary(self, t: int, score: Estimate, *, seed: str, level: float,
+                allocation: str | None) -> SampleSummary | None:
+        """What a partly read run's reading rests on (None: its reading is fully read)."""
+        frame = self.frames.get((t, READING))
+        if frame is None:
+            return None
+        return summarize(frame, self.tables[t], self.has_value(t, READING),
+                         self.modes[(t, READING)], score, seed=seed, level=level,
+                         allocation=allocation)

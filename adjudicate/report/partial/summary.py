@@ -4,11 +4,9 @@ audit's error rate, and how many more replies in which strata would settle it to
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
-from ..model import READING, WILSON, Estimate, RunReport
+from ..model import READING, WILSON, Estimate
 from ..sample_model import (
     BOUNDED,
     BOUNDS,
@@ -18,11 +16,9 @@ from ..sample_model import (
     StratumRow,
 )
 from ..stats import wilson_interval
+from ..tables import RunTable
 from .finite import StratumCounts, effort, full_read_interval, more_to_read
 from .strata import AUDIT, ColumnStrata, Stratum
-
-if TYPE_CHECKING:
-    from .stratified import BenchmarkPlan
 
 TARGET = 0.01  # the advice aims at a full-read uncertainty of ±1 point
 DEFAULT_ALLOCATION = "neyman"  # a new order's (adjudicate.sampling.allocation)
@@ -33,22 +29,18 @@ def counts(s: Stratum) -> StratumCounts:
                          sum(1 for v in s.values if v), s.unknown)
 
 
-def attach(run: RunReport, plan: BenchmarkPlan, t: int, modes: Mapping[tuple[int, str], str],
-           *, seed: str, level: float, allocation: str | None = None) -> RunReport:
-    """The run with its SampleSummary, when its reading is partly read."""
-    frame = plan.frames.get((t, READING))
-    if frame is None:
-        return run
-    table = plan.tables[t]
+def summarize(frame: ColumnStrata, table: RunTable, has_value: Sequence[bool], run_mode: str,
+              score: Estimate, *, seed: str, level: float,
+              allocation: str | None = None) -> SampleSummary:
+    """A partly read run's SampleSummary: `frame` is its reading column's strata, `has_value`
+    says which replies have a reading once all is read, `score` is its reading row."""
     outcomes = table.outcomes[READING]
     fixed_passes = sum(1 for i in frame.fixed if outcomes[i])
     total = sum(1 for i in frame.fixed if outcomes[i] is not None) + sum(
         len(s.members) for s in frame.strata)
     strata = [counts(s) for s in frame.strata]
-    problems = len({table.records[i].problem for i in range(len(table.records))
-                    if plan.has_value(t, READING, i)})
-    run_mode = modes[(t, READING)]
-    score = next(g.score for g in run.graders if g.grader == READING)
+    problems = len({record.problem for record, has in zip(table.records, has_value, strict=True)
+                    if has})
     low: float | None
     high: float | None
     if run_mode == BOUNDED:
@@ -57,7 +49,7 @@ def attach(run: RunReport, plan: BenchmarkPlan, t: int, modes: Mapping[tuple[int
         full = Estimate(None, low, high, BOUNDS, problems, total)
         advice = None
     else:
-        interval = full_read_interval(strata, fixed_passes, total, seed=f"{seed}:{run.run}",
+        interval = full_read_interval(strata, fixed_passes, total, seed=f"{seed}:{table.run}",
                                       level=level)
         low, high = interval if interval else (None, None)
         full = Estimate(score.value, low, high, POSTERIOR, problems, total)
@@ -72,14 +64,13 @@ def attach(run: RunReport, plan: BenchmarkPlan, t: int, modes: Mapping[tuple[int
     used = allocation or DEFAULT_ALLOCATION
     beat = None if run_mode == BOUNDED else _to_beat_bounds(strata, total, score, full, used,
                                                             level)
-    summary = SampleSummary(
-        column=READING, mode=run_mode, full_read=full, strata=rows, audit=audit(frame, table),
+    return SampleSummary(
+        column=READING, mode=run_mode, full_read=full, strata=rows, audit=audit(frame),
         target=TARGET,
         more_to_read=sum(advice.per_stratum) if advice and advice.reachable else None,
         more_in_order=advice.in_order if advice else None, allocation=allocation,
         reading_effort=effort(strata, total, used, level),
         reading_half_width=half, beat_bounds=beat)
-    return replace(run, sample=summary)
 
 
 def _to_beat_bounds(strata: list[StratumCounts], total: int, score: Estimate,
@@ -107,7 +98,7 @@ def _to_beat_bounds(strata: list[StratumCounts], total: int, score: Estimate,
     return max(1, sum(advice.per_stratum)) if advice.reachable else 0
 
 
-def audit(frame: ColumnStrata, table: object) -> AuditEstimate | None:
+def audit(frame: ColumnStrata) -> AuditEstimate | None:
     """The audit strata together: how many unanimous replies were read, and how many wrong."""
     if not frame.audits:
         return None
@@ -124,4 +115,4 @@ def audit(frame: ColumnStrata, table: object) -> AuditEstimate | None:
     return AuditEstimate(replies, drawn, read, wrong, rate)
 
 
-__all__ = ["AUDIT", "attach", "audit", "counts"]
+__all__ = ["AUDIT", "audit", "counts", "summarize"]
