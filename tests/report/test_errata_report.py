@@ -11,8 +11,8 @@ from adjudicate.report.compute.errata import (
     DISAGREE,
     NO_CORRECTION,
     PENDING,
-    ErratumInput,
 )
+from adjudicate.report.records import ErratumInput
 
 GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
 ALL = dict.fromkeys(GRADERS, "accept")

@@ -8,14 +8,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from itertools import combinations
 
-from ..model import BadKey, ErratumRow, Report, RunDifference, RunReport, Settings
-from ..partial.strata import SampleSlot
+from ..model import BadKey, ErratumRow, Provenance, Report, RunDifference, RunReport, Settings
 from ..reading import is_bad_key, resolve
-from ..records import DecisionRecord, ScoredReply, SelfCheckFailure
-from ..sample_model import Provenance
+from ..records import DecisionRecord, ErratumInput, SampleSlot, ScoredReply, SelfCheckFailure
 from ..tables import RunTable
 from . import diagnostics, provenance
-from .errata import APPLIED, ErratumInput, apply_errata
+from .errata import APPLIED, apply_errata
 from .plan import EstimatePlan
 from .progress import notes, selfcheck_rows, total_queue
 from .runs import register_run, register_run_pair, run_difference, run_report

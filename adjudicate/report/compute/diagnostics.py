@@ -12,13 +12,13 @@ from typing import Any
 from graders.labels import LABELS
 
 from ..model import (
-    WILSON,
     Conflict,
     DisputedPair,
     DisputedSummary,
     Estimate,
     ExtractionRuleStat,
     Kappa,
+    Method,
     ReviewerNote,
     SuspectKey,
     TriageExample,
@@ -62,7 +62,7 @@ def extraction_rules(
             value,
             low,
             high,
-            WILSON if value is not None else "none",
+            Method.WILSON if value is not None else Method.NONE,
             len(problems[rule]),
             resolved[rule],
             right[rule],

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from graders.disputes import dispute_reason
 from graders.key_errata import DISPUTED, settle_key
@@ -20,30 +20,13 @@ from graders.labels import LABELS
 from graders.verdict import Verdict
 
 from ..model import ErratumRow
-from ..records import ScoredReply
+from ..records import ErratumInput, ScoredReply
 
 APPLIED = "scored with the corrected key"
 AMBIGUOUS = "excluded: the key is ambiguous"
 NO_CORRECTION = "excluded: the key is wrong, no corrected key given"
 DISAGREE = "excluded: reviewers give different corrected keys"
 PENDING = "excluded until `adjudicate grade` grades the replies against the corrected key"
-
-
-@dataclass(frozen=True)
-class ErratumInput:
-    """One reviewer's standing erratum, with the verdicts against its corrected key."""
-
-    benchmark: str
-    problem: str
-    kind: str  # wrong | ambiguous
-    old_key: str | None
-    new_key: str | None
-    reviewer: str
-    note: str | None
-    created_at: str
-    replies: tuple[int, ...] = ()  # the problem's replies the corrected key applies to
-    # reply id -> grader -> outcome against the corrected key (current graders only)
-    verdicts: dict[int, dict[str, str]] = field(default_factory=dict)
 
 
 def _excluding(label: str) -> bool:

@@ -9,14 +9,9 @@ from typing import Any, cast
 
 from graders.evidence import TIMEOUT_KINDS, FirstFailure, first_failure
 
+from ..model import FIRST_MINIMAL, FIRST_NOT_SHRUNK, FIRST_TIMEOUT, MINIMAL
+
 ARROW = "→"
-# Which failing input a triage example shows: the minimal one where grading shrank it, else the
-# first as found (already minimal, not shrunk, or a timeout: its smallest failing input depends
-# on the machine's speed, so the report keeps the input that timed out).
-MINIMAL, FIRST_MINIMAL, FIRST_NOT_SHRUNK, FIRST_TIMEOUT = (
-    "minimal", "first_minimal", "first_not_shrunk", "first_timeout")
-INPUT_WORDS = {MINIMAL: "minimal", FIRST_MINIMAL: "first, already minimal",
-               FIRST_NOT_SHRUNK: "first, not shrunk", FIRST_TIMEOUT: "first (a timeout)"}
 _MINIMAL_FIELDS = ("call", "kind", "expected", "actual", "exception", "time_limit_s", "detail")
 # Keys of older or foreign evidence that describe the failing input, in display order.
 LEGACY_KEYS = ("index", "input", "expected", "actual", "exception", "time_limit", "status")

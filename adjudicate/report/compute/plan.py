@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from ..bootstrap import ProblemBootstrap, difference_replicates, interval, ratio_replicates
-from ..model import BOOTSTRAP, PAIRED_BOOTSTRAP, WILSON, Estimate
-from ..partial.strata import SampleSlot
+from ..model import Estimate, Method
 from ..partial.stratified import PartlyRead, Stratified, StratifiedDiff
+from ..records import SampleSlot
 from ..stats import wilson_interval
 from ..tables import Ratio, RatioDiff, RunTable
 
@@ -105,11 +105,11 @@ class EstimatePlan:
         value = stat.value
         successes = sum(stat.num.values()) if stat.scale == 1 else None
         if value is None:
-            return Estimate(None, None, None, "none", 0, 0, successes)
+            return Estimate(None, None, None, Method.NONE, 0, 0, successes)
         if stat.one_per_problem and successes is not None:  # one per problem implies scale 1
-            bounds, method = wilson_interval(successes, stat.total, self._level), WILSON
+            bounds, method = wilson_interval(successes, stat.total, self._level), Method.WILSON
         else:
-            bounds, method = self._bootstrap(stat, series), BOOTSTRAP
+            bounds, method = self._bootstrap(stat, series), Method.BOOTSTRAP
         low, high = bounds if bounds else (None, None)
         return Estimate(value, low, high, method, stat.n_problems, stat.n_replies, successes)
 
@@ -117,7 +117,7 @@ class EstimatePlan:
         """A paired difference: always a paired bootstrap over problems."""
         value = stat.value
         if value is None:
-            return Estimate(None, None, None, "none", 0, 0)
+            return Estimate(None, None, None, Method.NONE, 0, 0)
         bounds = self._bootstrap(stat, series)
         low, high = bounds if bounds else (None, None)
-        return Estimate(value, low, high, PAIRED_BOOTSTRAP, stat.a.n_problems, stat.replies)
+        return Estimate(value, low, high, Method.PAIRED_BOOTSTRAP, stat.a.n_problems, stat.replies)

@@ -5,7 +5,19 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 
-from ..model import READING, Note, QueueProgress, Report, SelfCheckRow
+from ..model import (
+    BAD_KEYS,
+    CONFLICTS,
+    INTERVALS,
+    NO_READING,
+    PARTIAL,
+    READING,
+    SELFCHECK,
+    Note,
+    QueueProgress,
+    Report,
+    SelfCheckRow,
+)
 from ..reading import CONFLICT, GRADERS_SPLIT, LABELED_STATUSES, UNGRADED, UNLABELED
 from ..records import ScoredReply, SelfCheckFailure
 from ..tables import Ratio, RunTable
@@ -48,13 +60,6 @@ def selfcheck_rows(
     rows = [SelfCheckRow(f.benchmark, f.problem, f.reason, sizes[(f.benchmark, f.problem)])
             for f in failures]
     return tuple(sorted(rows, key=lambda r: (r.benchmark, natural_key(r.problem))))
-
-
-# The kinds of note; the human formats print `partial` at the top and leave out the kinds a
-# section of their own already says.
-INTERVALS, PARTIAL, CONFLICTS, BAD_KEYS, SELFCHECK, NO_READING = (
-    "intervals", "partial", "conflicts", "bad_keys", "selfcheck", "no_reading")
-SHOWN_ELSEWHERE = (PARTIAL, CONFLICTS, BAD_KEYS, SELFCHECK)
 
 
 def notes(report: Report, tables: Sequence[RunTable]) -> list[Note]:

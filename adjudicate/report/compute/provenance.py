@@ -10,8 +10,8 @@ from dataclasses import replace
 from adjudicate import __version__
 from graders.registry import GRADERS
 
+from ..model import Provenance, ReviewerLabels
 from ..records import ScoredReply
-from ..sample_model import Provenance, ReviewerLabels
 
 
 def complete(provenance: Provenance | None, records: Sequence[ScoredReply]) -> Provenance:
@@ -28,18 +28,3 @@ def complete(provenance: Provenance | None, records: Sequence[ScoredReply]) -> P
         names = GRADERS.ordered({g for r in records for g in r.verdicts})
         provenance = Provenance(__version__, None, None, tuple((g, ()) for g in names))
     return replace(provenance, adjudicate_version=__version__, reviewers=reviewers)
-
-
-def describe(p: Provenance) -> str:
-    """One line for the human formats: 'adjudicate 0.1.0 · database evals.db · made … · …'."""
-    parts = [f"adjudicate {p.adjudicate_version}"]
-    if p.database:
-        parts.append(f"database {p.database}")
-    if p.created_at:
-        parts.append(f"made {p.created_at}")
-    graders = [f"{g} {'/'.join(v)}" if v else g for g, v in p.graders]
-    parts.append("graders " + (", ".join(graders) or "none"))
-    who = [f"{r.reviewer} {r.labels:,} label{'s' * (r.labels != 1)}" if r.labels
-           else f"{r.adjudications:,} adjudicated" for r in p.reviewers]
-    parts.append("reviewers " + (", ".join(who) if who else "none"))
-    return "Provenance: " + " · ".join(parts) + "."

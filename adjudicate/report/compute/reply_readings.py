@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..reading import GRADERS, UNLABELED, is_bad_key, reading_outcome, resolve
-from ..records import ScoredReply
-from .errata import ErratumInput, apply_errata
+from ..records import ErratumInput, ScoredReply
+from .errata import apply_errata
 
 BAD_KEY = "bad_key"  # the problem's key is wrong or ambiguous: its replies have no reading
 SUSPECT_KEY = "suspect_key"  # queued against a suspect key, nobody labeled it yet

@@ -6,42 +6,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from ..model import DecisionRow, SettledWay
 from ..reading import ADJUDICATED, AGREED, Resolution
 from ..records import DecisionRecord, ScoredReply
 
 WAYS = ("one_by_one", "group", "pattern", "view")  # from reading each reply to wholesale
-WAY_WORDS = {"one_by_one": "read one by one", "group": "by group (same answer and key)",
-             "pattern": "by pattern", "view": "by labeling a filtered view"}
-
-@dataclass(frozen=True)
-class SettledWay:
-    """How many labeled readings of a benchmark were settled one way: read one by one, by a
-    group label, by a pattern decision (named), or by labeling a filtered view (named)."""
-
-    benchmark: str
-    way: str  # one_by_one | group | pattern | view
-    adjudicated: bool  # the reading is an adjudication (else the reviewers' agreed label)
-    name: str | None  # the pattern's name or the view's filter; None otherwise
-    readings: int
-
-
-@dataclass(frozen=True)
-class DecisionRow:
-    """A decision over many replies, with how many of the labels it wrote still stand."""
-
-    decision_id: int
-    reviewer: str
-    action: str  # label | adjudicate
-    scope: str  # group | pattern | view
-    description: str
-    label: str
-    replies: int
-    written: int
-    kept: int
-    in_force: int  # labels (or adjudications) it set that are the current ones (0: undone)
-    decided_at: str
 
 
 def _way(decision: DecisionRecord | None) -> tuple[str, str | None]:

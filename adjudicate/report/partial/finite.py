@@ -17,6 +17,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..model import Effort
 from ..stats import percentile, z_for
 
 PRIOR = 0.5  # Jeffreys: Beta(1/2, 1/2) before anything is read
@@ -176,13 +177,6 @@ def more_to_read(strata: Sequence[StratumCounts], total: int, target: float = 0.
 EFFORT_TARGETS = (0.05, 0.02, 0.01)  # the precisions the effort table offers: +-5, 2, 1 points
 
 
-@dataclass(frozen=True)
-class Effort:
-    """Reads still needed (None: the skipped replies alone keep it wider) for a half-width in
-    points, under the order's allocation."""
-
-    half_width: int  # points: 5, 2 or 1
-    reads: int | None
 
 
 def effort(strata: Sequence[StratumCounts], total: int, allocation: str,

@@ -3,7 +3,7 @@
 A stratum is a run's queued replies with one queue reason and one verdict from every grader,
 as they were when the sample order ranked them (`db.strata.stratum_of`: a key corrected since
 changes a reply's verdicts, not its stratum, so the sample stays a sample; a statistic whose
-terms then differ within a stratum splits it into domains, `partial_plan.BenchmarkPlan`). The
+terms then differ within a stratum splits it into domains, `stratified.PartlyRead`). The
 order that makes it a sample is the recorded sample order restricted to the stratum: its
 *prefix* is the stratum's replies, in that order, up to the first one nobody has drawn. Queued
 replies the order does not rank form a stratum of their own with no sample. An audited run
@@ -21,18 +21,7 @@ from db.strata import StratumKey, stratum_of
 from graders.disputes import AUDIT
 
 from ..reading import LABELED_STATUSES, Resolution
-from ..records import ScoredReply
-
-
-@dataclass(frozen=True)
-class SampleSlot:
-    """A ranked reply's place in the recorded sample order, whether it has been drawn, and the
-    stratum the order ranked it in (None: the one its record's reason and verdicts make)."""
-
-    position: int
-    drawn: bool
-    stratum: StratumKey | None = None
-
+from ..records import SampleSlot, ScoredReply
 
 Vector = tuple[tuple[str, str], ...]  # (grader, outcome), in grader order
 

@@ -9,21 +9,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..model import READING, Estimate
-from ..sample_model import (
-    BOOTSTRAP_BOUNDS,
-    BOUNDED,
-    BOUNDS,
-    ESTIMATE,
-    IMPUTATION,
-    PAIRED_IMPUTATION,
-    PARTLY_BOUNDED,
-    SampleSummary,
-)
+from ..model import READING, Estimate, Method, Mode, SampleSummary
+from ..records import SampleSlot
 from ..stats import mean_pass_at_k
 from ..tables import RunTable
 from .imputation import FIELDS, ImputationBootstrap, StratumSeries
-from .strata import ColumnStrata, SampleSlot, Stratum, column_strata
+from .strata import ColumnStrata, Stratum, column_strata
 from .summary import summarize
 
 # How a reply enters a ratio's numerator, a + b x its reading: (a, b) when the term's column
@@ -77,12 +68,12 @@ class StratifiedDiff:
     both_sides: bool = False
 
 
-def mode(frame: ColumnStrata) -> str:
+def mode(frame: ColumnStrata) -> Mode:
     """estimate (every stratum that needs it has a sample), bounds (none has), or partly."""
     needing = [s for s in frame.strata if s.unknown or s.reason == "audit"]
     if all(s.sampled for s in needing):
-        return ESTIMATE
-    return BOUNDED if not any(s.sampled for s in needing) else PARTLY_BOUNDED
+        return Mode.ESTIMATE
+    return Mode.BOUNDED if not any(s.sampled for s in needing) else Mode.PARTLY_BOUNDED
 
 
 class PartlyRead:
@@ -246,7 +237,7 @@ class PartlyRead:
     # -- reading back --------------------------------------------------------------------------
     def run(self, resamples: int, seed: str, level: float) -> None:
         """Draw the replicates, unless every statistic is only bounded (bounds need none)."""
-        if any(m != BOUNDED for m in self.modes.values()):
+        if any(m != Mode.BOUNDED for m in self.modes.values()):
             self.engine.run(resamples, seed, level)
 
     def estimate(self, found: int, stat: Stratified | StratifiedDiff) -> Estimate:
@@ -255,16 +246,16 @@ class PartlyRead:
         sides = (stat.a, stat.b) if isinstance(stat, StratifiedDiff) else (stat,)
         modes = {self.modes[(side.run, side.strata)] for side in sides if side.strata}
         n_problems, n_replies = self._sizes[found]
-        if BOUNDED in modes:
+        if Mode.BOUNDED in modes:
             bounds = self.engine.bounds(found)
             low, high = bounds if bounds else (None, None)
-            return Estimate(None, low, high, BOUNDS, n_problems, n_replies)
+            return Estimate(None, low, high, Method.BOUNDS, n_problems, n_replies)
         value = self.engine.value(found)
         interval = self.engine.interval(found)
         low, high = interval if interval else (None, None)
         paired = isinstance(stat, StratifiedDiff)
-        method = (BOOTSTRAP_BOUNDS if value is None else PAIRED_IMPUTATION if paired
-                  else IMPUTATION)
+        method = (Method.BOOTSTRAP_BOUNDS if value is None else Method.PAIRED_IMPUTATION if paired
+                  else Method.IMPUTATION)
         return Estimate(value, low, high, method, n_problems, n_replies)
 
     def pass_at_k_bounds(self, t: int, column: str, k: int) -> Estimate | None:
@@ -283,7 +274,7 @@ class PartlyRead:
             return None
         low = mean_pass_at_k([(n, c) for n, c, _ in counts.values()], k)
         high = mean_pass_at_k([(n, c + u) for n, c, u in counts.values()], k)
-        return Estimate(None, low, high, BOUNDS, len(counts),
+        return Estimate(None, low, high, Method.BOUNDS, len(counts),
                         sum(n for n, _, _ in counts.values()))
 
     def summary(self, t: int, score: Estimate, *, seed: str, level: float,

@@ -6,15 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..model import READING, WILSON, Estimate
-from ..sample_model import (
-    BOUNDED,
-    BOUNDS,
-    POSTERIOR,
-    AuditEstimate,
-    SampleSummary,
-    StratumRow,
-)
+from ..model import READING, AuditEstimate, Estimate, Method, Mode, SampleSummary, StratumRow
 from ..stats import wilson_interval
 from ..tables import RunTable
 from .finite import StratumCounts, effort, full_read_interval, more_to_read
@@ -29,7 +21,7 @@ def counts(s: Stratum) -> StratumCounts:
                          sum(1 for v in s.values if v), s.unknown)
 
 
-def summarize(frame: ColumnStrata, table: RunTable, has_value: Sequence[bool], run_mode: str,
+def summarize(frame: ColumnStrata, table: RunTable, has_value: Sequence[bool], run_mode: Mode,
               score: Estimate, *, seed: str, level: float,
               allocation: str | None = None) -> SampleSummary:
     """A partly read run's SampleSummary: `frame` is its reading column's strata, `has_value`
@@ -43,16 +35,16 @@ def summarize(frame: ColumnStrata, table: RunTable, has_value: Sequence[bool], r
                     if has})
     low: float | None
     high: float | None
-    if run_mode == BOUNDED:
+    if run_mode == Mode.BOUNDED:
         low = (fixed_passes + sum(s.known_passes for s in strata)) / total
         high = low + sum(s.unknown for s in strata) / total
-        full = Estimate(None, low, high, BOUNDS, problems, total)
+        full = Estimate(None, low, high, Method.BOUNDS, problems, total)
         advice = None
     else:
         interval = full_read_interval(strata, fixed_passes, total, seed=f"{seed}:{table.run}",
                                       level=level)
         low, high = interval if interval else (None, None)
-        full = Estimate(score.value, low, high, POSTERIOR, problems, total)
+        full = Estimate(score.value, low, high, Method.POSTERIOR, problems, total)
         advice = more_to_read(strata, total, TARGET, level)
     rows = tuple(
         StratumRow(s.name(), s.reason, len(s.members), s.prefix, s.respondents, s.missing,
@@ -62,7 +54,7 @@ def summarize(frame: ColumnStrata, table: RunTable, has_value: Sequence[bool], r
     half = (None if full.low is None or full.high is None
             else round((full.high - full.low) / 2 * 100, 2))
     used = allocation or DEFAULT_ALLOCATION
-    beat = None if run_mode == BOUNDED else _to_beat_bounds(strata, total, score, full, used,
+    beat = None if run_mode == Mode.BOUNDED else _to_beat_bounds(strata, total, score, full, used,
                                                             level)
     return SampleSummary(
         column=READING, mode=run_mode, full_read=full, strata=rows, audit=audit(frame),
@@ -110,7 +102,7 @@ def audit(frame: ColumnStrata) -> AuditEstimate | None:
                 else s.passes for s in frame.audits)
     bounds = wilson_interval(wrong, read) if read else None
     low, high = bounds if bounds else (None, None)
-    rate = Estimate(wrong / read if read else None, low, high, WILSON if read else "none",
+    rate = Estimate(wrong / read if read else None, low, high, Method.WILSON if read else Method.NONE,
                     0, read, wrong)
     return AuditEstimate(replies, drawn, read, wrong, rate)
 

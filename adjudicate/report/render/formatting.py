@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..model import Estimate
+from ..model import Estimate, Method
 
 DASH = "–"
-ESTIMATED = ("imputation bootstrap", "paired imputation bootstrap", "posterior predictive")
+ESTIMATED = (Method.IMPUTATION, Method.PAIRED_IMPUTATION, Method.POSTERIOR)
 APPROX = "≈"  # marks a value estimated from a sample of the queue
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from adjudicate.safe_text import visible_data
 
-from ..compute.progress import PARTIAL, SHOWN_ELSEWHERE
-from ..compute.provenance import describe
-from ..model import Report
+from ..model import PARTIAL, SHOWN_ELSEWHERE, Provenance, Report
 from .blocks import Block, Heading, Paragraph
 from .diagnostic_sections import diagnostic_blocks
 from .sections import benchmark_blocks
@@ -38,3 +36,18 @@ def report_blocks(report: Report) -> list[Block]:
         blocks.append(Heading("Notes", 2))
         blocks += [Paragraph(note) for note in shown]
     return visible_data(blocks, keep="\n")
+
+
+def describe(p: Provenance) -> str:
+    """One line for the human formats: 'adjudicate 0.1.0 · database evals.db · made … · …'."""
+    parts = [f"adjudicate {p.adjudicate_version}"]
+    if p.database:
+        parts.append(f"database {p.database}")
+    if p.created_at:
+        parts.append(f"made {p.created_at}")
+    graders = [f"{g} {'/'.join(v)}" if v else g for g, v in p.graders]
+    parts.append("graders " + (", ".join(graders) or "none"))
+    who = [f"{r.reviewer} {r.labels:,} label{'s' * (r.labels != 1)}" if r.labels
+           else f"{r.adjudications:,} adjudicated" for r in p.reviewers]
+    parts.append("reviewers " + (", ".join(who) if who else "none"))
+    return "Provenance: " + " · ".join(parts) + "."

@@ -5,8 +5,18 @@ from __future__ import annotations
 
 from graders.labels import LABELS
 
-from ..compute.failures import INPUT_WORDS
-from ..model import MCNEMAR_READ_NOTE, Difference, GraderScore, PassAtK, RunReport, TriageRow
+from ..model import (
+    FIRST_MINIMAL,
+    FIRST_NOT_SHRUNK,
+    FIRST_TIMEOUT,
+    MCNEMAR_READ_NOTE,
+    MINIMAL,
+    Difference,
+    GraderScore,
+    PassAtK,
+    RunReport,
+    TriageRow,
+)
 from . import formatting as f
 from .blocks import Block, Heading, Paragraph, Table, is_reading, plural, queue_sentence, uniform
 from .sample_sections import sample_blocks
@@ -18,6 +28,10 @@ TRIAGE_INPUT_NOTE = ("Each example shows the smallest input grading found that f
                      "'first' marks the input as grading first found it: already minimal, not "
                      "shrunk, or a timeout (whose smallest failing input depends on the "
                      "machine's speed).")
+
+
+INPUT_WORDS = {MINIMAL: "minimal", FIRST_MINIMAL: "first, already minimal",
+               FIRST_NOT_SHRUNK: "first, not shrunk", FIRST_TIMEOUT: "first (a timeout)"}
 
 
 def run_blocks(run: RunReport, level: float, *, titled: bool) -> list[Block]:

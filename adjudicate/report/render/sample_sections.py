@@ -3,8 +3,7 @@ bounded), the audit, and how many more replies in which strata would settle it."
 
 from __future__ import annotations
 
-from ..model import RunReport
-from ..sample_model import BOUNDED, PARTLY_BOUNDED, SampleSummary
+from ..model import Mode, RunReport, SampleSummary
 from . import formatting as f
 from .blocks import Block, Paragraph, Table, plural
 
@@ -23,17 +22,17 @@ def sample_blocks(run: RunReport) -> list[Block]:
         return []
     blocks: list[Block] = []
     unread = [r for r in s.strata if r.read == 0 and r.replies > r.read_elsewhere]
-    if s.mode == BOUNDED and all(r.ordered for r in unread):
+    if s.mode == Mode.BOUNDED and all(r.ordered for r in unread):
         blocks.append(Paragraph(
             "Nothing is read yet in the sample order of the strata still unread ("
             + "; ".join(r.stratum for r in unread) + "), so every reading row below shows "
             "bounds (every unread reply wrong / right) until each has a reading: read on in the "
             "sample order.", warning=True))
-    elif s.mode == BOUNDED:
+    elif s.mode == Mode.BOUNDED:
         blocks.append(Paragraph(NOT_RANDOM, warning=True))
     else:
         blocks.append(Paragraph(_estimate_sentence(s)))
-    if s.beat_bounds is not None and s.mode != BOUNDED:
+    if s.beat_bounds is not None and s.mode != Mode.BOUNDED:
         blocks.append(Paragraph(
             f"Too few reads to beat the bounds: read {s.beat_bounds:,} more and the reading "
             "row's interval gets narrower than every unread reply wrong / right."
@@ -90,7 +89,7 @@ def _estimate_sentence(s: SampleSummary) -> str:
     text += f" ({missing:,} skipped or in conflict, bounded)" if missing else ""
     text += (f", of {queued:,} queued. Read in full, these replies would score "
              f"{f.estimate(s.full_read)}; the reading rows' intervals also resample problems.")
-    if s.mode == PARTLY_BOUNDED:
+    if s.mode == Mode.PARTLY_BOUNDED:
         empty = [r.stratum for r in s.strata if r.read == 0 and r.replies > r.read_elsewhere]
         strata = "1 stratum" if len(empty) == 1 else f"{len(empty):,} strata"
         text += (f" {strata} with nothing read yet ({'; '.join(empty)}) "

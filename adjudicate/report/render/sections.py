@@ -3,8 +3,7 @@ every grader's score in every run, the run differences, then each run's own sect
 
 from __future__ import annotations
 
-from ..model import BOOTSTRAP, WILSON, RunDifference, RunReport
-from ..sample_model import BOOTSTRAP_BOUNDS, BOUNDED, BOUNDS, IMPUTATION, PARTLY_BOUNDED
+from ..model import Method, Mode, RunDifference, RunReport
 from . import formatting as f
 from .blocks import (
     Block,
@@ -104,12 +103,12 @@ def _scores(runs: list[RunReport], graders: list[str], level: float) -> Table:
 
 
 def _interval_note(runs: list[RunReport]) -> str:
-    names = {WILSON: "Wilson", BOOTSTRAP: "bootstrap over problems",
-             IMPUTATION: ("≈ estimated from the replies read in the sample order (unread "
-                          "replies pass at the rate their stratum's reads did; the range "
-                          "redraws the problems and that rate)"),
-             BOOTSTRAP_BOUNDS: "bootstrap bounds (strata with nothing read bounded)",
-             BOUNDS: "bounds (every unread reply wrong / right)"}
+    names = {Method.WILSON: "Wilson", Method.BOOTSTRAP: "bootstrap over problems",
+             Method.IMPUTATION: ("≈ estimated from the replies read in the sample order "
+                                 "(unread replies pass at the rate their stratum's reads did; "
+                                 "the range redraws the problems and that rate)"),
+             Method.BOOTSTRAP_BOUNDS: "bootstrap bounds (strata with nothing read bounded)",
+             Method.BOUNDS: "bounds (every unread reply wrong / right)"}
     methods = {
         run.run: sorted({g.score.method for g in run.graders if g.score.method in names})
         for run in runs
@@ -132,12 +131,12 @@ def _reading_notes(runs: list[RunReport]) -> list[str]:
             continue
         drawn = sum(s.drawn for s in sample.strata)
         over = f"{run.run} reading: over all {plural(run.n_replies, 'reply')} once read"
-        if sample.mode == BOUNDED:
+        if sample.mode == Mode.BOUNDED:
             notes.append(f"{over}, bounds: {run.queue.labeled:,} of the {run.queue.total:,} "
                          "queued replies read, not a random sample.")
             continue
         taken = f"{drawn:,} of the {run.queue.total:,} queued replies, taken in the sample order"
-        if sample.mode == PARTLY_BOUNDED:
+        if sample.mode == Mode.PARTLY_BOUNDED:
             notes.append(f"{over}, bounds until every stratum has a reading: a random sample of "
                          f"{taken}, the strata with none read yet bounded.")
         else:

@@ -6,11 +6,14 @@ from __future__ import annotations
 from adjudicate.words import word
 from graders.labels import LABELS
 
-from ..compute.settlement import WAY_WORDS, SettledWay
-from ..model import Report
+from ..model import Report, SettledWay
 from .blocks import Block, Heading, Paragraph, Table, plural
 
 SCOPE_WORDS = {"group": "group", "pattern": "pattern", "view": "view"}
+
+
+WAY_WORDS = {"one_by_one": "read one by one", "group": "by group (same answer and key)",
+             "pattern": "by pattern", "view": "by labeling a filtered view"}
 
 
 def _settled(way: SettledWay) -> str:
