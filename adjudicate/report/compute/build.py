@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import replace
 from itertools import combinations
 
 from ..model import BadKey, ErratumRow, Provenance, Report, RunDifference, RunReport, Settings
@@ -94,7 +93,9 @@ def build_report(
     queue = total_queue([r.queue for r in runs])
     summary, pairs_top = diagnostics.disputed_pairs(ordered, resolutions, top_pairs)
     settings = Settings(bootstrap, seed, level, edge_cases_pass, top_pairs, all_pairs)
-    report = Report(
+    conflicts = diagnostics.conflicts(ordered, resolutions)
+    selfcheck = selfcheck_rows(selfcheck_failures, ordered)
+    return Report(
         settings=settings,
         partial=queue.partial,
         queue=queue,
@@ -104,17 +105,17 @@ def build_report(
         disputed_pairs=pairs_top,
         bad_keys=tuple(bad_keys),
         suspect_keys=diagnostics.suspect_keys(ordered, resolutions),
-        conflicts=diagnostics.conflicts(ordered, resolutions),
+        conflicts=conflicts,
         kappa=diagnostics.reviewer_kappa(ordered, bootstrap=bootstrap, seed=seed, level=level),
-        selfcheck_failures=selfcheck_rows(selfcheck_failures, ordered),
+        selfcheck_failures=selfcheck,
         settled=settled_ways(ordered, resolutions, decisions),
         decisions=decision_rows(ordered, decisions),
-        notes=(),
+        notes=notes(settings, queue, tables, conflicts=len(conflicts), bad_keys=len(bad_keys),
+                    selfcheck_failures=len(selfcheck)),
         errata=erratum_rows,
         reviewer_notes=diagnostics.reviewer_notes(ordered, as_labeled),
         provenance=provenance.complete(source, ordered),
     )
-    return replace(report, notes=tuple(notes(report, tables)))
 
 
 def _import_order(

@@ -15,8 +15,8 @@ from ..model import (
     SELFCHECK,
     Note,
     QueueProgress,
-    Report,
     SelfCheckRow,
+    Settings,
 )
 from ..reading import CONFLICT, GRADERS_SPLIT, LABELED_STATUSES, UNGRADED, UNLABELED
 from ..records import ScoredReply, SelfCheckFailure
@@ -62,16 +62,16 @@ def selfcheck_rows(
     return tuple(sorted(rows, key=lambda r: (r.benchmark, natural_key(r.problem))))
 
 
-def notes(report: Report, tables: Sequence[RunTable]) -> list[Note]:
-    """Plain sentences every format prints under the numbers."""
-    s = report.settings
+def notes(s: Settings, q: QueueProgress, tables: Sequence[RunTable], *, conflicts: int,
+          bad_keys: int, selfcheck_failures: int) -> tuple[Note, ...]:
+    """Plain sentences every format prints under the numbers (the counts are of the report's
+    conflicts, excluded keys and failed self-checks)."""
     found = [Note(
         INTERVALS,
         f"Intervals are {s.level:.0%}: Wilson where every problem has one reply, otherwise a "
         f"bootstrap that resamples problems, never samples ({s.resamples:,} resamples, seed "
         f"{s.seed}); differences use a paired bootstrap over the problems both sides share.",
     )]
-    q = report.queue
     if q.partial:
         missing = [f"{n:,} {what}" for n, what in ((q.unlabeled, "unlabeled"),
                                                     (q.conflicting, "conflicting")) if n]
@@ -82,23 +82,23 @@ def notes(report: Report, tables: Sequence[RunTable]) -> list[Note]:
             "the reading rows are estimates from that random sample (marked ≈), otherwise "
             "bounds (every unread reply wrong / right).",
         ))
-    if report.conflicts:
+    if conflicts:
         found.append(Note(
             CONFLICTS,
             "Replies with conflicting labels and no adjudication (counted as neither right "
-            f"nor wrong): {len(report.conflicts)}.",
+            f"nor wrong): {conflicts}.",
         ))
-    if report.bad_keys:
+    if bad_keys:
         found.append(Note(
             BAD_KEYS,
             "Problems excluded from every score because a reviewer labeled their key wrong "
-            f"or ambiguous: {len(report.bad_keys)}.",
+            f"or ambiguous: {bad_keys}.",
         ))
-    if report.selfcheck_failures:
+    if selfcheck_failures:
         found.append(Note(
             SELFCHECK,
             "Problems whose reference failed its own tests (their replies are scored as "
-            f"graded): {len(report.selfcheck_failures)}.",
+            f"graded): {selfcheck_failures}.",
         ))
     split = sum(1 for t in tables for r in t.resolutions if r.status in (GRADERS_SPLIT, UNGRADED))
     if split:
@@ -107,4 +107,4 @@ def notes(report: Report, tables: Sequence[RunTable]) -> list[Note]:
             "Unqueued, unlabeled replies without a unanimous verdict (graders split or "
             f"ungraded), which therefore have no reading: {split}.",
         ))
-    return found
+    return tuple(found)
