@@ -11,7 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..bootstrap import ProblemBootstrap, difference_replicates, interval, ratio_replicates
+from ..bootstrap import (
+    ProblemBootstrap,
+    difference_replicates,
+    interval,
+    ratio_replicates,
+    replicate_sums,
+)
 from ..model import Estimate, Method
 from ..partial.stratified import PartlyRead, Stratified, StratifiedDiff
 from ..records import SampleSlot
@@ -73,9 +79,21 @@ class EstimatePlan:
             self._series(part) for r in (stat.a, stat.b) for part in (r.num, r.den)))
 
     def run(self) -> None:
-        """Draw the replicates of every registered statistic."""
-        self._sums = self._boot.run(self._resamples, self._seed)
-        self.partial.run(self._resamples, self._seed, self._level)
+        """Draw the replicates once for every registered statistic: each replicate's problems
+        (`Random(seed)`, the protocol in bootstrap.py) give the plain ratios their sums and the
+        stratified ones their imputation replicate."""
+        plain = self._boot.series
+        engine = self.partial.engine
+        stratified = engine.series() if self.partial.needs_replicates else []
+        self._sums = [[] for _ in plain]
+        engine.start(self._seed, self._level)
+        for sums in replicate_sums(plain + stratified, len(self.problems), self._resamples,
+                                   self._seed):
+            for series_sums, value in zip(self._sums, sums, strict=False):
+                series_sums.append(value)
+            if stratified:
+                engine.replicate(sums[len(plain):])
+        engine.finish()
 
     def estimate(self, planned: Handle) -> Estimate:
         """The Estimate of a registered statistic."""

@@ -28,7 +28,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ..bootstrap import PackedSeries
+from ..bootstrap import replicate_sums
 from ..stats import percentile
 
 # Per problem, for one stratum: prefix readings that pass, prefix readings, prefix replies
@@ -100,6 +100,8 @@ class ImputationBootstrap:
         self.share_of: list[int | None] = []  # a domain's stratum (None: a stratum itself)
         self._stats: list[LinearRatio | tuple[int, int]] = []
         self._replicates: list[tuple[list[float | None], list[float | None]]] | None = None
+        self._out: list[tuple[list[float | None], list[float | None]]] = []
+        self._pseudo = random.Random()
         self._level = 0.95
 
     def add_stratum(self, stratum: StratumSeries) -> int:
@@ -182,50 +184,68 @@ class ImputationBootstrap:
         return low / den, high / den
 
     # -- the bootstrap ---------------------------------------------------------------------
+    def series(self) -> list[Sequence[int]]:
+        """What a replicate sums over its drawn problems: every stratum's FIELDS, in order,
+        then every ratio's num and den."""
+        found: list[Sequence[int]] = [getattr(s, f) for s in self.strata for f in FIELDS]
+        for stat in self._stats:
+            if isinstance(stat, LinearRatio):
+                found += [stat.num, stat.den]
+        return found
+
     def run(self, resamples: int, seed: str, level: float = 0.95) -> None:
         """Draw every replicate: problems from Random(seed) as the report's problem bootstrap
-        does, pseudo-replies from Random(seed + ':pseudo')."""
+        does (`bootstrap.replicate_sums`), pseudo-replies from Random(seed + ':pseudo')."""
+        self.start(seed, level)
+        for sums in replicate_sums(self.series(), self.n_problems, resamples, seed):
+            self.replicate(sums)
+        self.finish()
+
+    def start(self, seed: str, level: float = 0.95) -> None:
+        """Before the first replicate (`run` does start, replicate each, finish)."""
         self._level = level
-        ratios = [(i, s) for i, s in enumerate(self._stats) if isinstance(s, LinearRatio)]
-        series: list[Sequence[int]] = [getattr(s, f) for s in self.strata for f in FIELDS]
-        for _, stat in ratios:
-            series += [stat.num, stat.den]
-        distinct: dict[tuple[int, ...], int] = {}  # identical series share one packed field
-        fields = [distinct.setdefault(tuple(values), len(distinct)) for values in series]
-        packing = PackedSeries(list(distinct), self.n_problems)
-        problems = random.Random(seed)
-        pseudo = random.Random(f"{seed}:pseudo")
-        units, k, width = range(self.n_problems), self.n_problems, len(FIELDS)
+        self._pseudo = random.Random(f"{seed}:pseudo")
+        self._out = [([], []) for _ in self._stats]
+
+    def replicate(self, sums: Sequence[int]) -> None:
+        """One replicate, from its sums of `series()`: every stratum's low and high total with
+        its pseudo-reply, then every ratio's low and high version."""
+        width = len(FIELDS)
         base = width * len(self.strata)
-        out: list[tuple[list[float | None], list[float | None]]] = [([], []) for _ in self._stats]
-        for _ in range(resamples if k else 0):
-            sums = packing.unpack(sum(map(packing.packed.__getitem__, problems.choices(units, k=k))))
-            low_total, high_total = [], []
-            draws: dict[int, tuple[float, bool]] = {}
-            totals: list[Sequence[float]] = []
-            for h, parent in enumerate(self.share_of):
-                t = [sums[fields[h * width + f]] for f in range(width)]
-                totals.append(t)
-                sample: Sequence[float] | None = None
-                if parent is None:  # a domain shares its stratum's pseudo-reply
-                    draws[h] = (pseudo.expovariate(1.0), pseudo.random() < 0.5)
-                    weight, passing = draws[h]
-                else:
-                    (weight, passing), sample = draws[parent], totals[parent]
-                low_total.append(stratum_total(t, False, weight, passing, sample))
-                high_total.append(stratum_total(t, True, weight, passing, sample))
-            for position, (i, stat) in enumerate(ratios):
-                num, den = sums[fields[base + 2 * position]], sums[fields[base + 2 * position + 1]]
-                if not den:
-                    out[i][0].append(None)
-                    out[i][1].append(None)
-                    continue
-                low = high = float(num)
-                for stratum, sign in stat.coefficients:
-                    low += sign * (low_total[stratum] if sign > 0 else high_total[stratum])
-                    high += sign * (high_total[stratum] if sign > 0 else low_total[stratum])
-                out[i][0].append(low / den)
-                out[i][1].append(high / den)
+        low_total, high_total = [], []
+        draws: dict[int, tuple[float, bool]] = {}
+        totals: list[Sequence[float]] = []
+        for h, parent in enumerate(self.share_of):
+            t = sums[h * width:(h + 1) * width]
+            totals.append(t)
+            sample: Sequence[float] | None = None
+            if parent is None:  # a domain shares its stratum's pseudo-reply
+                draws[h] = (self._pseudo.expovariate(1.0), self._pseudo.random() < 0.5)
+                weight, passing = draws[h]
+            else:
+                (weight, passing), sample = draws[parent], totals[parent]
+            low_total.append(stratum_total(t, False, weight, passing, sample))
+            high_total.append(stratum_total(t, True, weight, passing, sample))
+        position = base
+        for out, stat in zip(self._out, self._stats, strict=True):
+            if not isinstance(stat, LinearRatio):
+                continue
+            num, den = sums[position], sums[position + 1]
+            position += 2
+            if not den:
+                out[0].append(None)
+                out[1].append(None)
+                continue
+            low = high = float(num)
+            for stratum, sign in stat.coefficients:
+                low += sign * (low_total[stratum] if sign > 0 else high_total[stratum])
+                high += sign * (high_total[stratum] if sign > 0 else low_total[stratum])
+            out[0].append(low / den)
+            out[1].append(high / den)
+
+    def finish(self) -> None:
+        """After the last replicate: differences from their sides' replicates."""
+        out = self._out
         for i, item in enumerate(self._stats):
             if isinstance(item, tuple):
                 (a_low, a_high), (b_low, b_high) = out[item[0]], out[item[1]]

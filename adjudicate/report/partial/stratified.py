@@ -155,9 +155,9 @@ class PartlyRead:
         passing = table.outcomes[stat.term.column] if stat.term.column else None
         fails, passes = CONTRIBUTIONS[stat.term.kind]
         weights: dict[int, dict[int, int]] = {}  # stratum position -> member -> its b
+        included = [all(values) for values in zip(*counted, strict=True)]
         for i, record in enumerate(table.records):
-            if ((stat.keep is not None and record.problem not in stat.keep)
-                    or not all(has[i] for has in counted)):
+            if not included[i] or (stat.keep is not None and record.problem not in stat.keep):
                 continue
             a, b = passes if passing is not None and passing[i] else fails
             j = self.index[record.problem]
@@ -235,10 +235,10 @@ class PartlyRead:
         return found
 
     # -- reading back --------------------------------------------------------------------------
-    def run(self, resamples: int, seed: str, level: float) -> None:
-        """Draw the replicates, unless every statistic is only bounded (bounds need none)."""
-        if any(m != Mode.BOUNDED for m in self.modes.values()):
-            self.engine.run(resamples, seed, level)
+    @property
+    def needs_replicates(self) -> bool:
+        """Some statistic is estimated, not only bounded (bounds need no replicates)."""
+        return any(m != Mode.BOUNDED for m in self.modes.values())
 
     def estimate(self, found: int, stat: Stratified | StratifiedDiff) -> Estimate:
         """The Estimate of a registered statistic: bounds if any column it rests on has no
