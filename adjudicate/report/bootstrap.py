@@ -15,7 +15,7 @@ of statistics.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from .stats import percentile_interval
 
@@ -42,17 +42,17 @@ class ProblemBootstrap:
             self._series.append(series)
         return self._ids[series]
 
-    @property
-    def series(self) -> list[tuple[int, ...]]:
-        """Every registered series, by id."""
-        return list(self._series)
-
-    def run(self, resamples: int, seed: int | str) -> list[list[int]]:
-        """Sums of every series in each replicate: result[series_id][replicate]."""
+    def run(self, resamples: int, seed: int | str, *, extra: Sequence[Sequence[int]] = (),
+            each: Callable[[list[int]], None] | None = None) -> list[list[int]]:
+        """Sums of every series in each replicate: result[series_id][replicate]. Each
+        replicate's sums of the `extra` series, over the same drawn problems, go to `each`."""
         sums: list[list[int]] = [[] for _ in self._series]
-        for replicate in replicate_sums(self._series, self.n_units, resamples, seed):
-            for field_sums, value in zip(sums, replicate, strict=True):
+        mine = len(self._series)
+        for replicate in replicate_sums([*self._series, *extra], self.n_units, resamples, seed):
+            for field_sums, value in zip(sums, replicate[:mine], strict=True):
                 field_sums.append(value)
+            if each is not None:
+                each(replicate[mine:])
         return sums
 
 

@@ -11,13 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from ..bootstrap import (
-    ProblemBootstrap,
-    difference_replicates,
-    interval,
-    ratio_replicates,
-    replicate_sums,
-)
+from ..bootstrap import ProblemBootstrap, difference_replicates, interval, ratio_replicates
 from ..model import Estimate, Method
 from ..partial.stratified import PartlyRead, Stratified, StratifiedDiff
 from ..records import SampleSlot
@@ -50,6 +44,7 @@ class EstimatePlan:
         self._index = {p: i for i, p in enumerate(problems)}
         self._boot = ProblemBootstrap(len(problems))
         self.partial = PartlyRead(tables, self.problems, slots or {})
+        self._partly_read = frozenset(self.partial.frames)  # (table, column) pairs
         self._resamples = resamples
         self._seed = seed
         self._level = level
@@ -57,7 +52,7 @@ class EstimatePlan:
 
     def partly_read(self, t: int, column: str) -> bool:
         """Whether column of table t is a partly read reading (its statistics are stratified)."""
-        return self.partial.partly_read(t, column)
+        return (t, column) in self._partly_read
 
     def _series(self, per_problem: Mapping[str, int]) -> int:
         values = [0] * len(self._index)
@@ -82,17 +77,11 @@ class EstimatePlan:
         """Draw the replicates once for every registered statistic: each replicate's problems
         (`Random(seed)`, the protocol in bootstrap.py) give the plain ratios their sums and the
         stratified ones their imputation replicate."""
-        plain = self._boot.series
         engine = self.partial.engine
         stratified = engine.series() if self.partial.needs_replicates else []
-        self._sums = [[] for _ in plain]
         engine.start(self._seed, self._level)
-        for sums in replicate_sums(plain + stratified, len(self.problems), self._resamples,
-                                   self._seed):
-            for series_sums, value in zip(self._sums, sums, strict=False):
-                series_sums.append(value)
-            if stratified:
-                engine.replicate(sums[len(plain):])
+        self._sums = self._boot.run(self._resamples, self._seed, extra=stratified,
+                                    each=engine.replicate if stratified else None)
         engine.finish()
 
     def estimate(self, planned: Handle) -> Estimate:
