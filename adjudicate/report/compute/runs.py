@@ -91,14 +91,20 @@ def register_run(plan: EstimatePlan, t: int, table: RunTable,
         stats.pass_k[column] = [(k, plan.add(ratio)) for k, ratio in table.pass_at_k(column, ks)]
     for grader in table.graders:
         ratio, agree, false_accepts, false_rejects = table.agreement(grader)
-        rates: tuple[Score, ...] = (plan.add(ratio),) if not partly(t, READING) else tuple(
-            plan.add(Stratified(t, READING, (grader, READING), term))
-            for term in agreement_terms(grader))
+        rates: tuple[Score, ...]
+        if partly(t, READING):  # over every reply once read: agreement, false accepts, rejects
+            rates = tuple(plan.add(Stratified(t, READING, (grader, READING), term))
+                          for term in agreement_terms(grader))
+        else:
+            rates = (plan.add(ratio),)
         stats.agreements[grader] = AgreementStats(rates, agree, false_accepts, false_rejects)
     for a, b in table.column_pairs():
         diff, a_only, b_only = table.paired(a, b)
-        change: Change = plan.add(diff) if not (partly(t, a) or partly(t, b)) else plan.add(
-            StratifiedDiff(side(plan, t, a, (a, b)), side(plan, t, b, (a, b))))
+        change: Change
+        if partly(t, a) or partly(t, b):
+            change = plan.add(StratifiedDiff(side(plan, t, a, (a, b)), side(plan, t, b, (a, b))))
+        else:
+            change = plan.add(diff)
         stats.pairs.append(GraderPair(a, b, change, a_only, b_only, diff.replies))
     return stats
 
