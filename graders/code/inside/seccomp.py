@@ -11,8 +11,14 @@ modules and kexec, personality changes, and everything that evicts or reports pa
 residency of the shared read-only root (fadvise, readahead, mincore, cachestat, madvise
 COLD/PAGEOUT, RWF_NOWAIT reads), plus memfds, whose memory no per-process count sees.
 
+What no filter takes away: reading a file caches it, so a job can still warm a file of the root
+that was cold, and the next job can time a first read of it (one bit per cold file, set until
+the host's own reclaim drops the page again); a lookup of a missing name leaves a negative
+dentry likewise. Once the host never reacts to an output while a job runs (issue 29 item 1), a
+job has learnt nothing its copies do not already hold, so there is nothing to carry.
+
 The program is built by hand rather than through libseccomp: its Python binding is not in the
-standard library the sandbox exposes, and a hand-built program is a few dozen instructions
+standard library the sandbox exposes, and a hand-built program is a few hundred instructions
 whose every decision the tests check. It checks the architecture first: x86_64 and aarch64
 syscalls are filtered by their own numbers; any other architecture (i386 through int 0x80,
 the x32 ABI) kills the process. Refusals return EPERM (clone3 ENOSYS, so the C library falls
@@ -23,6 +29,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import os
 import struct
 
@@ -152,8 +159,10 @@ def program() -> list[tuple[int, int, int, int]]:
     return head + x86 + arm
 
 
+@functools.lru_cache(maxsize=1)
 def packed() -> bytes:
-    """The program as the kernel reads it: struct sock_filter[] (u16 code, u8 jt, u8 jf, u32 k)."""
+    """The program as the kernel reads it: struct sock_filter[] (u16 code, u8 jt, u8 jf, u32 k);
+    built once in the fork server, before it forks any job."""
     return b"".join(struct.pack("=HBBI", *instruction) for instruction in program())
 
 

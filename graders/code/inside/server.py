@@ -308,7 +308,7 @@ def main() -> None:
     state: dict[str, Any] = {
         "root": os.geteuid() == 0, "uid": config.get("uid"), "server_pid": os.getpid(),
         "isolated": False, "refused": None, "packages": [], "exposed": [],
-        "seccomp": KIT.seccomp.unsupported() is None,
+        "seccomp": KIT.seccomp.unsupported() is None and bool(KIT.seccomp.packed()),
         "cgroup_paths": config["cgroups"],
         "cgroup_fds": [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in config["cgroups"]]}
     if config["isolate"]:
