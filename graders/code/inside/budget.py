@@ -3,15 +3,15 @@
 Stdlib only; loaded by path inside the fork server. RLIMIT_AS bounds one process, so a job of
 16 processes could hold 16 times it; as an ordinary user there is no cgroup to bound them
 together. The helper, outside the sample's seccomp filter and in the job's mount and IPC
-namespaces, adds up what the job holds every few milliseconds and kills the job's pid 1 (so
-every process of the job) once it passes the budget:
+namespaces, adds up what the job holds (every 10 to 200 ms, the sooner the nearer the budget)
+and kills the job's pid 1 (so every process of the job) once it passes the budget:
 - each process's private and shared anonymous memory and page tables (RssAnon, RssShmem,
   VmPTE in /proc/PID/status of the job's own /proc, which lists the job's processes only);
 - the job's /tmp and /dev/shm (tmpfs, also capped in size and inodes when mounted);
 - the job's SysV shared memory segments, attached or not (/proc/sysvipc/shm).
 Pages shared copy-on-write after a fork count once per process: the count errs high, never low.
-Not counted: kernel memory (pipes, sockets, page tables of nothing), which per-user and per-fd
-limits bound; memfds, which the seccomp filter refuses.
+Not counted: kernel memory (pipe and socket buffers, epoll and inotify watches), which per-user
+and per-fd limits bound; memfds, which the seccomp filter refuses.
 """
 
 from __future__ import annotations
@@ -22,7 +22,13 @@ import select
 import signal
 from typing import Any
 
-POLL_S = 0.02
+# The next count comes sooner the closer the job is to its budget: memory grows no faster than
+# the kernel can hand out zeroed pages (a few GB/s a core), so at this assumed rate the job
+# cannot pass the budget by more than MIN_POLL_S worth between two counts, and a job far below
+# it (every honest one) is counted only every MAX_POLL_S.
+GROWTH_BYTES_PER_S = 10 << 30
+MIN_POLL_S, MAX_POLL_S = 0.01, 0.2
+FIRST_POLL_S = 0.02
 STATUS_FIELDS = (b"RssAnon:", b"RssShmem:", b"VmPTE:")
 TMPFS = ("/tmp", "/dev/shm")
 
@@ -44,9 +50,10 @@ def _process_bytes(pid: str) -> int:
     except OSError:  # gone meanwhile
         return 0
     total = 0
-    for line in text.splitlines():
-        if line.startswith(STATUS_FIELDS):
-            total += int(line.split()[1]) * 1024
+    for field in STATUS_FIELDS:
+        start = text.find(field)
+        if start >= 0:
+            total += int(text[start + len(field):text.index(b"kB", start)]) * 1024
     return total
 
 
@@ -85,14 +92,16 @@ def wait_within(sample: int, budget_bytes: int, note_fd: int | None) -> int:
     """Wait for the job's pid 1 to end; kill it if the job passes its budget, and say so on
     `note_fd` (a pipe only the helper holds). Returns its wait status."""
     pidfd = os.pidfd_open(sample)
+    wait_s = FIRST_POLL_S
     try:
         while True:
-            ready, _, _ = select.select([pidfd], [], [], POLL_S)
+            ready, _, _ = select.select([pidfd], [], [], wait_s)
             if ready:
                 break
             if not _job_proc_mounted():
                 continue
             held = job_bytes()
+            wait_s = min(MAX_POLL_S, max(MIN_POLL_S, (budget_bytes - held) / GROWTH_BYTES_PER_S))
             if held > budget_bytes:
                 signal.pidfd_send_signal(pidfd, signal.SIGKILL)
                 _note(note_fd, {"memory_mb": held >> 20, "budget_mb": budget_bytes >> 20})
