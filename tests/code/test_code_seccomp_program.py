@@ -76,6 +76,9 @@ CASES = {
     "personality, linux": (135, 92, [0], ALLOW),
     "personality, no aslr": (135, 92, [0x0040000], refused(errno.EPERM)),
     "memfd_create": (319, 279, [], refused(errno.EPERM)),
+    "file_setattr (Linux 6.17)": (469, 469, [], ALLOW),
+    "a call newer than the table": (470, 470, [], refused(errno.ENOSYS)),
+    "a much newer call": (600, 600, [], refused(errno.ENOSYS)),
 }
 
 

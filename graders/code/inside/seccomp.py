@@ -22,7 +22,8 @@ standard library the sandbox exposes, and a hand-built program is a few hundred 
 whose every decision the tests check. It checks the architecture first: x86_64 and aarch64
 syscalls are filtered by their own numbers; any other architecture (i386 through int 0x80,
 the x32 ABI) kills the process. Refusals return EPERM (clone3 ENOSYS, so the C library falls
-back to clone, whose flags can be checked).
+back to clone, whose flags can be checked); calls newer than the table get ENOSYS, so a new
+kernel's new calls are refused until someone has looked at them.
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def _arg_low(index: int) -> int:
     return 16 + 8 * index
 
 
+# the first syscall number after Linux 6.18's last (file_setattr, 469); numbers from 424 on are
+# the same on every architecture
+NEWER_THAN_TABLE = 470
 # namespace flags of clone(2) (CLONE_NEWTIME shares its bit with the exit signal there)
 CLONE_NAMESPACES = 0x00020000 | 0x02000000 | 0x04000000 | 0x08000000 | 0x10000000 \
     | 0x20000000 | 0x40000000
@@ -143,6 +147,8 @@ def _section(arch_index: int) -> list[tuple[int, int, int, int]]:
     code = [_stmt(LD_W_ABS, NR_OFFSET)]
     if arch_index == 0:  # x32 calls arrive as x86_64 with this bit set: a foreign ABI
         code += [_jump(JMP_JGE, X32_SYSCALL_BIT, 0, 1), _stmt(RET_K, RET_KILL_PROCESS)]
+    # calls newer than this table: ENOSYS, as on an older kernel (the C library falls back)
+    code += [_jump(JMP_JGE, NEWER_THAN_TABLE, 0, 1), _stmt(RET_K, RET_ERRNO | errno.ENOSYS)]
     for name, numbers in SYSCALLS.items():
         if numbers[arch_index] is not None:
             code += _rule(numbers[arch_index], name)  # type: ignore[arg-type]
