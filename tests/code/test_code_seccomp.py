@@ -15,8 +15,7 @@ import signal
 
 import pytest
 
-from graders.verdict import ACCEPT
-from tests.code.hostile import FAST, HONEST, assert_host_untouched
+from tests.code.hostile import assert_host_untouched
 from tests.code.sample_run import run_once
 
 MACHINE = os.uname().machine
@@ -164,12 +163,24 @@ def test_threads_numpy_files_and_shared_memory_still_work(sandbox, toy, toy_expe
 
 def test_the_filter_is_installed_for_the_whole_process_tree(sandbox, toy, toy_expected):
     program = """
-import os
+import ctypes, os, threading
+def status(path):
+    fields = dict(line.split(":", 1) for line in open(path) if ":" in line)
+    return fields["Seccomp"].strip() + "/" + fields["NoNewPrivs"].strip()
 def f():
-    fields = dict(line.split(":", 1) for line in open("/proc/self/status") if ":" in line)
-    return [fields["Seccomp"].strip(), fields["NoNewPrivs"].strip()]
+    libc = ctypes.CDLL(None)
+    seen = [status("/proc/self/status")]
+    worker = threading.Thread(target=lambda: seen.append(status("/proc/thread-self/status")))
+    worker.start()
+    worker.join()
+    read_end, write_end = os.pipe()
+    if libc.fork() == 0:  # past the guard
+        os.write(write_end, status("/proc/self/status").encode())
+        libc._exit(0)
+    os.close(write_end)
+    seen.append(os.read(read_end, 100).decode())
+    return seen
 """
-    assert run_once(sandbox, program).value == ["2", "1"]  # mode 2: a filter
-    from graders.code import grade_sample
-
-    assert grade_sample(HONEST, toy, toy_expected, sandbox, FAST)["plus"].outcome == ACCEPT
+    # mode 2 is a filter; the sample, a thread it starts and a process it forks all have it
+    assert run_once(sandbox, program).value == ["2/1", "2/1", "2/1"]
+    assert_host_untouched(sandbox, toy, toy_expected)
