@@ -18,12 +18,13 @@ dentry likewise. Once the host never reacts to an output while a job runs (issue
 job has learnt nothing its copies do not already hold, so there is nothing to carry.
 
 The program is built by hand rather than through libseccomp: its Python binding is not in the
-standard library the sandbox exposes, and a hand-built program is a few hundred instructions
-whose every decision the tests check. It checks the architecture first: x86_64 and aarch64
-syscalls are filtered by their own numbers; any other architecture (i386 through int 0x80,
-the x32 ABI) kills the process. Refusals return EPERM (clone3 ENOSYS, so the C library falls
-back to clone, whose flags can be checked); calls newer than the table get ENOSYS, so a new
-kernel's new calls are refused until someone has looked at them.
+standard library the sandbox exposes, and a hand-built program is about a hundred
+instructions whose every decision the tests check. It is built for the machine's own
+architecture (x86_64 or aarch64, each with its own numbers) and checks it first: a call of any
+other architecture (i386 through int 0x80, 32-bit ARM) or ABI (x32) kills the process.
+Refusals return EPERM (clone3 ENOSYS, so the C library falls back to clone, whose flags can be
+checked); calls newer than the table get ENOSYS, so a new kernel's new calls are refused until
+someone has looked at them.
 """
 
 from __future__ import annotations
@@ -120,11 +121,9 @@ def _jump(code: int, k: int, jt: int, jf: int) -> tuple[int, int, int, int]:
     return (code, jt, jf, k)
 
 
-def _rule(number: int, name: str) -> list[tuple[int, int, int, int]]:
-    """Instructions that refuse `name` (accumulator holds the syscall number, and still does
-    after them when the call is let through)."""
-    if name in DENIED:
-        return [_jump(JMP_JEQ, number, 0, 1), _stmt(RET_K, RET_ERRNO | DENIED[name])]
+def _argument_rule(number: int, name: str) -> list[tuple[int, int, int, int]]:
+    """Instructions that refuse `name` by one argument (the accumulator holds the syscall
+    number, and still does after them when the call is let through)."""
     argument, test, values = ARGUMENT_RULES[name]
     refuse = _stmt(RET_K, RET_ERRNO | errno.EPERM)
     checks: list[tuple[int, int, int, int]] = []
@@ -143,33 +142,45 @@ def _rule(number: int, name: str) -> list[tuple[int, int, int, int]]:
     return [_jump(JMP_JEQ, number, 0, len(body)), *body]
 
 
-def _section(arch_index: int) -> list[tuple[int, int, int, int]]:
-    code = [_stmt(LD_W_ABS, NR_OFFSET)]
-    if arch_index == 0:  # x32 calls arrive as x86_64 with this bit set: a foreign ABI
+def _denials(numbers: list[int], code: int) -> list[tuple[int, int, int, int]]:
+    """One test per number, all jumping to one shared refusal (in runs short enough for a
+    conditional jump's 8-bit offset)."""
+    out: list[tuple[int, int, int, int]] = []
+    for first in range(0, len(numbers), 200):
+        run = numbers[first:first + 200]
+        out += [_jump(JMP_JEQ, number, len(run) - position, 0)
+                for position, number in enumerate(run)]
+        out += [_stmt(JMP_JA, 1), _stmt(RET_K, RET_ERRNO | code)]
+    return out
+
+
+ARCH_OF = {"x86_64": (0, AUDIT_ARCH_X86_64), "aarch64": (1, AUDIT_ARCH_AARCH64)}
+
+
+def program(machine: str) -> list[tuple[int, int, int, int]]:
+    """The filter for `machine`: a call of any other architecture (i386 through int 0x80 on
+    x86_64, 32-bit ARM on aarch64) or ABI (x32) kills the process; then the rules."""
+    column, arch = ARCH_OF[machine]
+    code = [_stmt(LD_W_ABS, ARCH_OFFSET), _jump(JMP_JEQ, arch, 1, 0),
+            _stmt(RET_K, RET_KILL_PROCESS), _stmt(LD_W_ABS, NR_OFFSET)]
+    if machine == "x86_64":  # x32 calls arrive as x86_64 with this bit set
         code += [_jump(JMP_JGE, X32_SYSCALL_BIT, 0, 1), _stmt(RET_K, RET_KILL_PROCESS)]
     # calls newer than this table: ENOSYS, as on an older kernel (the C library falls back)
     code += [_jump(JMP_JGE, NEWER_THAN_TABLE, 0, 1), _stmt(RET_K, RET_ERRNO | errno.ENOSYS)]
-    for name, numbers in SYSCALLS.items():
-        if numbers[arch_index] is not None:
-            code += _rule(numbers[arch_index], name)  # type: ignore[arg-type]
+    for name in ARGUMENT_RULES:
+        number = SYSCALLS[name][column]
+        assert number is not None, name
+        code += _argument_rule(number, name)
+    for refusal in sorted(set(DENIED.values())):
+        numbers = [SYSCALLS[name][column] for name, errno_ in DENIED.items() if errno_ == refusal]
+        code += _denials([number for number in numbers if number is not None], refusal)
     return [*code, _stmt(RET_K, RET_ALLOW)]
 
 
-def program() -> list[tuple[int, int, int, int]]:
-    """The filter: dispatch on the architecture, then each architecture's rules."""
-    x86, arm = _section(0), _section(1)
-    head = [_stmt(LD_W_ABS, ARCH_OFFSET),
-            _jump(JMP_JEQ, AUDIT_ARCH_X86_64, 0, 1), _stmt(JMP_JA, 3),
-            _jump(JMP_JEQ, AUDIT_ARCH_AARCH64, 0, 1), _stmt(JMP_JA, 1 + len(x86)),
-            _stmt(RET_K, RET_KILL_PROCESS)]
-    return head + x86 + arm
-
-
-@functools.lru_cache(maxsize=1)
-def packed() -> bytes:
-    """The program as the kernel reads it: struct sock_filter[] (u16 code, u8 jt, u8 jf, u32 k);
-    built once in the fork server, before it forks any job."""
-    return b"".join(struct.pack("=HBBI", *instruction) for instruction in program())
+@functools.lru_cache(maxsize=2)
+def packed(machine: str) -> bytes:
+    """The program as the kernel reads it: struct sock_filter[] (u16 code, u8 jt, u8 jf, u32 k)."""
+    return b"".join(struct.pack("=HBBI", *instruction) for instruction in program(machine))
 
 
 ARCHES = {"x86_64": 317, "aarch64": 277}  # machine -> number of seccomp(2)
@@ -187,14 +198,32 @@ def unsupported() -> str | None:
     return None if machine in ARCHES else f"no syscall table for {machine}"
 
 
+class Filter:
+    """The program and the call that installs it, made ready in the fork server before it
+    forks any job, so that a job's own work is the one system call."""
+
+    def __init__(self) -> None:
+        machine = os.uname().machine
+        self.number = ARCHES[machine]
+        code = packed(machine)
+        self.buffer = ctypes.create_string_buffer(code, len(code))
+        self.program = _Program(len(code) // 8, ctypes.cast(self.buffer, ctypes.c_void_p))
+        self.libc = ctypes.CDLL(None, use_errno=True)
+
+    def install(self) -> None:
+        """Filter every thread of the calling process and all it starts; needs no_new_privs
+        (or CAP_SYS_ADMIN). Raises OSError if the kernel refuses."""
+        if self.libc.syscall(ctypes.c_long(self.number), SECCOMP_SET_MODE_FILTER,
+                             SECCOMP_FILTER_FLAG_TSYNC, ctypes.byref(self.program)) != 0:
+            raise OSError(ctypes.get_errno(), f"seccomp: {os.strerror(ctypes.get_errno())}")
+
+
+@functools.lru_cache(maxsize=1)
+def ready() -> Filter:
+    """The filter for this machine, built once per process."""
+    return Filter()
+
+
 def install() -> None:
-    """Filter every thread of the calling process and all it starts; needs no_new_privs (or
-    CAP_SYS_ADMIN). Raises OSError if the kernel refuses."""
-    number = ARCHES[os.uname().machine]
-    code = packed()
-    buffer = ctypes.create_string_buffer(code, len(code))
-    prog = _Program(len(code) // 8, ctypes.cast(buffer, ctypes.c_void_p))
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.syscall(ctypes.c_long(number), SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC,
-                    ctypes.byref(prog)) != 0:
-        raise OSError(ctypes.get_errno(), f"seccomp: {os.strerror(ctypes.get_errno())}")
+    """Install this machine's filter on the calling process (see Filter.install)."""
+    ready().install()

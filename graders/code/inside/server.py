@@ -308,9 +308,11 @@ def main() -> None:
     state: dict[str, Any] = {
         "root": os.geteuid() == 0, "uid": config.get("uid"), "server_pid": os.getpid(),
         "isolated": False, "refused": None, "packages": [], "exposed": [],
-        "seccomp": KIT.seccomp.unsupported() is None and bool(KIT.seccomp.packed()),
+        "seccomp": KIT.seccomp.unsupported() is None,
         "cgroup_paths": config["cgroups"],
         "cgroup_fds": [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in config["cgroups"]]}
+    if state["seccomp"]:
+        KIT.seccomp.ready()  # built once here, so a job only makes the call
     if config["isolate"]:
         state["refused"] = isolate(state, config["mount_point"], config["packages"])
         state["isolated"] = state["refused"] is None
