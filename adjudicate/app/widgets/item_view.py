@@ -21,6 +21,7 @@ class ItemView(Vertical):
     """Shows one queued item. The scroll keys move its selected panel (its main text unless Tab
     picked another), without giving any widget the focus: label keys always reach the screen."""
 
+    BLANK = True  # no border or content of its own: its panels cover it (widgets/covered.py)
     PANELS: tuple[str, ...] = ()  # ids of the panels Tab visits, top to bottom
     MAIN = ""  # the id of the main text among them
 
