@@ -92,12 +92,15 @@ def _walk(value: Any, keep: str) -> Any:
     return value
 
 
-@cache
+_INIT_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
 def _init_fields(cls: type) -> tuple[str, ...] | None:
-    """The fields a dataclass's __init__ takes (None: not a dataclass)."""
-    if not dataclasses.is_dataclass(cls):
-        return None
-    return tuple(f.name for f in dataclasses.fields(cls) if f.init)
+    """The fields a dataclass's __init__ takes (None: not a dataclass), read once per class."""
+    if cls not in _INIT_FIELDS:
+        _INIT_FIELDS[cls] = (tuple(f.name for f in dataclasses.fields(cls) if f.init)
+                             if dataclasses.is_dataclass(cls) else None)
+    return _INIT_FIELDS[cls]
 
 
 def json_text(value: Any, **options: Any) -> str:

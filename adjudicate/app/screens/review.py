@@ -27,7 +27,7 @@ from adjudicate.app.session import (
     Undone,
 )
 from adjudicate.app.widgets.code_view import CodeItemView
-from adjudicate.app.widgets.covered import CoveredRow, CoveredSwitcher
+from adjudicate.app.widgets.covered import Covered, CoveredRow, CoveredSwitcher
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
@@ -38,12 +38,11 @@ from adjudicate.words import plural, word
 from graders.labels import LABELS
 
 
-class ReviewScreen(DecisionActions):
+class ReviewScreen(Covered, DecisionActions):
     """The current item, with the header above and progress and the key footer below; the
     reference and guidelines panels open beside it."""
 
     BINDINGS = QUEUE_BINDINGS
-    BLANK = True  # its rows are covered by the header, item, progress line and footer
 
     def __init__(self, session: ReviewSession, guidelines: str | None = None) -> None:
         super().__init__()
