@@ -7,7 +7,8 @@
 Sides and corpora as in `extraction_diff.py` (each side runs in its own process with only its
 tree on `sys.path`). For every reply whose verdict changed, the listing shows the key, the
 extracted answer on both sides and the grader's outcome both ways, so every new accept can be
-read and argued (a key alone can be wrong). Each reply goes with its problem's statement where
+read and argued (a key alone can be wrong); then every reply whose verdicts kept their outcomes
+but changed their evidence. Each reply goes with its problem's statement where
 the corpus has one (a side older than issue 27 grades without it). Where the corpus has a
 label (GSM8K's `is_correct`, ToRA's own check, the styled MATH-500 answers), accepts of
 labelled-wrong replies are counted.
@@ -42,7 +43,8 @@ items = [MathItem(row["reply"], row["key"], n, **({"question": row["question"]} 
          for n, row in enumerate(rows)]
 found = {}
 for g in grade_math_many(items):
-    found[g.item.id] = [g.extraction.answer, {k: v.outcome for k, v in g.verdicts.items()}]
+    found[g.item.id] = [g.extraction.answer, {k: v.outcome for k, v in g.verdicts.items()},
+                        {k: v.evidence for k, v in g.verdicts.items()}]
 with open(sys.argv[3], "w", encoding="utf-8") as out:
     for n in range(len(rows)):
         out.write(json.dumps(found[n]) + "\\n")
@@ -101,6 +103,20 @@ def changes(replies: list[Reply], before: list, after: list) -> None:
         print(f"- {r.corpus} {r.id} key={_short(r.key, 30)}{label}: {moved}\n    answer {answers}")
 
 
+def evidence_changes(replies: list[Reply], before: list, after: list) -> None:
+    """Every reply whose verdicts kept their outcomes but not their evidence (what a reviewer
+    and the dispute patterns read)."""
+    changed = [n for n in range(len(replies))
+               if before[n][1] == after[n][1] and before[n][2] != after[n][2]]
+    print(f"\n{len(changed)} replies with the same verdicts and changed evidence")
+    for n in changed[:40]:
+        r = replies[n]
+        for name in GRADERS:
+            if before[n][2][name] != after[n][2][name]:
+                print(f"- {r.corpus} {r.id} {name}: {_short(json.dumps(before[n][2][name]), 70)}"
+                      f"\n    -> {_short(json.dumps(after[n][2][name]), 70)}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--before", default="main", help="git revision or 'worktree'")
@@ -115,6 +131,7 @@ def main() -> None:
     print(f"before = {args.before}, after = {args.after}; {len(replies):,} replies")
     summary(replies, before, after)
     changes(replies, before, after)
+    evidence_changes(replies, before, after)
 
 
 if __name__ == "__main__":

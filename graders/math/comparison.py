@@ -3,7 +3,6 @@ numbers for `symbolic` (`exact_values.py`), Math-Verify's own rounding for `math
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 
 from math_verify import verify
@@ -12,19 +11,7 @@ from sympy.logic.boolalg import Boolean
 
 from graders.math.exact_mode import exact_numbers
 from graders.math.exact_values import TooLarge, numbers_equal
-
-
-@dataclass(frozen=True)
-class SymbolicConfig:
-    """Math-Verify's comparison options, the soft per-check time limit (seconds), and whether
-    numbers compare exactly (`exact_values.py`; off: Math-Verify's rounding to 6 places)."""
-
-    float_rounding: int = 6
-    numeric_precision: int = 15
-    strict: bool = True
-    allow_set_relation_comp: bool = True
-    timeout_s: float | None = 5.0
-    exact_numbers: bool = True
+from graders.math.symbolic_config import SymbolicConfig
 
 
 def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:

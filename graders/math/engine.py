@@ -18,6 +18,7 @@ from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
 from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.fork_server import checking_context
 from graders.math.pool import IsolatedPool, StartContext
+from graders.math.symbolic_config import SymbolicConfig
 from graders.progress import Advance
 from graders.registry import GRADERS, GraderSpec
 from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
@@ -57,8 +58,6 @@ class MathGrading:
 def run_check(payload: tuple[str, str | None, str, float, str]) -> Verdict:
     """Worker side: one isolated grader on one (text, key) pair, with its soft time limit (and
     the question, for the graders that read it)."""
-    from graders.math.symbolic import SymbolicConfig
-
     name, text, key, timeout_s, question = payload
     spec = GRADERS[name]
     try:
@@ -129,8 +128,6 @@ def ready_to_check() -> None:
     """Ready this process to check (a fork server's preload): caches in, LaTeX parser built,
     SymPy's lazy imports done by a few made-up checks whose verdicts are dropped (no time
     limit: on a loaded machine a limit could stop one before its import)."""
-    from graders.math.symbolic import SymbolicConfig
-
     _warmed_worker()
     for name, text, key in _WARM_CHECKS:
         spec, config = GRADERS[name], SymbolicConfig(timeout_s=None)
@@ -226,27 +223,17 @@ def grade_math_many(
     isolated = [spec for spec in specs if spec.isolated]
     pending: dict[int, dict[str, Verdict]] = {index: {} for index in range(len(items))}
     extractions: dict[int, Extraction] = {}
-    waiting = _Waiting()
+    waiting = _Waiting(timeout_s)
     own_pool = checking is None
     starting: _Starting | None = None
     if not isolated or not items:
         checking = None
     elif checking is None:
+        # The pool starts while this process extracts and grades strings: its processes fork
+        # from a fork server that loads SymPy and Math-Verify and warms them once (spawned cold
+        # where there is none), so this process never loads SymPy.
         workers = min(jobs or os.cpu_count() or 1, len(items) * len(isolated))
-        if threading.active_count() == 1 and os.name == "posix":
-            # Forked workers inherit the built LaTeX parser instead of each building it;
-            # replies and keys without a backslash (GSM8K) rarely need it, and then a worker
-            # builds it itself if it meets some LaTeX. With no other thread here, forking from
-            # this process is cheapest: SymPy loads once, and no second interpreter starts.
-            from graders.math.symbolic import warm_up
-
-            warm_up(latex=any("\\" in item.reply or "\\" in item.key for item in items))
-            checking = CheckingPool(workers, timeout_s)
-        else:
-            # Forking is unsafe beside other threads (a progress bar's): the pool starts while
-            # this process extracts, its processes forked from a warm fork server (they were
-            # spawned cold), and this process never loads SymPy.
-            starting = _Starting(workers, timeout_s)
+        starting = _Starting(workers, timeout_s)
     elif checking.timeout_s != timeout_s:
         raise ValueError(f"the pool's checks time out after {checking.timeout_s}s, "
                          f"not {timeout_s}s")
@@ -262,13 +249,14 @@ def grade_math_many(
                     extractions[index], pending[index] = _too_long(specs, items[index].reply)
                     continue
                 extractions[index] = _extract(items[index].reply)
-                pending[index].update(_cheap_verdicts(specs, items[index], extractions[index]))
+                pending[index].update(_cheap_verdicts(specs, items[index], extractions[index],
+                                                      waiting))
             done = [i for i in batch if len(pending[i]) == len(specs)]
             batch = [i for i in batch if extractions[i].rule != "too long"]
             if isolated:
                 # One item's checks go out together, so a worker parses its key and answer once
                 # (Math-Verify caches the last few LaTeX parses).
-                unsent += _tasks(waiting, items, batch, isolated, extractions, timeout_s)
+                unsent += _tasks(waiting, items, batch, isolated, extractions, pending)
                 if starting is not None and starting.ready():
                     checking, starting = starting.get(), None
                 if checking is not None:
@@ -300,17 +288,40 @@ def _too_long(specs: list[GraderSpec], reply: str) -> tuple[Extraction, dict[str
             {spec.name: spec.verdict(ERROR, {"reason": reason}) for spec in specs})
 
 
-def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extraction) -> dict:
+def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extraction,
+                    waiting: _Waiting) -> dict:
+    """The verdicts this process gives: the string graders', and an isolated grader's where it
+    needs no checking process (`GraderSpec.grade_plain`: the verdict `grade` would give)."""
     verdicts = {}
     for spec in specs:
+        text = extraction.answer if spec.reads == "answer" else item.reply
         if spec.isolated:
+            payload = waiting.payload(spec, text, item)
+            if payload not in waiting.plain:
+                waiting.plain[payload] = _plain_verdict(spec, payload)
+            plain = waiting.plain[payload]
+            if plain is not None:
+                verdicts[spec.name] = plain
             continue
         try:
-            verdicts[spec.name] = _grade(
-                spec, extraction.answer if spec.reads == "answer" else item.reply, item.key)
+            verdicts[spec.name] = _grade(spec, text, item.key)
         except Exception as exc:
             verdicts[spec.name] = _grader_error(spec, exc)
     return verdicts
+
+
+def _plain_verdict(spec: GraderSpec, payload: tuple) -> Verdict | None:
+    """`run_check(payload)`'s verdict where the grader decides it without SymPy, else None."""
+    if spec.grade_plain is None:
+        return None
+    _, text, key, timeout_s, question = payload
+    try:
+        config = SymbolicConfig(timeout_s=timeout_s)
+        if spec.reads_question:
+            return spec.grade_plain(text, key, config, question)
+        return spec.grade_plain(text, key, config)
+    except Exception:  # noqa: BLE001 - the checking process grades it and says what failed
+        return None
 
 
 @dataclass
@@ -318,19 +329,28 @@ class _Waiting:
     """Checks sent to the pool: the items waiting on each payload, and each payload by its
     small integer task id (results carry the id, not the reply text a second time)."""
 
+    timeout_s: float
     items: dict[tuple, list[tuple[int, str]]] = field(default_factory=dict)
     payloads: dict[int, tuple] = field(default_factory=dict)
     next_id: int = 0
+    plain: dict[tuple, Verdict | None] = field(default_factory=dict)  # decided here, or None
+
+    def payload(self, spec: GraderSpec, text: str | None, item: MathItem) -> tuple:
+        """What `run_check` takes for this grader on this item."""
+        question = item.question if spec.reads_question else ""
+        return (spec.name, text, item.key, self.timeout_s, question)
 
 
-def _tasks(waiting: _Waiting, items, indices, specs, extractions, timeout_s) -> list[tuple]:
-    """New (task id, payload) pairs; a payload already queued just gains another waiting item."""
+def _tasks(waiting: _Waiting, items, indices, specs, extractions, pending) -> list[tuple]:
+    """New (task id, payload) pairs for the checks the items still need; a payload already
+    queued just gains another waiting item."""
     new = []
     for index in indices:
         for spec in specs:
+            if spec.name in pending[index]:  # decided here (`_cheap_verdicts`)
+                continue
             text = items[index].reply if spec.reads == "reply" else extractions[index].answer
-            question = items[index].question if spec.reads_question else ""
-            payload = (spec.name, text, items[index].key, timeout_s, question)
+            payload = waiting.payload(spec, text, items[index])
             if payload not in waiting.items:
                 waiting.items[payload] = []
                 waiting.payloads[waiting.next_id] = payload
