@@ -14,6 +14,7 @@ imports, reading, grading; wall clock and CPU over the process tree):
 - (secondary) the engine alone: `graders.math.engine.grade_math_many` on the same replies, no
   database and no CLI.
 
+The project's modules are byte-compiled first (untimed), as an installed package's are.
 Rounds alternate the sides and each side's best round counts (load from other work on the
 machine only ever adds time); the load average before every timed run is printed. Agreement of
 each grader with the label (GSM8K: the file's `is_correct`; MATH-500: whether the styled answer
@@ -39,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from datasets import DATA, GSM8K_MODELS, LOADERS, MATH500_RUN  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
+
 GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
 
 
@@ -46,6 +49,17 @@ def adjudicate_command() -> list[str]:
     """The installed `adjudicate` console script beside this interpreter, else `-m adjudicate`."""
     script = Path(sys.executable).with_name("adjudicate")
     return [str(script)] if script.exists() else [sys.executable, "-m", "adjudicate"]
+
+
+def byte_compile(*roots: Path) -> None:
+    """Byte-compile each checkout's packages and these scripts (untimed), as installing a package
+    does: Math-Verify and SymPy come byte-compiled by pip, and an editable checkout under
+    PYTHONDONTWRITEBYTECODE would otherwise compile its modules again in every timed process."""
+    for root in roots:
+        folders = [str(root / name) for name in ("adjudicate", "graders", "db", "bench")
+                   if (root / name).is_dir()]
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True,
+                       stdout=subprocess.DEVNULL)
 
 
 def build_database(dataset: str, db: Path, tmp: Path) -> None:
@@ -135,6 +149,7 @@ def agreement(db_path: Path, dataset: str, naive_out: Path) -> None:
 
 def report(dataset: str, jobs: int | None, repeat: int, before: Path | None = None) -> None:
     n = len(LOADERS[dataset]())
+    byte_compile(ROOT, *([before] if before else []))
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         pristine, graded = tmp / "imported.db", tmp / "graded.db"

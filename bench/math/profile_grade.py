@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_math import build_database  # noqa: E402
+from bench_math import build_database, byte_compile  # noqa: E402
 from datasets import LOADERS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,6 +149,7 @@ def main() -> None:
     args = parser.parse_args()
     sides = {"this checkout": ROOT, **({"before": args.before.resolve()} if args.before else {})}
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    byte_compile(*sides.values())
     for dataset in LOADERS if args.dataset == "both" else [args.dataset]:
         with tempfile.TemporaryDirectory() as tmp_name:
             tmp = Path(tmp_name)
