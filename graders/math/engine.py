@@ -14,6 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graders.disputes import math_dispute
+from graders.math.checking import (
+    grade_with,
+    grader_error,
+    run_check,
+    start_checking_process,
+    start_cold_checking_process,
+)
 from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
 from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.fork_server import checking_context
@@ -55,30 +62,6 @@ class MathGrading:
         return dispute.reason if dispute else None
 
 
-def run_check(payload: tuple[str, str | None, str, float, str]) -> Verdict:
-    """Worker side: one isolated grader on one (text, key) pair, with its soft time limit (and
-    the question, for the graders that read it)."""
-    name, text, key, timeout_s, question = payload
-    spec = GRADERS[name]
-    try:
-        config = SymbolicConfig(timeout_s=timeout_s)
-        if spec.reads_question:
-            return _grade(spec, text, key, config, question)
-        return _grade(spec, text, key, config)
-    except Exception as exc:  # a grader bug is this pair's `error` verdict, not a dead worker
-        return _grader_error(spec, exc)
-
-
-def _grade(spec: GraderSpec, *args: Any) -> Verdict:
-    if spec.grade is None:
-        raise TypeError(f"grader {spec.name!r} has no function to grade with")
-    return spec.grade(*args)
-
-
-def _grader_error(spec: GraderSpec, exc: Exception) -> Verdict:
-    return spec.verdict(ERROR, {"reason": f"grader error: {type(exc).__name__}: {exc}"[:500]})
-
-
 def _extract(reply: str) -> Extraction:
     """The reply's extraction; an extractor bug gives rule `error` (no answer), not a crash."""
     try:
@@ -92,46 +75,6 @@ def _failed(outcome: str, reason: str) -> Callable[[tuple], Verdict]:
         return GRADERS[payload[0]].verdict(outcome, {"reason": reason})
 
     return verdict
-
-
-def _checking_worker() -> None:
-    """A checking process's start: the parse caches in (SymPy and Math-Verify load here, not
-    in the processes that only extract and compare strings, e.g. a Ray driver or worker)."""
-    from graders.math.parse_caches import install
-
-    install()
-
-
-def _warmed_worker() -> None:
-    """A checking process that starts cold (spawned): caches in, LaTeX parser built, before
-    its first check's time limit runs."""
-    from graders.math.symbolic import warm_up
-
-    _checking_worker()
-    warm_up(latex=True)
-
-
-# Made-up checks that reach what SymPy and Math-Verify import on first use (`Add` loads
-# sympy.tensor.tensor, `simplify` sympy.physics.units: about half a second), so no real
-# check's time limit pays for an import.
-_WARM_CHECKS = (
-    ("symbolic", "\\frac{1}{2}", "0.5"),
-    ("mathverify-full", "So $y = \\sqrt{2} + 1.5$ and the answer is 3.25.", "\\frac{13}{4}"),
-    ("mathverify-full", "The answer is $\\sin(2x)$.", "2\\sin(x)\\cos(x)"),
-    ("symbolic", "3 < \\lambda \\le 4", "(3,4]"),
-    ("symbolic", "\\text{(C)}", "\\left[ \\frac{\\pi}{8}, 2 \\right]"),
-    ("symbolic", "\\frac{1}{\\sqrt{n}}", "\\sqrt{\\frac{1}{n}}"),
-)
-
-
-def ready_to_check() -> None:
-    """Ready this process to check (a fork server's preload): caches in, LaTeX parser built,
-    SymPy's lazy imports done by a few made-up checks whose verdicts are dropped (no time
-    limit: on a loaded machine a limit could stop one before its import)."""
-    _warmed_worker()
-    for name, text, key in _WARM_CHECKS:
-        spec, config = GRADERS[name], SymbolicConfig(timeout_s=None)
-        _grade(spec, text, key, config, *([""] if spec.reads_question else []))
 
 
 @dataclass
@@ -151,7 +94,7 @@ class CheckingPool:
     def __post_init__(self) -> None:
         hard = 2 * self.timeout_s + 0.5
         initializer = None if self.context else (
-            _warmed_worker if self.warm else _checking_worker)
+            start_cold_checking_process if self.warm else start_checking_process)
         self.pool = IsolatedPool(
             run_check, self.workers, hard, _failed(TIMEOUT, f"killed after {hard:.1f}s"),
             _failed(ERROR, "worker process died"), initializer=initializer,
@@ -304,9 +247,9 @@ def _cheap_verdicts(specs: list[GraderSpec], item: MathItem, extraction: Extract
                 verdicts[spec.name] = plain
             continue
         try:
-            verdicts[spec.name] = _grade(spec, text, item.key)
+            verdicts[spec.name] = grade_with(spec, text, item.key)
         except Exception as exc:
-            verdicts[spec.name] = _grader_error(spec, exc)
+            verdicts[spec.name] = grader_error(spec, exc)
     return verdicts
 
 
