@@ -93,9 +93,12 @@ def side_command(side: str, dataset: str, jobs: int | None, out: Path) -> list[s
 def run_engine(dataset: str, jobs: int | None) -> None:
     from graders.math.engine import MathItem, grade_math_many
 
+    from graders.math.fork_server import stop_checking_server
+
     items = [MathItem(i.reply, i.key, n) for n, i in enumerate(LOADERS[dataset]())]
     for _ in grade_math_many(items, jobs=jobs):
         pass
+    stop_checking_server()  # waited for, so its processes' CPU time is counted
 
 
 def run_naive(dataset: str, out: Path) -> None:
