@@ -137,10 +137,8 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                      timeout_s: float = 5.0, unsafe_no_isolation: bool = False,
                      executor: Executor | None = None, evidence: str = "queued") -> None:
     """Grade math then code replies with progress bars, and say what happened."""
-    from adjudicate.grading.code_pipeline import grade_code_replies
     from adjudicate.grading.errata_stage import regrade_errata
     from adjudicate.grading.math_pipeline import grade_math_replies
-    from graders.code.sandbox import IsolationUnavailable
 
     executor = executor or LocalExecutor(jobs)
     with staged_progress("Grading math replies") as (stage, advance):
@@ -165,6 +163,9 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     from graders.math.fork_server import stop_checking_server
 
     stop_checking_server()  # math is over: the code graders get its memory and CPU
+    from adjudicate.grading.code_pipeline import grade_code_replies  # loaded with its turn
+    from graders.code.sandbox import IsolationUnavailable
+
     with staged_progress("Grading code replies") as (stage, advance):
         try:
             code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance,

@@ -86,15 +86,16 @@ def build_database(dataset: str, db: Path, tmp: Path) -> None:
 
 
 def side_command(side: str, dataset: str, jobs: int | None, out: Path) -> list[str]:
-    command = [sys.executable, __file__, "--side", side, "--dataset", dataset, "--out", str(out)]
+    command = [sys.executable, str(Path(__file__).resolve()), "--side", side, "--dataset", dataset,
+               "--out", str(out)]
     return command + (["--jobs", str(jobs)] if jobs else [])
 
 
 def run_engine(dataset: str, jobs: int | None) -> None:
     from graders.math.engine import MathItem, grade_math_many
+    from graders.math.fork_server import start_checking_server, stop_checking_server
 
-    from graders.math.fork_server import stop_checking_server
-
+    start_checking_server()  # as `adjudicate grade` does
     items = [MathItem(i.reply, i.key, n) for n, i in enumerate(LOADERS[dataset]())]
     for _ in grade_math_many(items, jobs=jobs):
         pass
@@ -109,12 +110,14 @@ def run_naive(dataset: str, out: Path) -> None:
     out.write_text(json.dumps(outcomes))
 
 
-def timed(command: list[str]) -> tuple[float, float, float]:
-    """(wall seconds, CPU seconds over the process tree, 1-minute load average before)."""
+def timed(command: list[str], cwd: Path) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds over the process tree, 1-minute load average before). Run in
+    `cwd`, away from any checkout: `python -m` puts the working directory first on the path,
+    so a side run from a checkout's root would import that checkout's modules."""
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=cwd)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), load
@@ -174,7 +177,7 @@ def report(dataset: str, jobs: int | None, repeat: int, before: Path | None = No
                     for suffix in ("", "-wal", "-shm"):
                         Path(f"{graded}{suffix}").unlink(missing_ok=True)
                     shutil.copy(pristine, graded)
-                runs[side].append(timed(sides[side]))
+                runs[side].append(timed(sides[side], tmp))
         print(f"\n== {dataset}: {n:,} replies; best of {repeat} alternating round(s); "
               f"jobs={jobs or os.cpu_count()}, {os.cpu_count()} cores")
         agreement(graded, dataset, naive_out)

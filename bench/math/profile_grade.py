@@ -67,6 +67,10 @@ def timed_import(name, *args, **kwargs):
             time.perf_counter() - begun, time.thread_time() - begun_cpu)
 builtins.__import__ = timed_import
 STAGES = [
+    ("db.connection", "open_db", "opening the database"),
+    ("adjudicate.grading.errata_stage", "regrade_errata", "errata stage"),
+    ("adjudicate.grading.code_pipeline", "grade_code_replies", "code stage"),
+    ("adjudicate.grading.math_pipeline", "_queue_marks", "queue marks: the dispute rule (all)"),
     ("adjudicate.grading.math_pipeline", "replies_to_grade", "reading the replies"),
     ("graders.math.pool", "IsolatedPool.__init__", "starting the checking processes"),
     ("graders.math.engine", "start_checking", "starting the checking processes"),

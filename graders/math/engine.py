@@ -23,7 +23,7 @@ from graders.math.checking import (
 )
 from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
 from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
-from graders.math.fork_server import checking_context
+from graders.math.fork_server import checking_context, checking_server_started
 from graders.math.pool import IsolatedPool, StartContext
 from graders.math.symbolic_config import SymbolicConfig
 from graders.progress import Advance
@@ -172,11 +172,22 @@ def grade_math_many(
     if not isolated or not items:
         checking = None
     elif checking is None:
-        # The pool starts while this process extracts and grades strings: its processes fork
-        # from a fork server that loads SymPy and Math-Verify and warms them once (spawned cold
-        # where there is none), so this process never loads SymPy.
         workers = min(jobs or os.cpu_count() or 1, len(items) * len(isolated))
-        starting = _Starting(workers, timeout_s)
+        if checking_server_started() or threading.active_count() > 1 or os.name != "posix":
+            # The pool starts while this process extracts and grades strings: its processes
+            # fork from the fork server (`adjudicate grade` starts it first thing; forking from
+            # this process is unsafe beside another thread), which loads and warms SymPy and
+            # Math-Verify once; this process never loads SymPy.
+            starting = _Starting(workers, timeout_s)
+        else:
+            # A program grading with no other thread (and no `if __name__ == "__main__"` guard
+            # needed): its workers fork from this process and inherit the built LaTeX parser;
+            # replies and keys without a backslash (GSM8K) rarely need it, and then a worker
+            # builds it itself if it meets some LaTeX.
+            from graders.math.symbolic import warm_up
+
+            warm_up(latex=any("\\" in item.reply or "\\" in item.key for item in items))
+            checking = CheckingPool(workers, timeout_s)
     elif checking.timeout_s != timeout_s:
         raise ValueError(f"the pool's checks time out after {checking.timeout_s}s, "
                          f"not {timeout_s}s")

@@ -33,6 +33,11 @@ def start_checking_server() -> ForkServerContext | None:
     return context
 
 
+def checking_server_started() -> bool:
+    """Whether this process has started the fork server (`adjudicate grade` does, first thing)."""
+    return getattr(getattr(forkserver, "_forkserver", None), "_forkserver_pid", None) is not None
+
+
 def checking_context() -> ForkServerContext | None:
     """A context whose processes fork from the warm checking server (started now if it is not
     running yet); None where the platform has no fork server."""
