@@ -160,10 +160,21 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     if corrected:
         click.echo(f"Errata: graded {plural(corrected, 'reply')} again against the keys reviewers "
                    "corrected.")
+    from db.problems import has_problems
     from graders.math.fork_server import stop_checking_server
 
     stop_checking_server()  # math is over: the code graders get its memory and CPU
-    from adjudicate.grading.code_pipeline import grade_code_replies  # loaded with its turn
+    if has_problems(db, "code"):
+        _grade_code(db, jobs=jobs, run=run, unsafe_no_isolation=unsafe_no_isolation,
+                    executor=executor, evidence=evidence)
+    else:  # nothing to grade, and the code graders need not load
+        click.echo("Code: nothing new to grade.")
+
+
+def _grade_code(db: Database, *, jobs: int, run: str | None, unsafe_no_isolation: bool,
+                executor: Executor, evidence: str) -> None:
+    """The code stage with its progress bars, and what it did."""
+    from adjudicate.grading.code_pipeline import grade_code_replies
     from graders.code.sandbox import IsolationUnavailable
 
     with staged_progress("Grading code replies") as (stage, advance):

@@ -19,7 +19,6 @@ from multiprocessing import forkserver
 from multiprocessing.context import ForkServerContext
 
 PRELOAD = "graders.math.checker_preload"
-_used = [False]  # whether a checking process was asked of the running server
 
 
 def start_checking_server() -> ForkServerContext | None:
@@ -41,25 +40,23 @@ def checking_server_started() -> bool:
 def checking_context() -> ForkServerContext | None:
     """A context whose processes fork from the warm checking server (started now if it is not
     running yet); None where the platform has no fork server."""
-    context = start_checking_server()
-    _used[0] = context is not None
-    return context
+    return start_checking_server()
 
 
 def stop_checking_server() -> None:
-    """Stop the fork server if this process started one, and wait for it: its memory (a
-    process with SymPy loaded) is released when math grading is over, and its processes'
-    CPU time is counted in this process's children's, as a forked pool's always was. A server
-    no checking process was asked of (nothing to grade) is stopped at once, not after its
-    warm-up."""
+    """Stop the fork server if this process started one (its checking processes have ended),
+    and wait for it: its memory (a process with SymPy loaded) is released when math grading is
+    over, and its processes' CPU time is counted in this process's children's, as a forked
+    pool's always was. It is killed, not asked to exit: it holds nothing to flush or close,
+    and an interpreter with SymPy loaded takes a second or two to tear itself down (a server
+    still warming, never used, is stopped at once too)."""
     server = getattr(forkserver, "_forkserver", None)
     stop = getattr(server, "_stop", None)  # the standard library's own way (its tests')
     pid = getattr(server, "_forkserver_pid", None)
-    if pid is not None and not _used[0]:
+    if pid is not None:
         try:
             os.kill(pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
     if callable(stop):
         stop()
-    _used[0] = False
