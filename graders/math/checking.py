@@ -56,33 +56,53 @@ def start_cold_checking_process() -> None:
     warm_up(latex=True)
 
 
-# Two made-up checks through the common paths (a plain number, a LaTeX reply), so the first
-# real ones do not build what every check uses.
-_WARM_CHECKS = (
+# A made-up check through the path every whole-reply check takes (Math-Verify's patterns
+# compiled, a number read), so the first real ones do not build it.
+_WARM_CHECKS = (("mathverify-full", "She has 3 left, so 18 in all.\n#### 18", "18"),)
+# Made-up LaTeX checks, for processes that will read LaTeX (`ready_for_latex`).
+_LATEX_WARM_CHECKS = (
     ("symbolic", "\\frac{1}{2}", "0.5"),
     ("mathverify-full", "So $y = \\sqrt{2} + 1.5$ and the answer is 3.25.", "\\frac{13}{4}"),
 )
-# What SymPy imports on first use inside a check (`Add` of some forms loads
-# sympy.tensor.tensor, `simplify` sympy.physics.units, set comparisons their handlers): about
-# a third of a second, imported here so no check's time limit pays for it. Checks that would
+# What SymPy and ANTLR import on first use inside a check (`Add` of some forms loads
+# sympy.tensor.tensor, `simplify` sympy.physics.units, set comparisons their handlers, a LaTeX
+# syntax error ANTLR's LL1Analyzer): about a third of a second, imported here so no check's
+# time limit pays for it. Checks that would
 # reach them are not run here: their own first-run costs fall on the processes that meet such
 # answers, instead of delaying the start of every checking process.
 _LAZY_IMPORTS = (
-    "sympy.assumptions.wrapper", "sympy.combinatorics", "sympy.physics.units",
+    "antlr4.LL1Analyzer", "sympy.assumptions.wrapper", "sympy.combinatorics", "sympy.physics.units",
     "sympy.sets.handlers.functions", "sympy.sets.handlers.issubset", "sympy.sets.setexpr",
     "sympy.tensor.tensor",
 )
 
 
 def ready_to_check() -> None:
-    """Ready this process to check (a fork server's preload): caches in, LaTeX parser built,
-    SymPy's lazy imports done, the common paths run once by made-up checks whose verdicts are
-    dropped (no time limit: on a loaded machine a limit could stop one midway)."""
-    start_cold_checking_process()
+    """Ready this process to check (a fork server's preload): caches in, SymPy's lazy imports
+    done, the whole-reply path run once by a made-up check whose verdict is dropped (no time
+    limit: on a loaded machine a limit could stop one midway). The LaTeX parser is left to
+    `ready_for_latex`: building it (a third of a second) is wasted on replies with no LaTeX,
+    such as GSM8K's."""
+    from graders.math.symbolic import warm_up
+
+    start_checking_process()
+    warm_up(latex=False)
     for module in _LAZY_IMPORTS:
         import_module(module)
-    for name, text, key in _WARM_CHECKS:
+    _run(_WARM_CHECKS)
+
+
+def ready_for_latex() -> None:
+    """A checking process's start when the replies hold LaTeX: the parser built and its common
+    paths run once, before the first check's time limit starts (each process builds its own,
+    in parallel, rather than the fork server building one before any process can start)."""
+    from graders.math.symbolic import warm_up
+
+    warm_up(latex=True)
+    _run(_LATEX_WARM_CHECKS)
+
+
+def _run(checks: tuple[tuple[str, str, str], ...]) -> None:
+    for name, text, key in checks:
         spec, config = GRADERS[name], SymbolicConfig(timeout_s=None)
         grade_with(spec, text, key, config, *([""] if spec.reads_question else []))
-
-

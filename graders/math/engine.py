@@ -17,6 +17,7 @@ from graders.disputes import math_dispute
 from graders.math.checking import (
     grade_with,
     grader_error,
+    ready_for_latex,
     run_check,
     start_checking_process,
     start_cold_checking_process,
@@ -83,18 +84,21 @@ class CheckingPool:
     limit), and one stuck past `2 * timeout_s + 0.5` (C code no signal reaches) is killed.
     `warm`: each process builds the LaTeX parser as it starts (for processes that do not
     inherit it from a warmed parent, e.g. a Ray worker's). `context`: where the processes
-    start from (`fork_server.checking_context()`: a warm fork server, and then they need no
-    initializer of their own)."""
+    start from (`fork_server.checking_context()`: a warm fork server, which leaves only the
+    LaTeX parser to them: `latex`, when the replies hold LaTeX)."""
 
     workers: int
     timeout_s: float
     warm: bool = False
     context: StartContext | None = None
+    latex: bool = True
 
     def __post_init__(self) -> None:
         hard = 2 * self.timeout_s + 0.5
-        initializer = None if self.context else (
-            start_cold_checking_process if self.warm else start_checking_process)
+        if self.context is not None:
+            initializer = ready_for_latex if self.latex else None
+        else:
+            initializer = start_cold_checking_process if self.warm else start_checking_process
         self.pool = IsolatedPool(
             run_check, self.workers, hard, _failed(TIMEOUT, f"killed after {hard:.1f}s"),
             _failed(ERROR, "worker process died"), initializer=initializer,
@@ -117,17 +121,18 @@ class _Starting:
     """A checking pool starting in a thread (its processes wait on the fork server's
     warm-up), so this process extracts and grades strings meanwhile."""
 
-    def __init__(self, workers: int, timeout_s: float) -> None:
+    def __init__(self, workers: int, timeout_s: float, latex: bool) -> None:
         context = checking_context()
         self._result: list[CheckingPool | BaseException] = []
         self._thread = threading.Thread(target=self._start, name="checking-pool-start",
-                                        args=(workers, timeout_s, context), daemon=True)
+                                        args=(workers, timeout_s, context, latex), daemon=True)
         self._thread.start()
 
-    def _start(self, workers: int, timeout_s: float, context: StartContext | None) -> None:
+    def _start(self, workers: int, timeout_s: float, context: StartContext | None,
+               latex: bool) -> None:
         try:
             self._result.append(CheckingPool(workers, timeout_s, warm=context is None,
-                                             context=context))
+                                             context=context, latex=latex))
         except BaseException as exc:  # handed to the caller by `get`
             self._result.append(exc)
 
@@ -173,20 +178,21 @@ def grade_math_many(
         checking = None
     elif checking is None:
         workers = min(jobs or os.cpu_count() or 1, len(items) * len(isolated))
+        # Replies and keys without a backslash (GSM8K) rarely need the LaTeX parser, and then a
+        # checking process builds it itself when it meets some LaTeX.
+        latex = any("\\" in item.reply or "\\" in item.key for item in items)
         if checking_server_started() or threading.active_count() > 1 or os.name != "posix":
             # The pool starts while this process extracts and grades strings: its processes
             # fork from the fork server (`adjudicate grade` starts it first thing; forking from
             # this process is unsafe beside another thread), which loads and warms SymPy and
             # Math-Verify once; this process never loads SymPy.
-            starting = _Starting(workers, timeout_s)
+            starting = _Starting(workers, timeout_s, latex)
         else:
             # A program grading with no other thread (and no `if __name__ == "__main__"` guard
-            # needed): its workers fork from this process and inherit the built LaTeX parser;
-            # replies and keys without a backslash (GSM8K) rarely need it, and then a worker
-            # builds it itself if it meets some LaTeX.
+            # needed): its workers fork from this process and inherit the built LaTeX parser.
             from graders.math.symbolic import warm_up
 
-            warm_up(latex=any("\\" in item.reply or "\\" in item.key for item in items))
+            warm_up(latex=latex)
             checking = CheckingPool(workers, timeout_s)
     elif checking.timeout_s != timeout_s:
         raise ValueError(f"the pool's checks time out after {checking.timeout_s}s, "
