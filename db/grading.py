@@ -101,10 +101,14 @@ def save_graded(db: Database, results: Iterable[GradedReply]) -> int:
     verdicts = [(r.reply_id, v) for r in results for v in r.verdicts]
     conn = db.conn
     with write_transaction(db):
+        # older versions to retire exist only for replies with rows already (none, grading
+        # a fresh import)
+        stored = _with_rows(db, "extractions", [reply_id for reply_id, _ in extractions])
         conn.executemany(
             "UPDATE extractions SET current = 0 WHERE reply_id = ? AND extractor = ? "
             "AND extractor_version != ?",
-            [(reply_id, e.extractor, e.version) for reply_id, e in extractions])
+            [(reply_id, e.extractor, e.version) for reply_id, e in extractions
+             if reply_id in stored])
         conn.executemany(
             """INSERT INTO extractions (reply_id, extractor, extractor_version, rule, answer,
                    span_start, span_end, current, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
@@ -114,10 +118,11 @@ def save_graded(db: Database, results: Iterable[GradedReply]) -> int:
                    current = 1, created_at = excluded.created_at""",
             [(reply_id, e.extractor, e.version, e.rule, e.answer, e.start, e.end, stamp)
              for reply_id, e in extractions])
+        stored = _with_rows(db, "verdicts", [r.reply_id for r in results])
         conn.executemany(
             "UPDATE verdicts SET current = 0 WHERE reply_id = ? AND grader = ? "
             "AND grader_version != ?",
-            [(reply_id, v.grader, v.version) for reply_id, v in verdicts])
+            [(reply_id, v.grader, v.version) for reply_id, v in verdicts if reply_id in stored])
         conn.executemany(
             """INSERT INTO verdicts (reply_id, grader, grader_version, verdict, evidence,
                    elapsed_ms, current, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)
@@ -128,6 +133,17 @@ def save_graded(db: Database, results: Iterable[GradedReply]) -> int:
             [(reply_id, v.grader, v.version, v.outcome, _EVIDENCE.encode(v.evidence),
               v.elapsed_ms, stamp) for reply_id, v in verdicts])
     return len(results)
+
+
+def _with_rows(db: Database, table: str, reply_ids: Sequence[int]) -> set[int]:
+    """Which of the replies have any row in `table` (extractions, verdicts)."""
+    found: set[int] = set()
+    for first in range(0, len(reply_ids), 500):
+        chunk = reply_ids[first:first + 500]
+        found.update(row[0] for row in db.execute(
+            f"SELECT DISTINCT reply_id FROM {table} WHERE reply_id IN "
+            f"({', '.join('?' * len(chunk))})", list(chunk)))
+    return found
 
 
 def set_queue(db: Database, reply_ids: Iterable[int], entries: Iterable[QueueEntry]) -> None:

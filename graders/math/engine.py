@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,13 @@ from graders.registry import GRADERS, GraderSpec
 from graders.verdict import ERROR, TIMEOUT, Extraction, Verdict
 
 _BATCH = 256
+# Once results come in, more are let arrive before the next round: each round (waking, polling
+# the pipes) costs this process as much as several results, and a checking process usually has
+# a second chunk queued (several milliseconds of work), so it seldom waits for this one. Only
+# when results are read depends on it, never which: every result is collected either way.
+# Measured on GSM8K, 6 alternating pairs at load 7-11: process-tree CPU 8.71 -> 8.28 s (mean),
+# best wall 20.3 s vs 20.6 s (within the noise).
+_GATHER_S = 0.003
 # Extraction and parsing cost grows with a reply's length (a 600 MB reply took 574 s): a longer
 # reply is every grader's `error`, saying why, and is neither extracted nor checked.
 MAX_REPLY_CHARS = 1 << 20
@@ -229,8 +237,11 @@ def grade_math_many(
         if checking is not None and unsent:
             checking.pool.submit(unsent)
         while checking and checking.pool.outstanding:
-            done = _collect(checking.pool.poll(0.2), waiting, pending, extractions, specs)
+            results = checking.pool.poll(0.2)
+            done = _collect(results, waiting, pending, extractions, specs)
             yield from _finish(done, items, extractions, pending, specs, on_progress)
+            if results and checking.pool.outstanding:
+                time.sleep(_GATHER_S)
     finally:
         if starting is not None:  # stopped while its processes were starting
             try:

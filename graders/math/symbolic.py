@@ -168,12 +168,14 @@ def grade_symbolic(
     return _done(SYMBOLIC, outcome, {**evidence, "config": config_evidence(config)}, started)
 
 
-def _parse_key_full(key: str) -> tuple[list, str]:
+@lru_cache(maxsize=4096)
+def _parse_key_full(key: str) -> tuple[tuple, str]:
     """The key as `symbolic` parses it (one parse serves both graders), plus its text so a key
-    SymPy cannot read still matches an identical extracted string, as in Math-Verify."""
+    SymPy cannot read still matches an identical extracted string, as in Math-Verify; once
+    per key (SymPy's objects are immutable, so the parse is shared)."""
     text = harden(unwrap_key(key))
     parsed, read, _ = _parse_hardened(text)
-    return [*parsed, text], read or text
+    return (*parsed, text), read or text
 
 
 @lru_cache(maxsize=64)
