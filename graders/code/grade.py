@@ -14,12 +14,13 @@ from typing import Any, Callable, Literal
 
 from graders.code.cases import NO_VALUE
 from graders.code.compare import coerce, judge
-from graders.code.evidence import Failure, build_verdicts, call_text, clip
+from graders.code.evidence import Failure, budget_evidence, build_verdicts, call_text, clip
 from graders.code.expected import ExpectedOutputs, TimeLimits, segments
 from graders.code.extract import assemble_program, extract_program
 from graders.code.first_failure import complete_failure
 from graders.code.inside.tagged import Digest
 from graders.code.minimal import ShrinkLimits
+from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import RunResult, Sandbox, SandboxConfig, SandboxError, Segment
@@ -39,6 +40,7 @@ class CodeGradeConfig:
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     strict_numbers: bool = False  # True: 0 is not 0.0 is not False (EvalPlus says they are)
     shrink: ShrinkLimits | None = None  # shrink each first failing input within these limits
+    probe: ProbeLimits = DEFAULT_PROBE  # the other samples on queued failing inputs, per problem
 
 
 _MEASURED = ("elapsed_s", "cpu_s", "stdout")  # what only the harness measures
@@ -232,7 +234,7 @@ def _settle(state: _Judge, result: RunResult) -> str | None:
                   f"signal {result.signal})")
         state.failure = Failure(kind, index if result.loaded else None, {
             **(state.context(index, {}) if result.loaded and index < len(state.limits) else {}),
-            "detail": detail})
+            "detail": detail, **budget_evidence(result.budget)})
     return None
 
 

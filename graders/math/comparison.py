@@ -3,7 +3,9 @@ numbers for `symbolic` (`exact_values.py`), Math-Verify's own rounding for `math
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from math_verify import verify
 from sympy import Abs, Basic, Expr, Float, I, Rational, Set, Symbol, sign
@@ -14,7 +16,7 @@ from graders.math.exact_values import TooLarge, numbers_equal
 from graders.math.symbolic_config import SymbolicConfig
 
 
-def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
+def verify_fast(gold: Sequence[Any], pred: Sequence[Any], config: SymbolicConfig) -> bool:
     """Math-Verify's `verify` (with exact numbers when the config says so), with its result
     computed directly where it is certain.
 

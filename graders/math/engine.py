@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.disputes import math_dispute
 from graders.math.checking import (
     grade_with,
     grader_error,
@@ -63,12 +62,6 @@ class MathGrading:
     item: MathItem
     extraction: Extraction
     verdicts: dict[str, Verdict]
-
-    @property
-    def dispute(self) -> str | None:
-        """Why this reply goes to the review queue (`graders.disputes`), or None."""
-        dispute = math_dispute(self.verdicts, self.extraction.answer, self.item.key)
-        return dispute.reason if dispute else None
 
 
 def _extract(reply: str) -> Extraction:

@@ -97,13 +97,19 @@ def first_look(answer: str, key: str, config: SymbolicConfig) -> Decision | None
 def _plain_numbers_match(answer: str, key: str, config: SymbolicConfig) -> bool | None:
     """Two plain numbers: integers exactly, decimals to `float_rounding` places and figures
     (None: leave them to Math-Verify's rounding, when numbers are not compared exactly)."""
-    integers = _INTEGER.fullmatch(answer) and _INTEGER.fullmatch(key)
-    a, k = (int(answer), int(key)) if integers else (Fraction(answer), Fraction(key))
-    if a == k:
-        return True
-    if config.exact_numbers:
-        decimal = "." in answer or "." in key
-        return decimal and decimal_match(a, k, config.float_rounding)
+    if _INTEGER.fullmatch(answer) and _INTEGER.fullmatch(key):
+        if int(answer) == int(key):
+            return True
+        if config.exact_numbers:
+            return False  # two different integers
+        a, k = Fraction(int(answer)), Fraction(int(key))
+    else:
+        a, k = Fraction(answer), Fraction(key)
+        if a == k:
+            return True
+        if config.exact_numbers:
+            decimal = "." in answer or "." in key
+            return decimal and decimal_match(a, k, config.float_rounding)
     return None if abs(a - k) <= Fraction(1, 10**config.float_rounding) else False
 
 

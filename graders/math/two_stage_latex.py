@@ -54,4 +54,4 @@ def installed() -> bool:
 
 def install() -> None:
     """Parse LaTeX in two stages in this process (idempotent); the caller checks versions."""
-    _Latex2Sympy.create_parser = create_parser  # type: ignore[method-assign]
+    _Latex2Sympy.create_parser = create_parser

@@ -82,7 +82,8 @@ def test_same_parse_as_math_verify_with_and_without_delimiters() -> None:
 
 
 @pytest.mark.parametrize(("pattern", "choices"), [
-    ("(?:\\$(.+?)\\$|\\\\\\[(.+?)\\\\\\])", {frozenset({("$", False), ("\\]", False)})}),  # one of each branch's
+    # one of each branch's
+    ("(?:\\$(.+?)\\$|\\\\\\[(.+?)\\\\\\])", {frozenset({("$", False), ("\\]", False)})}),
     ("(?:ab|cd)e", {frozenset({("ab", False), ("cd", False)})}),
     ("(?:ab|c?)e", set()),  # a branch that requires nothing: no choice assumed
     ("x(?:ab|c)?", set()),  # optional: nothing required
