@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -305,7 +305,9 @@ class _Waiting:
         return (spec.name, text, item.key, self.timeout_s, question)
 
 
-def _tasks(waiting: _Waiting, items, indices, specs, extractions, pending) -> list[tuple]:
+def _tasks(waiting: _Waiting, items: Sequence[MathItem], indices: Iterable[int],
+           specs: Sequence[GraderSpec], extractions: dict[int, Extraction],
+           pending: dict[int, dict[str, Verdict]]) -> list[tuple[int, tuple]]:
     """New (task id, payload) pairs for the checks the items still need; a payload already
     queued just gains another waiting item."""
     new = []
@@ -324,7 +326,9 @@ def _tasks(waiting: _Waiting, items, indices, specs, extractions, pending) -> li
     return new
 
 
-def _collect(results, waiting: _Waiting, pending, extractions, specs) -> list[int]:
+def _collect(results: list[tuple[int, Verdict]], waiting: _Waiting,
+             pending: dict[int, dict[str, Verdict]], extractions: dict[int, Extraction],
+             specs: Sequence[GraderSpec]) -> list[int]:
     """Record finished checks; the items now complete (extracted, every verdict in)."""
     done = []
     for task_id, verdict in results:
@@ -335,7 +339,9 @@ def _collect(results, waiting: _Waiting, pending, extractions, specs) -> list[in
     return done
 
 
-def _finish(done, items, extractions, pending, specs, on_progress) -> Iterator[MathGrading]:
+def _finish(done: list[int], items: Sequence[MathItem], extractions: dict[int, Extraction],
+            pending: dict[int, dict[str, Verdict]], specs: Sequence[GraderSpec],
+            on_progress: Advance | None) -> Iterator[MathGrading]:
     for index in done:
         verdicts = pending.pop(index)
         ordered = {spec.name: verdicts[spec.name] for spec in specs}
