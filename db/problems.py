@@ -73,6 +73,11 @@ def problem_index(db: Database) -> dict[tuple[str, str], int]:
     }
 
 
+def has_problems(db: Database, kind: str) -> bool:
+    """Whether any problem of this kind (math, code) is stored."""
+    return db.execute("SELECT 1 FROM problems WHERE kind = ? LIMIT 1", [kind]).fetchone() is not None
+
+
 def benchmarks(db: Database) -> list[str]:
     """Benchmark names present in the database."""
     return [row[0] for row in db.execute("SELECT DISTINCT benchmark FROM problems ORDER BY 1")]
