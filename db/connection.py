@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from db.errors import StoreError, storage_error
+from db.errors import StoreError, storage_error, storage_failure
 from db.schema import MIGRATIONS
 
 BUSY_TIMEOUT_S = 30.0
@@ -76,6 +76,25 @@ def _holds_nothing(db: Database) -> bool:
     """No problem and no run: every other row hangs off one of them."""
     return not any(db.execute(f"SELECT 1 FROM {table} LIMIT 1").fetchone()
                    for table in ("problems", "runs"))
+
+
+def check_writable(db: Database, path: str | Path, why: str) -> None:
+    """Refuse up front a database SQLite can only read here (permissions, an immutable file, a
+    read-only mount), for a command that writes only later (the review app, at the first
+    label): a statement that would write takes the write lock, changes nothing, rolls back."""
+    conn = db.conn
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("DELETE FROM labels WHERE 0")
+        finally:
+            conn.rollback()
+    except sqlite3.OperationalError as exc:
+        known = storage_failure(exc)
+        if known is None:
+            raise
+        what, todo = known
+        raise StoreError(f"{path} {what}: {why}; {todo}, then rerun") from None
 
 
 def _check_is_ours(db: Database, path: Path) -> None:

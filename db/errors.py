@@ -42,11 +42,17 @@ STORAGE_FAILURES = (
 )
 
 
+def storage_failure(exc: sqlite3.Error) -> tuple[str, str] | None:
+    """(what it means, what to do) when SQLite refused to write, or None for any other error."""
+    said = str(exc).lower()
+    return next(((what, todo) for words, what, todo in STORAGE_FAILURES if words in said), None)
+
+
 def storage_error(exc: sqlite3.Error, where: str) -> StoreError | None:
     """The actionable form of SQLite refusing to write `where`, or None for any other error."""
-    said = str(exc).lower()
-    for words, what, todo in STORAGE_FAILURES:
-        if words in said:
-            return StoreError(f"{where} {what}: the step that failed was rolled back and "
-                              f"everything committed before it is kept; {todo}, then rerun")
-    return None
+    known = storage_failure(exc)
+    if known is None:
+        return None
+    what, todo = known
+    return StoreError(f"{where} {what}: the step that failed was rolled back and everything "
+                      f"committed before it is kept; {todo}, then rerun")
