@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicate.errors import InputError
 from adjudicate.importers.inspect_files import inspect_records
+from adjudicate.importers.inspect_samples import READING_MARK
 from adjudicate.importers.verdict_values import outcome_of
 from adjudicate.readback.readings import Copying, CopySummary, Reading, WriteNew
 from adjudicate.safe_text import visible
@@ -112,7 +113,7 @@ def _provenance(api: Any, reading: Reading) -> Any:
     """Who and why; when: the label's time (the export's for the graders' verdict)."""
     when = {"timestamp": datetime.fromisoformat(reading.when)} if reading.when else {}
     return api.ProvenanceData(author=reading.author, reason=reading.reason(),
-                              metadata={"adjudicate_reply_id": reading.reply_id}, **when)
+                              metadata={READING_MARK: reading.reply_id}, **when)
 
 
 def _added(api: Any, reading: Reading) -> Any:

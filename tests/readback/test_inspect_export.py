@@ -220,3 +220,47 @@ def test_out_in_the_logs_own_folder_never_writes_the_original(written, tmp_path)
     output = export(db_path, "--format", "inspect", "--out", log.parent, code=1)
     assert f"Error: {log} already exists; nothing was written" in output
     assert sha(log) == before and [p.name for p in log.parent.iterdir()] == [log.name]
+
+
+def stored_verdicts(db_path):
+    """(task id, sample index, grader) -> the current verdict, of the graders a file brought."""
+    db = open_db(db_path)
+    try:
+        return {(task, sample, grader): outcome for task, sample, grader, outcome in db.execute(
+            "SELECT p.task_id, r.sample_index, v.grader, v.verdict FROM verdicts v "
+            "JOIN replies r ON r.id = v.reply_id JOIN problems p ON p.id = r.problem_id "
+            "WHERE v.current = 1 AND json_extract(v.evidence, '$.source') IS NOT NULL")}
+    finally:
+        db.close()
+
+
+def grader_rows(db_path):
+    result = CliRunner().invoke(main, ["report", "--db", str(db_path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.output)["runs"]
+    return {g["grader"]: (g["score"], g.get("agreement")) for g in run["graders"]}
+
+
+def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(written, tmp_path):
+    """The added `reading` score and a scorer's values `--edit` set are adjudicate's readings:
+    imported again (into a fresh database, or the one they came from) they are neither a grader
+    of their own nor the scorer's verdicts, which would then agree with the reading by fiat."""
+    db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
+    export(db_path, "--format", "inspect", "--out", tmp_path / "added")
+    export(db_path, "--format", "inspect", "--out", tmp_path / "edited", "--edit", "match")
+    harness = stored_verdicts(db_path)
+    before = grader_rows(db_path)
+    said = {}
+    for copy in ("added", "edited"):
+        fresh = tmp_path / f"{copy}.db"
+        result = CliRunner().invoke(main, ["import", str(tmp_path / copy / "full.eval"),
+                                           "--db", str(fresh)])
+        assert result.exit_code == 0, result.output
+        said[copy] = result.output
+        assert stored_verdicts(fresh) == harness, copy
+    assert "left out" in said["added"] and "as the harness gave them" in said["edited"]
+    for copy in ("added", "edited"):
+        result = CliRunner().invoke(main, ["import", str(tmp_path / copy / "full.eval"),
+                                           "--db", str(db_path)])
+        assert result.exit_code == 0, result.output
+    assert grader_rows(db_path) == before
