@@ -264,3 +264,32 @@ def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(writ
                                            "--db", str(db_path)])
         assert result.exit_code == 0, result.output
     assert grader_rows(db_path) == before
+
+
+def test_an_export_after_its_copy_came_back_refreshes_the_copys_readings(written, tmp_path):
+    """The copy imported again is a source like the log: the next export writes a copy of each,
+    the `reading` score adjudicate added to the copy replaced by today's readings; a score of
+    that name the harness wrote (here --as-score match) is still refused."""
+    db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS[:1])
+    export(db_path, "--format", "inspect", "--out", tmp_path / "first")
+    result = CliRunner().invoke(main, ["import", str(tmp_path / "first" / "full.eval"),
+                                       "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    more = tmp_path / "more.jsonl"
+    more.write_text(json.dumps({"run": RUN, **FULL_LABELS[1]}) + "\n")
+    assert CliRunner().invoke(main, ["labels", "import", str(more), "--db", str(db_path)]
+                              ).exit_code == 0
+    output = export(db_path, "--format", "inspect", "--out", tmp_path / "second")
+    assert output.count("Wrote ") == 2 and "2 read" in output
+    first = by_sample(read_back(tmp_path / "first" / "full.eval"))
+    copies = [by_sample(read_back(tmp_path / "second" / name))
+              for name in ("full.eval", "full-2.eval")]
+    readings = [{key: scores["reading"]["value"] for key, scores in copy.items()
+                 if "reading" in scores} for copy in copies]
+    assert readings[0] == readings[1]
+    assert "reading" not in first[("b", 1)]  # queued and unread then
+    assert readings[1][("b", 1)] == "C"  # ann's label since, in the copy of the copy too
+    refused = export(db_path, "--format", "inspect", "--out", tmp_path / "third", "--as-score",
+                     "match", code=1)
+    assert "already has a score named 'match'" in refused
+    assert not (tmp_path / "third").exists() or not any((tmp_path / "third").iterdir())
