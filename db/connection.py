@@ -121,8 +121,8 @@ def _check_is_current(db: Database, path: Path) -> None:
         raise StoreError(
             f"{path}: its schema is older than this adjudicate's ({len(pending)} "
             f"migration{'s' if len(pending) > 1 else ''} to apply) and this command only reads; "
-            f"run a command that writes to it first (e.g. `adjudicate grade --db {path}`), "
-            "which brings it up to date")
+            f"bring it up to date with `adjudicate runs --db {path}`, which lists its runs and "
+            "grades nothing (any command that writes to it does it too)")
 
 
 @contextmanager
