@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from db.connection import write_transaction
+from db.errata import questioned_replies
 from graders.queue.patterns import VERSION, Pattern, code_pattern, math_pattern, parse_pattern
 from graders.registry import GRADERS
 
@@ -97,19 +98,25 @@ def pattern_summaries(db: Database, reviewer: str) -> list[PatternSummary]:
 
 
 def pattern_members(db: Database, pattern_id: str) -> list[int]:
-    """The queued replies of one pattern, in reply order."""
+    """The queued replies of one pattern, in reply order, less those whose key a standing
+    erratum questions (the pattern was read against the shipped key; they are read one by one
+    against the corrected one)."""
+    questioned = questioned_replies(db)
     return [row[0] for row in db.execute(
-        "SELECT reply_id FROM queue WHERE pattern = ? ORDER BY reply_id", [pattern_id])]
+        "SELECT reply_id FROM queue WHERE pattern = ? ORDER BY reply_id", [pattern_id])
+        if row[0] not in questioned]
 
 
 def pattern_examples(db: Database, pattern_id: str) -> list[int]:
     """One random reply of each (answer, key) group of a pattern, the groups in random order:
     what a reviewer pages through before deciding. Seeded by the pattern, so it is stable."""
     groups: dict[str, list[int]] = {}
+    questioned = questioned_replies(db)
     for reply_id, group_key in db.execute(
         "SELECT reply_id, group_key FROM queue WHERE pattern = ? ORDER BY reply_id",
         [pattern_id]):
-        groups.setdefault(group_key, []).append(reply_id)
+        if reply_id not in questioned:
+            groups.setdefault(group_key, []).append(reply_id)
     rng = random.Random(pattern_id)
     picks = [rng.choice(members) for members in groups.values()]
     rng.shuffle(picks)
