@@ -11,12 +11,16 @@ import pytest
 from textual.widgets import DataTable
 
 from adjudicate.app import make_app
+from adjudicate.app.conflict_groups import group_conflicts
 from adjudicate.app.dialogs.decision import DecisionDialog
 from adjudicate.app.screens.pattern_examples import PatternExamplesScreen
 from adjudicate.app.screens.patterns import PatternsScreen
 from adjudicate.grading.math_pipeline import grade_math_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.connection import open_db
+from db.errata import record_erratum
+from db.labels import record_label
+from db.review_progress import conflicts
 from tests.app.test_erratum_findings import SIZE, correct_the_first_key, until
 from tests.app.waiting import press_and_wait
 from tests.conftest import write_jsonl
@@ -91,3 +95,26 @@ async def test_a_pattern_decision_leaves_out_replies_read_against_a_corrected_ke
     found = labeled(two_keys_of_15)
     assert found[("2", "15.0")] == "correct"
     assert ("0", "15.0") not in found  # 15.0 is wrong against problem 0's corrected key 16.5
+
+
+def test_conflicts_grouped_by_pair_keep_a_corrected_problem_apart(two_keys_of_15):
+    """The conflicts view's `g` (by answer and key, or by pattern) adjudicates a group in one
+    decision: the same rule as the group label."""
+    db = open_db(two_keys_of_15)
+    try:
+        pairs = {reply_id: (task, answer) for reply_id, task, answer in db.execute(
+            "SELECT r.id, p.task_id, e.answer FROM replies r JOIN problems p ON p.id = "
+            "r.problem_id JOIN extractions e ON e.reply_id = r.id AND e.current = 1")}
+        wrong_15 = [r for r, (_, answer) in sorted(pairs.items()) if answer == "16.5"]
+        record_erratum(db, wrong_15[0], "carol", "wrong", "16.5")
+        for reply_id in wrong_15:
+            record_label(db, reply_id, "ann", "correct")
+            record_label(db, reply_id, "bob", "incorrect")
+        found = conflicts(db)
+    finally:
+        db.close()
+    by_pair = {tuple(sorted(pairs[r] for r in g.reply_ids))
+               for g in group_conflicts(found, "pair")}
+    assert by_pair == {(("0", "16.5"), ("0", "16.5")), (("2", "16.5"),)}
+    alone = [g for g in group_conflicts(found, "pattern") if len(g.reply_ids) > 1]
+    assert not any(pairs[r][0] == "0" for g in alone for r in g.reply_ids)
