@@ -39,7 +39,7 @@ def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = 
         else:
             conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S,
                                    check_same_thread=check_same_thread)
-        db = Database(conn)
+        db = Database(conn, execute_plugins=False)  # no third-party plugin changes our SQL
         db.execute("PRAGMA foreign_keys = ON")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         _check_is_ours(db, path)  # before anything is written, WAL mode included
@@ -140,11 +140,11 @@ def write_transaction(db: Database) -> Iterator[Database]:
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
-    except BaseException:
-        conn.rollback()
-        raise
-    else:
         conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # a failed COMMIT (a full disk) may leave it open, or not
+            conn.rollback()
+        raise
 
 
 def database_file(db: Database) -> str:

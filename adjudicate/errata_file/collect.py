@@ -15,7 +15,7 @@ from adjudicate.errata_file.records import (
     QuirkInput,
     ReferenceQuirk,
 )
-from adjudicate.report.diagnostics import natural_key
+from adjudicate.report.compute.diagnostics import natural_key
 from adjudicate.report.reading import resolve
 from adjudicate.report.source import records_from_db
 from db.errata import Erratum, active_errata

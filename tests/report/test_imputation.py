@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicate.report.imputation import ImputationBootstrap, StratumSeries, stratum_total
+from adjudicate.report.partial.imputation import ImputationBootstrap, StratumSeries, stratum_total
 from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interval
 
 

@@ -210,7 +210,7 @@ def test_packed_sums_equal_plain_sums_for_many_and_large_series():
 
 
 def test_reviewer_kappa_has_a_problem_bootstrap_interval():
-    from adjudicate.report.diagnostics import reviewer_kappa
+    from adjudicate.report.compute.diagnostics import reviewer_kappa
     from adjudicate.report.records import ScoredReply
 
     records = []
