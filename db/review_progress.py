@@ -99,8 +99,9 @@ class LabelConflict:
     adjudicated_by: str | None
     answer: str | None = None  # the extracted answer (code: the program)
     key: str | None = None
-    group_key: str | None = None  # the queue's (answer, key) group; None if no longer queued
-    # (of its own problem when a standing erratum questions its key)
+    # the queue's (answer, key) group, of its own problem when a standing erratum questions its
+    # key; None if no longer queued
+    group_key: str | None = None
     pattern: str | None = None  # its dispute pattern id (None: questioned key, or not queued)
 
 
