@@ -82,7 +82,9 @@ class PatternSummary:
 
 def pattern_summaries(db: Database, reviewer: str) -> list[PatternSummary]:
     """Every pattern in the queue: patterns one decision may settle first, most replies first;
-    then the ones without a pattern (to be read one by one)."""
+    then the ones without a pattern (to be read one by one). A reply whose key a standing
+    erratum questions is counted in none: no pattern decision reaches it (`pattern_members`)."""
+    questioned = json.dumps(sorted(questioned_replies(db)))
     rows = db.execute(
         """SELECT q.pattern, COUNT(*), COUNT(DISTINCT r.problem_id), COUNT(DISTINCT r.run_id),
                   COUNT(DISTINCT q.group_key),
@@ -92,7 +94,9 @@ def pattern_summaries(db: Database, reviewer: str) -> list[PatternSummary]:
                               AND a.status = 'labeled')
                       OR EXISTS (SELECT 1 FROM adjudications d WHERE d.reply_id = q.reply_id))
            FROM queue q JOIN replies r ON r.id = q.reply_id
-           WHERE q.pattern IS NOT NULL GROUP BY q.pattern""", [reviewer]).fetchall()
+           WHERE q.pattern IS NOT NULL
+             AND q.reply_id NOT IN (SELECT value FROM json_each(?))
+           GROUP BY q.pattern""", [reviewer, questioned]).fetchall()
     summaries = [PatternSummary(parse_pattern(pattern), *counts) for pattern, *counts in rows]
     return sorted(summaries, key=lambda s: (not s.pattern.decidable, -s.replies, s.pattern.id))
 

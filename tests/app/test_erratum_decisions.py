@@ -87,6 +87,8 @@ async def test_a_pattern_decision_leaves_out_replies_read_against_a_corrected_ke
         table = patterns.query_one(DataTable)
         row = next(i for i in range(table.row_count)
                    if str(table.get_row_at(i)[0]).startswith("same number"))
+        # the row counts what its decision labels: problem 2's 15.0, not problem 0's
+        assert [str(cell) for cell in table.get_row_at(row)[1:3]] == ["1", "1"]
         table.move_cursor(row=row)
         await press_and_wait(pilot, "enter", screen=PatternExamplesScreen)
         dialog = await press_and_wait(pilot, "c", screen=DecisionDialog)
