@@ -22,7 +22,7 @@ from adjudicate.importers.formats import (
 from adjudicate.importers.problem_formats import HUMANEVAL_PACKAGE, humaneval_package_file
 from adjudicate.importers.problem_sets import problem_set_line, refuse_twins
 from adjudicate.importers.reading import CarriedRun, ReadOptions, ReplyFields
-from adjudicate.importers.reply_keys import differing_key_notes
+from adjudicate.importers.reply_keys import differing_key_notes, shown_key
 from adjudicate.words import plural, word
 from db.carried_problems import add_carried_problems
 from db.connection import write_transaction
@@ -228,7 +228,7 @@ def suspect_key_notes(problems: list[ProblemRecord], replies: list[ReplyRecord])
             found[key or ""] = (source, reason)
     if not found:
         return []
-    shown = "; ".join(f"{source} `{key}` ({reason})"
+    shown = "; ".join(f"{source} `{shown_key(key or '')}` ({reason})"
                       for key, (source, reason) in list(found.items())[:5])
     more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
     return [f"{len(found)} suspect key{'s' if len(found) > 1 else ''}: {shown}{more}; every "

@@ -22,8 +22,8 @@ def differing_key_notes(resolved: Sequence[tuple[int, ReplyRecord]],
               and not _same_key(reply.key, stored[problem_id] or "")]
     if not differ:
         return []
-    shown = "; ".join(f"{reply.source} `{_one_line(reply.key or '')}` against `"
-                      f"{_one_line(key or '')}`" for reply, key in differ[:SHOWN])
+    shown = "; ".join(f"{reply.source} `{shown_key(reply.key or '')}` against `"
+                      f"{shown_key(key or '')}`" for reply, key in differ[:SHOWN])
     more = f"; and {len(differ) - SHOWN:,} more" if len(differ) > SHOWN else ""
     return [f"{len(differ):,} of {len(resolved):,} replies carry a key in {field!r} unlike the "
             f"one their problem holds, and are graded against it: {shown}{more}; import "
@@ -41,6 +41,7 @@ def _same_key(given: str, held: str) -> bool:
         return False
 
 
-def _one_line(text: str) -> str:
+def shown_key(text: str) -> str:
+    """A key in a note: on one line, its control characters visible, cut at KEY_WIDTH."""
     flat = visible(" ".join(text.split()))
     return flat if len(flat) <= KEY_WIDTH else flat[:KEY_WIDTH - 1] + "…"

@@ -65,6 +65,8 @@ def test_a_key_field_unlike_the_stored_keys_is_said_at_import(db, shared_data, t
     assert f"{part}:1 `Janet sells 16 - 3 - 4" in note and "` against `18`" in note
     assert "and 17 more" in note and "without --gold-field" in note
     assert "\n" not in note
+    (suspect,) = [n for n in summary.notes if "suspect key" in n]  # an unpaired $: one line
+    assert f"{part}:1 `Janet sells 16 - 3 - 4" in suspect and "\n" not in suspect
 
 
 def test_gsm8k_model_solutions_by_line_order_and_nested_field(db, shared_data, tmp_path):
