@@ -147,7 +147,8 @@ def _key_status(db: Database, reply_id: int, problem_id: int,
 
 
 def _tally(db: Database, problem_id: int, verdicts: Sequence[VerdictView]) -> dict[str, Any] | None:
-    """The tally grading stored for the input a reviewer sees first (the minimal one)."""
+    """The tally grading stored for the minimal input (shown with it: first, or for a timeout
+    one key away)."""
     for verdict in verdicts:
         first = verdict.evidence.get("first_failure")
         if verdict.outcome != "accept" and isinstance(first, dict):

@@ -8,6 +8,7 @@ TypedDicts below rather than guessing key names.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal, TypedDict, cast
 
 TIMEOUT_KINDS = ("timeout", "load_timeout")  # failure kinds that are a time limit exceeded
@@ -124,6 +125,47 @@ def first_failure(evidence: Mapping[str, Any]) -> FirstFailure | None:
     """The first failing input recorded in a verdict's evidence, if any."""
     value = evidence.get("first_failure")
     return cast(FirstFailure, value) if isinstance(value, dict) else None
+
+
+# Which failing input a reader is shown first, the same in the report's triage example and the
+# review app's code item: the minimal one where grading shrank it, else the first as found
+# (already minimal, not shrunk, or a timeout: the smallest input that still times out depends on
+# the machine's speed and is not run again alone, so the input that timed out in the suite is
+# shown, and the smaller one stays in the evidence).
+SHOWN_INPUTS = MINIMAL, FIRST_MINIMAL, FIRST_NOT_SHRUNK, FIRST_TIMEOUT = (
+    "minimal", "first_minimal", "first_not_shrunk", "first_timeout")
+SHOWN_INPUT_WORDS = {MINIMAL: "minimal", FIRST_MINIMAL: "first, already minimal",
+                     FIRST_NOT_SHRUNK: "first, not shrunk", FIRST_TIMEOUT: "first (a timeout)"}
+_MINIMAL_FIELDS = ("call", "kind", "expected", "actual", "exception", "time_limit_s", "detail")
+
+
+@dataclass(frozen=True)
+class ShownInput:
+    """The failing input to show (its fields, null ones dropped) and which one it is."""
+
+    failure: FirstFailure
+    which: str  # one of SHOWN_INPUTS
+
+    @property
+    def words(self) -> str:
+        """'minimal', 'first (a timeout)', ...: which input this is, for a reader."""
+        return SHOWN_INPUT_WORDS[self.which]
+
+
+def shown_input(first: FirstFailure) -> ShownInput:
+    """The input to show for a first failure: its minimal form where grading shrank it to a
+    smaller one, else the first failing input, saying why (already minimal, not shrunk, or a
+    timeout)."""
+    minimal = first.get("minimal")
+    if first.get("kind") in TIMEOUT_KINDS:
+        return ShownInput(first, FIRST_TIMEOUT)
+    if not isinstance(minimal, dict) or not minimal.get("call"):
+        return ShownInput(first, FIRST_NOT_SHRUNK)
+    if minimal.get("same_as_original"):
+        return ShownInput(first, FIRST_MINIMAL)
+    fields: Mapping[str, Any] = minimal
+    picked = {k: fields[k] for k in _MINIMAL_FIELDS if fields.get(k) is not None}
+    return ShownInput(cast(FirstFailure, {"kind": first.get("kind"), **picked}), MINIMAL)
 
 
 def probe_stop_line(tally: Mapping[str, Any] | None) -> str | None:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from graders.evidence import FirstFailure
+from graders.evidence import SHOWN_INPUTS, FirstFailure
 
 READING = "reading"  # the pseudo-grader: score by reading
 READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too
@@ -143,11 +143,9 @@ class ExtractionRuleStat:
     right_rate: Estimate
 
 
-# Which failing input a triage example shows: the minimal one where grading shrank it, else the
-# first as found (already minimal, not shrunk, or a timeout: its smallest failing input depends
-# on the machine's speed, so the report keeps the input that timed out).
-TRIAGE_INPUTS = MINIMAL, FIRST_MINIMAL, FIRST_NOT_SHRUNK, FIRST_TIMEOUT = (
-    "minimal", "first_minimal", "first_not_shrunk", "first_timeout")
+# Which failing input a triage example shows: `graders.evidence.shown_input` decides, for the
+# report and the review app alike (the minimal one where grading shrank it, else the first).
+TRIAGE_INPUTS = SHOWN_INPUTS
 
 
 @dataclass(frozen=True)

@@ -48,8 +48,9 @@ class ProbeInput:
 
 def probe_input(problem: CodeProblem, first_failure: dict[str, Any], expected: ExpectedOutputs,
                 limits: TimeLimits) -> ProbeInput | None:
-    """The input a reviewer sees first for this failure (the minimal one when there is one);
-    None when there is no input (a load failure) or no reference output to judge by."""
+    """The input the other samples are run on: the minimal one when there is one (a reviewer
+    sees it first, or for a timeout one key away); None when there is no input (a load
+    failure) or no reference output to judge by."""
     index, where = first_failure.get("index"), first_failure.get("set")
     if index is None or where not in ("base", "plus"):
         return None

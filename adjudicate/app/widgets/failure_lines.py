@@ -1,5 +1,7 @@
-"""The code item's failing input: the minimal one first (the original one key away), expected
-against actual, and what the other samples returned on it."""
+"""The code item's failing input, the one the report's triage example shows too
+(`graders.evidence.shown_input`): the minimal one where grading shrank it, else the first, saying
+why; the other one key away (`o`). Expected against actual, and what the other samples returned
+on the minimal input."""
 
 from __future__ import annotations
 
@@ -11,7 +13,15 @@ from adjudicate.app.formatting import block, compact, exception_text, first_fail
 from adjudicate.app.session import QueueItem
 from adjudicate.safe_text import visible
 from adjudicate.words import plural
-from graders.evidence import TIMEOUT_KINDS, probe_stop_line
+from graders.evidence import (
+    FIRST_MINIMAL,
+    FIRST_NOT_SHRUNK,
+    FIRST_TIMEOUT,
+    MINIMAL,
+    TIMEOUT_KINDS,
+    probe_stop_line,
+    shown_input,
+)
 from graders.labels import LABELS
 
 NOT_COMPUTED = "minimal input not computed yet: run adjudicate grade"
@@ -19,7 +29,8 @@ SHOWN_GROUPS = 4  # output groups of the tally on the line; the rest are summed 
 
 
 def failure_lines(item: QueueItem, original: bool = False) -> list[Content]:
-    """First failing input (its minimal form unless `original`) and any suggestion."""
+    """The failing input `graders.evidence.shown_input` picks (the other one if `original`) and
+    any suggestion."""
     lines: list[Content] = []
     found = first_failure(item.verdicts)
     if found is None:
@@ -31,30 +42,46 @@ def failure_lines(item: QueueItem, original: bool = False) -> list[Content]:
         index = failing.get("index")
         suite = failing.get("set") or verdict.grader
         where = f"#{index} of the {suite} tests" if index is not None else f"{suite} tests"
-        if isinstance(minimal, dict) and not original:
+        shown = shown_input(failing)  # the report's triage example shows the same input
+        smaller = isinstance(minimal, dict) and not minimal.get("same_as_original")
+        if shown.which == FIRST_TIMEOUT and smaller and original:
+            lines.append(Content.from_markup(
+                "[b]Smaller input that timed out[/b] ($where; found at this machine's speed, "
+                "not run again alone · o: the first failing input)", where=where))
+            lines += _minimal_lines(minimal, item)
+        elif shown.which in (MINIMAL, FIRST_MINIMAL) and isinstance(minimal, dict) and not original:
             lines.append(Content.from_markup("[b]Minimal failing input[/b] ($where; $how)",
                                              where=where, how=_how(failing, minimal)))
-            lines += _rows(minimal)
-            search = minimal.get("search") or {}
-            if search.get("stopped"):
-                lines.append(_row("search", f"stopped early: {search['stopped']}"))
-            lines += tally_lines(item.tally)
+            lines += _minimal_lines(minimal, item)
         else:
-            back = " · o: the minimal one" if isinstance(minimal, dict) else ""
-            lines.append(Content.from_markup("[b]First failing input[/b] ($where$back)",
-                                             where=where, back=back))
+            lines.append(Content.from_markup("[b]First failing input[/b] ($where$why$back)",
+                                             where=where, why=_why_first(shown.which, original),
+                                             back=_back(shown.which, minimal)))
             lines += _rows(failing)
             stdout = failing.get("stdout")
             if stdout:
                 lines.append(_row("stdout", stdout))
             if minimal is None and index is not None:  # grading shrinks it in a later stage
                 lines.append(Content.from_markup("  [i]$note[/i]", note=NOT_COMPUTED))
+            if shown.which == FIRST_TIMEOUT and smaller and item.tally:
+                lines.append(_row("others", "ran on the smaller input that timed out: press o"))
+            elif shown.which == FIRST_TIMEOUT:
+                lines += tally_lines(item.tally)  # run on this very input
     if item.suggested_label:
         key = LABELS[item.suggested_label].key if item.suggested_label in LABELS else None
         lines.append(Content.from_markup(
             "[b]Suggested[/b]: $label$press", label=item.suggested_label,
             press=f" (press {key})" if key else ""))
     return lines
+
+
+def _minimal_lines(minimal: Any, item: QueueItem) -> list[Content]:
+    """The minimal input's rows, where its search stopped early, and the others' tally on it."""
+    lines = _rows(minimal)
+    search = minimal.get("search") or {}
+    if search.get("stopped"):
+        lines.append(_row("search", f"stopped early: {search['stopped']}"))
+    return lines + tally_lines(item.tally)
 
 
 def _how(failing: Any, minimal: Any) -> str:
@@ -64,6 +91,22 @@ def _how(failing: Any, minimal: Any) -> str:
     if after < before:
         return f"shrunk from {before:,} to {after:,} characters · o: the original"
     return "simpler than the first failing input · o: the original"
+
+
+def _why_first(which: str, original: bool) -> str:
+    """Why the first failing input is shown where the report's words need saying: a timeout."""
+    if which == FIRST_TIMEOUT:
+        return "; a timeout: the smallest input that still times out depends on the machine's speed"
+    return ", as grading found it" if original and which != FIRST_NOT_SHRUNK else ""
+
+
+def _back(which: str, minimal: Any) -> str:
+    """The `o` hint: what the key shows instead."""
+    if not isinstance(minimal, dict):
+        return ""
+    if which == FIRST_TIMEOUT:
+        return "" if minimal.get("same_as_original") else " · o: the smaller one found"
+    return " · o: the minimal one"
 
 
 def _rows(failing: Any) -> list[Content]:

@@ -7,12 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
-from graders.evidence import TIMEOUT_KINDS, FirstFailure, first_failure
-
-from ..model import FIRST_MINIMAL, FIRST_NOT_SHRUNK, FIRST_TIMEOUT, MINIMAL
+from graders.evidence import FirstFailure, first_failure
+from graders.evidence import shown_input as shown_input_of
 
 ARROW = "→"
-_MINIMAL_FIELDS = ("call", "kind", "expected", "actual", "exception", "time_limit_s", "detail")
 # Keys of older or foreign evidence that describe the failing input, in display order.
 LEGACY_KEYS = ("index", "input", "expected", "actual", "exception", "time_limit", "status")
 
@@ -27,18 +25,10 @@ def failure_excerpt(evidence: Mapping[str, Any]) -> FirstFailure:
 
 
 def shown_input(failure: FirstFailure) -> tuple[FirstFailure, str]:
-    """The failing input to show and which it is (MINIMAL, FIRST_MINIMAL, ...): the minimal
-    input grading found, else the first failing one."""
-    minimal = failure.get("minimal")
-    if failure.get("kind") in TIMEOUT_KINDS:
-        return failure, FIRST_TIMEOUT
-    if not isinstance(minimal, dict) or not minimal.get("call"):
-        return failure, FIRST_NOT_SHRUNK
-    if minimal.get("same_as_original"):
-        return failure, FIRST_MINIMAL
-    fields: Mapping[str, Any] = minimal
-    picked = {k: fields[k] for k in _MINIMAL_FIELDS if fields.get(k) is not None}
-    return cast(FirstFailure, {"kind": failure.get("kind"), **picked}), MINIMAL
+    """The failing input to show and which it is (MINIMAL, FIRST_MINIMAL, ...), by the rule the
+    review app shows it by (`graders.evidence.shown_input`)."""
+    shown = shown_input_of(failure)
+    return shown.failure, shown.which
 
 
 def seconds(value: Any) -> str:

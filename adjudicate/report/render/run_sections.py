@@ -3,14 +3,11 @@ between graders, pass@k, extraction rules and code triage."""
 
 from __future__ import annotations
 
+from graders.evidence import SHOWN_INPUT_WORDS
 from graders.labels import LABELS
 
 from ..model import (
-    FIRST_MINIMAL,
-    FIRST_NOT_SHRUNK,
-    FIRST_TIMEOUT,
     MCNEMAR_READ_NOTE,
-    MINIMAL,
     Difference,
     GraderScore,
     PassAtK,
@@ -28,10 +25,6 @@ TRIAGE_INPUT_NOTE = ("Each example shows the smallest input grading found that f
                      "'first' marks the input as grading first found it: already minimal, not "
                      "shrunk, or a timeout (whose smallest failing input depends on the "
                      "machine's speed).")
-
-
-INPUT_WORDS = {MINIMAL: "minimal", FIRST_MINIMAL: "first, already minimal",
-               FIRST_NOT_SHRUNK: "first, not shrunk", FIRST_TIMEOUT: "first (a timeout)"}
 
 
 def run_blocks(run: RunReport, level: float, *, titled: bool) -> list[Block]:
@@ -179,7 +172,8 @@ def _triage(rows: tuple[TriageRow, ...]) -> Table:
         if t.example:
             example = f"{t.example.problem} #{t.example.sample_index}"
             if t.example.summary:  # a line break the terminal keeps and the others flatten
-                which = INPUT_WORDS.get(t.example.input, t.example.input)
+                which = SHOWN_INPUT_WORDS.get(  # the review app's words too
+                    t.example.input, t.example.input)
                 example += f":\n{f.shorten(f'{which}: {t.example.summary}', EXAMPLE_WIDTH)}"
         body.append((name, str(t.problems), str(t.samples), example))
     return Table("Code triage: passed the original tests, failed the extended ones",
