@@ -18,6 +18,7 @@ from graders.code.evidence import build_verdicts
 from graders.code.evidence_stage import ShrinkJob, shrink_recorded, unsearched
 from graders.code.expected import ExpectedOutputs, compute_expected
 from graders.code.grade import CodeGradeConfig, grade_sample
+from graders.code.large_expected import LargeExpected
 from graders.code.minimal import DEFAULT_SHRINK
 from graders.code.probes import ProbeAnswer, ProbeInput, probe_sample
 from graders.code.problem import CodeProblem
@@ -110,6 +111,18 @@ def grading_task(config: CodeGradeConfig) -> SlotTask[CodeJob, CodeResult]:
 
     # one oracle per problem: the reference's answers on shrunk inputs serve all its samples
     oracles: dict[int, ReferenceOracle] = {}
+    # and its large outputs in full, fetched before its first sample runs (a few problems at
+    # a time: samples come grouped by problem)
+    larges: dict[int, LargeExpected] = {}
+    larges_lock = threading.Lock()
+
+    def large(job: CodeJob) -> LargeExpected:
+        with larges_lock:
+            if id(job.problem) not in larges:
+                while len(larges) >= 4:
+                    larges.pop(next(iter(larges)))
+                larges[id(job.problem)] = LargeExpected(job.problem, job.expected)
+            return larges[id(job.problem)]
 
     def oracle(problem: CodeProblem) -> ReferenceOracle | None:
         if not config.shrink:
@@ -120,7 +133,7 @@ def grading_task(config: CodeGradeConfig) -> SlotTask[CodeJob, CodeResult]:
 
     def work(sandbox: Sandbox, job: CodeJob) -> CodeResult:
         return CodeResult(job.key, grade_sample(job.program, job.problem, job.expected,
-                                                sandbox, config, oracle(job.problem)))
+                                                sandbox, config, oracle(job.problem), large(job)))
 
     def failed(job: CodeJob, error: str) -> CodeResult:
         return CodeResult(job.key, _error_verdicts(job.problem, error))

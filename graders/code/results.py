@@ -99,13 +99,17 @@ def _result(message: dict[str, Any], keys: set[str], max_captured: int) -> dict[
     outcomes = keys & set(OUTCOMES)
     if len(outcomes) != 1:
         raise MalformedLine(f"a result needs exactly one of {OUTCOMES}, got {sorted(outcomes)}")
-    _only(keys, {"i", "t", "w", "o", *outcomes}, {"i", "t", "w", *outcomes})
+    _only(keys, {"i", "t", "w", "o", "m", *outcomes}, {"i", "t", "w", *outcomes})
     index = message["i"]
     if type(index) is not int or index < 0:
         raise MalformedLine("a result's index is not a non-negative integer")
     checked: dict[str, Any] = {"i": index, "t": _seconds(message, "t"),
                                "w": _seconds(message, "w"), "o": _output(message, max_captured)}
     outcome = outcomes.pop()
+    if "m" in message:  # a large output's marshal bytes (base64), kept unread (large_outputs)
+        if outcome != "d" or type(message["m"]) is not str:
+            raise MalformedLine("marshal bytes without a digest, or not a string")
+        checked["m"] = message["m"]
     if outcome == "v":
         checked["v"] = _value(message["v"])
     elif outcome == "d":

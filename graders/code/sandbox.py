@@ -3,8 +3,11 @@
 One `Sandbox` per worker. Each job runs in a fresh process forked by the server (see
 `inside/server.py` for the confinement). Results come back on a pipe created for that job;
 every line is checked strictly (`results.py`) with a size cap, the host enforces per-input and
-per-set time limits itself, and it kills the job the moment the caller has seen enough (the
-first failure). Nothing the sample writes or does can end or exhaust this process.
+per-set time limits itself, and it reads the CPU time of the job's whole process tree (its own
+cgroup, fresh per job, as root; /proc otherwise). Whether and when a job stops is decided by
+those clocks, the program's own failures and the caller (`on_result`), never by whether an
+output was right: grading judges outputs only after the job has ended. Nothing the sample
+writes or does can end or exhaust this process.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from typing import Any, Callable
 
 from graders.code.cgroups import SlotCgroups, create_slot
 from graders.code.channel import ResultChannel
+from graders.code.cpu_watch import CpuWatch, TreeClock
+from graders.code.job_cgroups import JobCgroups, create_job
+from graders.code.large_outputs import LargeOutputs
 from graders.code.leftovers import reap_leftovers
 from graders.code.packages import package_paths, package_versions
 from graders.code.sandbox_records import (
@@ -90,6 +96,9 @@ class Sandbox:
         self._done: dict[int, dict[str, Any]] = {}
         self._finished: set[int] = set()
         self._through = 0  # every job up to this number has been torn down
+        self._pids: dict[int, int] = {}  # job -> its sample's pid (its process tree's root)
+        self._job_cgroups: dict[int, JobCgroups] = {}  # until the job's processes are gone
+        self._stale_cgroups: list[JobCgroups] = []  # a job's that were busy when it ended
 
     def __enter__(self) -> Sandbox:
         self.start()
@@ -100,7 +109,9 @@ class Sandbox:
 
     @property
     def cgroup_directories(self) -> list[Path]:
-        return list(self._cgroups.directories)
+        """The slot's cgroups, and those of its jobs not yet removed."""
+        jobs = [*self._job_cgroups.values(), *self._stale_cgroups]
+        return [*self._cgroups.directories, *(d for job in jobs for d in job.directories)]
 
     @property
     def alive(self) -> bool:
@@ -224,6 +235,9 @@ class Sandbox:
     def close(self) -> None:
         """Stop the fork server (killing it if it does not exit) and remove what it used."""
         self._stop_server()
+        for job in [*self._job_cgroups.values(), *self._stale_cgroups]:
+            job.remove(wait_s=5.0)
+        self._job_cgroups, self._stale_cgroups = {}, []
         self._cgroups.remove()
         if self._uid_lock is not None:
             self._uid_lock.close()
@@ -241,10 +255,14 @@ class Sandbox:
 
     def run(self, program: str, entry_point: str, suite: TestSuite, start: int, stop: int,
             time_limits: list[float], segments: list[Segment],
-            on_result: Callable[[dict[str, Any]], bool], digests: bool = True) -> RunResult:
+            on_result: Callable[[dict[str, Any]], bool], digests: bool = True,
+            keep_large: bool = False) -> RunResult:
         """Run tests[start:stop] of `suite` on `program`; `on_result` returns True to stop.
 
-        With `digests`, large outputs come back as {"d": [sha256, size]} instead of "v"."""
+        `on_result` must not decide on whether an output is right (the job would tell the
+        program); grading stores results and judges them after the job. With `digests`, large
+        outputs come back as {"d": [sha256, size]} instead of "v", and with `keep_large` their
+        marshal bytes are kept too (`result.large`: the caller closes it)."""
         if self._control is None:
             raise SandboxError("the sandbox is not started")
         limits = self.config.limits
@@ -252,39 +270,73 @@ class Sandbox:
         cpu_s = min(limits.max_cpu_s, int(sum(s.budget_s for s in segments)
                                           + limits.load_time_limit_s) + 2)
         wall_s = sum(s.budget_s for s in segments) + limits.load_time_limit_s + 30
+        cgroups = create_job(self._cgroups, limits.memory_mb, limits.processes)
         job = {"op": "run", "job": self._jobs, "tests_key": suite.key,
                "entry_point": entry_point, "start": start, "stop": stop,
                "time_limits": time_limits, "wall_s": wall_s,
                "load_time_limit": limits.load_time_limit_s,
                "max_output_bytes": limits.max_output_bytes,
                "digest_over": limits.digest_over_bytes if digests else 1 << 62,
+               # base64 of the bytes, and the rest of the line, must fit under the line cap
+               "keep_large": limits.max_output_bytes * 3 // 4 - 4096 if keep_large else 0,
                "max_captured_chars": limits.max_captured_chars,
+               "cgroup_paths": cgroups.procs_files if cgroups else None,
                "limits": {**asdict(limits), "cpu_s": cpu_s}}
         data = json.dumps(job).encode()
         while self._read_control(0.0):
             pass
         read_end, write_end = os.pipe()
         program_fd = _memfd("program", program.encode("utf-8", "surrogatepass"))
+        cgroup_fds: list[int] = []
         try:
+            if cgroups is not None:
+                self._job_cgroups[self._jobs] = cgroups
+                cgroup_fds = cgroups.open_procs()
             socket.send_fds(self._control, [data], [write_end, program_fd,
-                                                    self._suite_fd(suite)])
+                                                    self._suite_fd(suite), *cgroup_fds])
         except OSError as error:
             os.close(read_end)
             raise SandboxError(f"the sandbox fork server is gone: {error}") from error
         finally:
             os.close(write_end)
             os.close(program_fd)
+            for fd in cgroup_fds:
+                os.close(fd)
         watch = Watch(start, time_limits, segments, limits)
         job_number = self._jobs
         channel = ResultChannel(read_end, watch, limits.max_output_bytes + LINE_SLACK,
-                                limits.max_captured_chars)
+                                limits.max_captured_chars, self._cpu_watch(job_number, cgroups,
+                                                                           time_limits),
+                                LargeOutputs() if keep_large and digests else None)
         try:
             result = channel.follow(on_result, lambda: self._wait_done(job_number),
                                     lambda reason: self._kill(job_number, reason))
+        except BaseException:
+            if channel.large is not None:
+                channel.large.close()
+            raise
         finally:
             os.close(read_end)
         result.job = self._jobs
         return result
+
+    def _cpu_watch(self, job: int, cgroups: JobCgroups | None,
+                   time_limits: list[float]) -> CpuWatch:
+        """The job's CPU time against its items: its cgroup's clock, else its process tree."""
+        limits = self.config.limits
+        slack = limits.cpu_slack_s
+        allowances = [limit + slack for limit in time_limits]
+        if cgroups is not None and cgroups.usage_file is not None:
+            return CpuWatch(cgroups.cpu_seconds, cgroups.clock_name,
+                            limits.load_time_limit_s + slack, allowances)
+        return CpuWatch(TreeClock(lambda: self._sample_pid(job)), "its process tree",
+                        limits.load_time_limit_s + slack, allowances)
+
+    def _sample_pid(self, job: int) -> int | None:
+        """The job's sample pid, once the fork server has reported it."""
+        while job not in self._pids and self._read_control(0.0):
+            pass
+        return self._pids.get(job)
 
     def settle(self, timeout: float = 30.0) -> None:
         """Wait until every job's processes are gone (runs return before teardown ends)."""
@@ -318,6 +370,13 @@ class Sandbox:
         if not message:
             raise SandboxError("the sandbox fork server died")
         report = json.loads(message)
+        if "started" in report:
+            self._pids[report["started"]] = report["pid"]
+            while len(self._pids) > 64:
+                self._pids.pop(next(iter(self._pids)))
+            return True
+        self._pids.pop(report["done"], None)
+        self._drop_job_cgroups(report["done"])
         self._done[report["done"]] = report
         self._finished.add(report["done"])
         while self._through + 1 in self._finished:
@@ -326,6 +385,13 @@ class Sandbox:
         while len(self._done) > 64:
             self._done.pop(next(iter(self._done)))
         return True
+
+    def _drop_job_cgroups(self, job: int) -> None:
+        """The job's processes are gone: remove its cgroups (a busy one is retried later)."""
+        cgroups = self._job_cgroups.pop(job, None)
+        if cgroups is not None:
+            self._stale_cgroups.append(cgroups)
+        self._stale_cgroups = [left for left in self._stale_cgroups if not left.remove()]
 
     def _kill(self, job: int, reason: str) -> None:
         if self._control is None:
