@@ -15,6 +15,9 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
+from graders.code.job_cgroups import JobCgroups
+from graders.code.sandbox_records import SandboxLimits
+
 POLL_S = 0.05  # how often a job that reports nothing has its CPU time read
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -104,3 +107,15 @@ class TreeClock:
         if seconds is not None:
             self.best = max(self.best, seconds)
         return self.best
+
+
+def job_cpu_watch(limits: SandboxLimits, time_limits: list[float], cgroups: JobCgroups | None,
+                  sample_pid: Callable[[], int | None]) -> CpuWatch:
+    """The job's CPU time against its items: its cgroup's clock, else its process tree."""
+    slack = limits.cpu_slack_s
+    allowances = [limit + slack for limit in time_limits]
+    if cgroups is not None and cgroups.usage_file is not None:
+        return CpuWatch(cgroups.cpu_seconds, cgroups.clock_name,
+                        limits.load_time_limit_s + slack, allowances)
+    return CpuWatch(TreeClock(sample_pid), "its process tree", limits.load_time_limit_s + slack,
+                    allowances)

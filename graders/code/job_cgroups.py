@@ -95,3 +95,34 @@ def create_job(slot: SlotCgroups, memory_mb: int, processes: int) -> JobCgroups 
         job.remove(wait_s=1.0)
         return None
     return job
+
+
+class JobCgroupsOfSandbox:
+    """The job cgroups of one sandbox: made with each job, removed once its processes are gone
+    (one still busy then is retried at the next job's end, and at the sandbox's close)."""
+
+    def __init__(self) -> None:
+        self.running: dict[int, JobCgroups] = {}
+        self.stale: list[JobCgroups] = []
+
+    @property
+    def directories(self) -> list[Path]:
+        return [d for job in [*self.running.values(), *self.stale] for d in job.directories]
+
+    def make(self, number: int, slot: SlotCgroups, memory_mb: int,
+             processes: int) -> JobCgroups | None:
+        cgroups = create_job(slot, memory_mb, processes)
+        if cgroups is not None:
+            self.running[number] = cgroups
+        return cgroups
+
+    def ended(self, number: int) -> None:
+        cgroups = self.running.pop(number, None)
+        if cgroups is not None:
+            self.stale.append(cgroups)
+        self.stale = [left for left in self.stale if not left.remove()]
+
+    def close(self) -> None:
+        for job in [*self.running.values(), *self.stale]:
+            job.remove(wait_s=5.0)
+        self.running, self.stale = {}, []

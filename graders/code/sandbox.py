@@ -27,8 +27,8 @@ from typing import Any, Callable
 
 from graders.code.cgroups import SlotCgroups, create_slot
 from graders.code.channel import ResultChannel
-from graders.code.cpu_watch import CpuWatch, TreeClock
-from graders.code.job_cgroups import JobCgroups, create_job
+from graders.code.cpu_watch import job_cpu_watch
+from graders.code.job_cgroups import JobCgroupsOfSandbox
 from graders.code.large_outputs import LargeOutputs
 from graders.code.leftovers import reap_leftovers
 from graders.code.packages import package_paths, package_versions
@@ -97,8 +97,7 @@ class Sandbox:
         self._finished: set[int] = set()
         self._through = 0  # every job up to this number has been torn down
         self._pids: dict[int, int] = {}  # job -> its sample's pid (its process tree's root)
-        self._job_cgroups: dict[int, JobCgroups] = {}  # until the job's processes are gone
-        self._stale_cgroups: list[JobCgroups] = []  # a job's that were busy when it ended
+        self._job_cgroups = JobCgroupsOfSandbox()
 
     def __enter__(self) -> Sandbox:
         self.start()
@@ -110,8 +109,7 @@ class Sandbox:
     @property
     def cgroup_directories(self) -> list[Path]:
         """The slot's cgroups, and those of its jobs not yet removed."""
-        jobs = [*self._job_cgroups.values(), *self._stale_cgroups]
-        return [*self._cgroups.directories, *(d for job in jobs for d in job.directories)]
+        return [*self._cgroups.directories, *self._job_cgroups.directories]
 
     @property
     def alive(self) -> bool:
@@ -235,9 +233,7 @@ class Sandbox:
     def close(self) -> None:
         """Stop the fork server (killing it if it does not exit) and remove what it used."""
         self._stop_server()
-        for job in [*self._job_cgroups.values(), *self._stale_cgroups]:
-            job.remove(wait_s=5.0)
-        self._job_cgroups, self._stale_cgroups = {}, []
+        self._job_cgroups.close()
         self._cgroups.remove()
         if self._uid_lock is not None:
             self._uid_lock.close()
@@ -270,7 +266,8 @@ class Sandbox:
         cpu_s = min(limits.max_cpu_s, int(sum(s.budget_s for s in segments)
                                           + limits.load_time_limit_s) + 2)
         wall_s = sum(s.budget_s for s in segments) + limits.load_time_limit_s + 30
-        cgroups = create_job(self._cgroups, limits.memory_mb, limits.processes)
+        cgroups = self._job_cgroups.make(self._jobs, self._cgroups, limits.memory_mb,
+                                         limits.processes)
         job = {"op": "run", "job": self._jobs, "tests_key": suite.key,
                "entry_point": entry_point, "start": start, "stop": stop,
                "time_limits": time_limits, "wall_s": wall_s,
@@ -290,7 +287,6 @@ class Sandbox:
         cgroup_fds: list[int] = []
         try:
             if cgroups is not None:
-                self._job_cgroups[self._jobs] = cgroups
                 cgroup_fds = cgroups.open_procs()
             socket.send_fds(self._control, [data], [write_end, program_fd,
                                                     self._suite_fd(suite), *cgroup_fds])
@@ -305,8 +301,9 @@ class Sandbox:
         watch = Watch(start, time_limits, segments, limits)
         job_number = self._jobs
         channel = ResultChannel(read_end, watch, limits.max_output_bytes + LINE_SLACK,
-                                limits.max_captured_chars, self._cpu_watch(job_number, cgroups,
-                                                                           time_limits),
+                                limits.max_captured_chars,
+                                job_cpu_watch(limits, time_limits, cgroups,
+                                              lambda: self._sample_pid(job_number)),
                                 LargeOutputs() if keep_large and digests else None)
         try:
             result = channel.follow(on_result, lambda: self._wait_done(job_number),
@@ -319,18 +316,6 @@ class Sandbox:
             os.close(read_end)
         result.job = self._jobs
         return result
-
-    def _cpu_watch(self, job: int, cgroups: JobCgroups | None,
-                   time_limits: list[float]) -> CpuWatch:
-        """The job's CPU time against its items: its cgroup's clock, else its process tree."""
-        limits = self.config.limits
-        slack = limits.cpu_slack_s
-        allowances = [limit + slack for limit in time_limits]
-        if cgroups is not None and cgroups.usage_file is not None:
-            return CpuWatch(cgroups.cpu_seconds, cgroups.clock_name,
-                            limits.load_time_limit_s + slack, allowances)
-        return CpuWatch(TreeClock(lambda: self._sample_pid(job)), "its process tree",
-                        limits.load_time_limit_s + slack, allowances)
 
     def _sample_pid(self, job: int) -> int | None:
         """The job's sample pid, once the fork server has reported it."""
@@ -376,7 +361,7 @@ class Sandbox:
                 self._pids.pop(next(iter(self._pids)))
             return True
         self._pids.pop(report["done"], None)
-        self._drop_job_cgroups(report["done"])
+        self._job_cgroups.ended(report["done"])
         self._done[report["done"]] = report
         self._finished.add(report["done"])
         while self._through + 1 in self._finished:
@@ -385,13 +370,6 @@ class Sandbox:
         while len(self._done) > 64:
             self._done.pop(next(iter(self._done)))
         return True
-
-    def _drop_job_cgroups(self, job: int) -> None:
-        """The job's processes are gone: remove its cgroups (a busy one is retried later)."""
-        cgroups = self._job_cgroups.pop(job, None)
-        if cgroups is not None:
-            self._stale_cgroups.append(cgroups)
-        self._stale_cgroups = [left for left in self._stale_cgroups if not left.remove()]
 
     def _kill(self, job: int, reason: str) -> None:
         if self._control is None:

@@ -1,0 +1,134 @@
+"""A program learns nothing about its answers while it runs (issue 29, item 1).
+
+The oracle: twenty copies of one program in one run that never try to solve HumanEval/75. Each
+copy returns the answers earlier copies learnt, then one guess, and stays alive to see whether
+the host stops it for a wrong answer; it passes what it learnt on to the next copy through
+the page cache of the read-only stdlib (whether a file's first page is cached: a bit any job
+can set and the next can read without a clock, `preadv2(RWF_NOWAIT)`). Whether the host has
+read the guess is no matter of timing: a write to the result pipe larger than the pipe can
+hold completes only once the host has read past the guess.
+
+When the host stopped a job at its first wrong output, every copy learnt one answer and the
+last ten passed. Now results are judged only after the job has ended, so a copy that is still
+running knows nothing: the guesses (wrong, every one) are never corrected and no copy passes.
+The channel itself is outside this test's scope (it is issue 29 item 2's): the test holds
+whether or not it still carries bits.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from graders.code import CodeJob, compute_expected, grade_code_many, load_human_eval
+from graders.verdict import ACCEPT
+
+COPIES = 20
+# stdlib codecs no program of this suite imports: their first pages are the channel's bits
+CODECS = sorted(path for path in (Path(sysconfig.get_paths()["stdlib"]) / "encodings").glob(
+    "*.py") if path.stem.startswith(("cp8", "cp1", "mac_", "iso8859_", "koi8_")))
+
+ORACLE = r'''
+import os
+import posix  # os._exit is disabled by the guard; the guard is no boundary
+
+FILES = {files!r}  # bit 2i: input i is known; bit 2i+1: its answer
+GUESSES = {guesses!r}  # the copy's guess for each input (all wrong, to make any lesson show)
+
+
+def _cached(path):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.preadv(fd, [bytearray(4096)], 0, os.RWF_NOWAIT)
+        return True
+    except BlockingIOError:
+        return False
+    finally:
+        os.close(fd)
+
+
+def _set(path, bit):
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.pread(fd, 4096, 0)  # waits for any read-ahead a probe started, which eviction skips
+        if not bit:
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    finally:
+        os.close(fd)
+
+
+def _store(known):
+    for index in range(len(GUESSES)):
+        _set(FILES[2 * index], index in known)
+        _set(FILES[2 * index + 1], bool(known.get(index)))
+
+
+BITS = [_cached(path) for path in FILES]
+KNOWN = {{}}
+for index in range(len(GUESSES)):
+    if not BITS[2 * index]:
+        break
+    KNOWN[index] = BITS[2 * index + 1]
+_store(KNOWN)  # reading the bits disturbed them
+NEXT = len(KNOWN)
+CALLS = [0]
+
+
+def is_multiply_prime(a):
+    index = CALLS[0]
+    CALLS[0] += 1
+    if index < NEXT:
+        return KNOWN[index]
+    guess = GUESSES[index]
+    if index == NEXT:
+        _store({{**KNOWN, index: not guess}})  # wrong unless the host shows otherwise
+        return guess
+    # the host reads results in order: once it has read this much past the guess without
+    # stopping us, it has judged the guess and found it right
+    try:
+        os.write(3, b" " * (4 << 20))
+    except OSError:
+        posix._exit(1)
+    _store({{**KNOWN, NEXT: GUESSES[NEXT]}})
+    posix._exit(1)
+'''
+
+
+def _reset(files: list[str]) -> None:
+    """Every bit of the channel to 0 (no earlier run's lessons)."""
+    for path in files:
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.pread(fd, 4096, 0)
+            os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        finally:
+            os.close(fd)
+
+
+@pytest.fixture(scope="module")
+def problem_and_expected(sandbox):
+    problem = next(p for p in load_human_eval() if p.task_id == "HumanEval/75")
+    return problem, compute_expected(problem, sandbox)
+
+
+def test_twenty_copies_of_an_oracle_pass_none(problem_and_expected):
+    problem, expected = problem_and_expected
+    count = len(problem.tests)
+    assert len(CODECS) >= 2 * count
+    files = [str(path) for path in random.sample(CODECS, 2 * count)]  # apart from other runs
+    answers = [case.expected for case in problem.tests]
+    assert all(type(answer) is bool for answer in answers)
+    guesses = [not answer for answer in answers]
+    program = problem.statement + ORACLE.format(files=files, guesses=guesses)
+    _reset(files)
+    jobs = [CodeJob(copy, program, problem, expected) for copy in range(COPIES)]
+    results = sorted(grade_code_many(jobs, jobs=1), key=lambda result: result.key)
+    passed = [result.key for result in results if result.verdicts["base"].outcome == ACCEPT]
+    assert passed == [], f"copies {passed} passed by learning from earlier ones"
+    # each copy failed at the first input: none was ever told a guess was wrong
+    firsts = {result.verdicts["base"].evidence["first_failure"]["index"] for result in results}
+    assert firsts == {0}
