@@ -53,7 +53,7 @@ class Judge:
     def take(self, index: int, message: dict[str, Any]) -> bool:
         """Judge one result; True when it failed."""
         verdict = self.check(index, message)
-        if verdict == "pass":
+        if not isinstance(verdict, Failure):
             self.passed += 1
             return False
         self.failure = verdict
