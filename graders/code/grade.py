@@ -46,16 +46,18 @@ class CodeGradeConfig:
 def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
                  sandbox: Sandbox | None = None, config: CodeGradeConfig | None = None,
                  oracle: ReferenceOracle | None = None,
-                 large: LargeExpected | None = None) -> dict[str, Verdict]:
+                 large: LargeExpected | None = None, trusted: bool = False,
+                 ) -> dict[str, Verdict]:
     """{"base": Verdict, "plus": Verdict} for a complete program (prompt + body, or solution).
 
     With `config.shrink`, a first failing input also gets its minimal form; `oracle` holds the
     reference's answers on shrunk inputs and `large` its large outputs in full (share one of
-    each per problem across samples)."""
+    each per problem across samples). A `trusted` program (the reference, a stub) has them
+    fetched only if its outputs need them."""
     config = config or CodeGradeConfig()
     if sandbox is None:
         with Sandbox(config.sandbox) as own:
-            return grade_sample(program, problem, expected, own, config, oracle, large)
+            return grade_sample(program, problem, expected, own, config, oracle, large, trusted)
     began = time.monotonic()
     count, base_count = len(problem.tests), len(problem.base)
     if expected.task_id != problem.task_id or len(expected.outputs) != count:
@@ -72,7 +74,10 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
     state = Judge(problem, expected, limits, config.strict_numbers, large)
     error = None
     try:
-        large.fetch(sandbox)  # before the sample runs: it never depends on what it returns
+        if trusted:
+            large.fetch_when_needed(sandbox)
+        else:  # before the sample runs: it never depends on what the sample returns
+            large.fetch(sandbox)
         messages: dict[int, dict[str, Any]] = {}
 
         def store(message: dict[str, Any]) -> bool:
@@ -80,7 +85,8 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
             return not PROGRAM_KNOWN.isdisjoint(message)
 
         result = sandbox.run(program, problem.entry_point, problem.suite, 0, count, limits,
-                             budgets, store, keep_large=True)
+                             budgets, store, keep_large=True,
+                             plain_digests=problem.plain_equality)
         state.sent = result.large
         try:  # only now, with the job over, is any output judged
             state.judge_all(messages)

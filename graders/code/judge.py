@@ -9,13 +9,15 @@ before the sample ran) and compared with the benchmark's tolerance.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 from typing import Any
 
 from graders.code.cases import NO_VALUE
 from graders.code.compare import coerce, judge
 from graders.code.evidence import Failure, call_text, clip
 from graders.code.expected import ExpectedOutputs
-from graders.code.inside.tagged import Digest
+from graders.code.inside.tagged import PLAIN_MARSHAL, Digest, is_plain
 from graders.code.large_expected import LargeExpected
 from graders.code.large_outputs import LargeOutputs, NotKept
 from graders.code.problem import CodeProblem
@@ -131,6 +133,11 @@ class Judge:
         if isinstance(actual, Digest) or isinstance(expected, Digest):
             if actual == expected and oracle == "equal":
                 return "pass"
+            equal = _plain_equal(actual, expected) if oracle == "equal" else None
+            if equal is not None:
+                return "pass" if equal else Failure("wrong_output", index, {
+                    **self.context(index, message), "actual": clip(actual),
+                    "detail": "large outputs differ"})
             try:
                 actual = self.in_full(index, actual, sample=True)
                 expected = self.in_full(index, expected, sample=False)
@@ -156,3 +163,20 @@ class Judge:
         if detail:
             evidence["detail"] = detail
         return Failure("wrong_output", index, evidence)
+
+
+def _plain_equal(actual: Any, expected: Any) -> bool | None:
+    """Equal or not, settled by a plain digest without reading any bytes; None when the values
+    are needed. Plain data equals nothing that is not plain, and its digest depends on its
+    value alone (a value on the other side is digested here the same way)."""
+    digests = [side for side in (actual, expected) if isinstance(side, Digest)]
+    value = expected if isinstance(actual, Digest) else actual
+    if len(digests) == 1 and value is None:
+        return False  # a large output is never None (a stub's answer)
+    if not any(digest.plain for digest in digests):
+        return None  # marshal bytes of the current version: equal values may differ
+    if len(digests) == 2:
+        return digests[0] == digests[1]
+    if not is_plain(value):
+        return False
+    return hashlib.sha256(marshal.dumps(value, PLAIN_MARSHAL)).hexdigest() == digests[0].sha256

@@ -4,7 +4,8 @@ Expected outputs store large values as digests. Where a sample's digest differs,
 the reference's value as well; it is fetched up front, for every large output of the problem
 at once, the first time one of its samples is graded (`fetch`, before that sample runs). So no
 job is ever started because an output was wrong: whether the reference runs again depends on
-the problem alone, never on what a sample returned.
+the problem alone, never on what a sample returned. Plain data's digests settle equality on
+their own (`tagged.Digest`): those outputs are not fetched.
 """
 
 from __future__ import annotations
@@ -27,19 +28,29 @@ class LargeExpected:
 
     def __init__(self, problem: CodeProblem, expected: ExpectedOutputs) -> None:
         self.problem = problem
+        # plain data's digests settle equality alone: only the others are needed in full
         self.indices = [index for index, output in enumerate(expected.outputs)
-                        if isinstance(output, Digest) and problem.tests[index].args is not None]
+                        if isinstance(output, Digest) and not output.plain
+                        and problem.tests[index].args is not None]
         self._messages: dict[int, dict[str, Any]] = {}  # by position in `indices`
         self._sent: LargeOutputs | None = None
         self._fetched = False
+        self._on_demand: Sandbox | None = None  # fetch at the first need (trusted programs)
         self._values: dict[int, Any] = {}
         self._lock = threading.Lock()
+
+    def fetch_when_needed(self, sandbox: Sandbox) -> None:
+        """Fetch only if a value is asked for: for judging the reference or a stub, programs
+        of the benchmark's own, which may learn what they like."""
+        self._on_demand = sandbox
 
     def fetch(self, sandbox: Sandbox) -> None:
         """Run the reference once on every input whose expected output is large (if any)."""
         with self._lock:
-            if self._fetched or not self.indices:
-                return
+            self._fetch(sandbox)
+
+    def _fetch(self, sandbox: Sandbox) -> None:
+        if not self._fetched and self.indices:
             self._fetched = True
             inputs = [self.problem.tests[index].args or [] for index in self.indices]
             count = len(inputs)
@@ -60,6 +71,8 @@ class LargeExpected:
         with self._lock:
             if index in self._values:
                 return self._values[index]
+            if self._on_demand is not None:
+                self._fetch(self._on_demand)
             position = self.indices.index(index) if index in self.indices else -1
             message = self._messages.get(position)
             if message is None:

@@ -21,7 +21,7 @@ import math
 import re
 from typing import Any
 
-from graders.code.inside.tagged import TAG, Digest, Opaque, decode
+from graders.code.inside.tagged import PLAIN_MARSHAL, TAG, Digest, Opaque, decode
 
 MAX_TEXT = 2000  # setup errors, output-too-large notes
 MAX_TYPE = 200  # exception type names
@@ -114,10 +114,10 @@ def _result(message: dict[str, Any], keys: set[str], max_captured: int) -> dict[
         checked["v"] = _value(message["v"])
     elif outcome == "d":
         digest = message["d"]
-        if (type(digest) is not list or len(digest) != 2 or type(digest[0]) is not str
+        if (type(digest) is not list or len(digest) not in (2, 3) or type(digest[0]) is not str
                 or not _HEX64.fullmatch(digest[0]) or type(digest[1]) is not int
-                or digest[1] < 0):
-            raise MalformedLine("a digest is not [sha256 hex, size]")
+                or digest[1] < 0 or digest[2:] not in ([], [PLAIN_MARSHAL])):
+            raise MalformedLine("a digest is not [sha256 hex, size] or [.., .., 0]")
         checked["d"] = digest
     elif outcome == "x":
         checked["x"] = _exception(message["x"])

@@ -252,13 +252,14 @@ class Sandbox:
     def run(self, program: str, entry_point: str, suite: TestSuite, start: int, stop: int,
             time_limits: list[float], segments: list[Segment],
             on_result: Callable[[dict[str, Any]], bool], digests: bool = True,
-            keep_large: bool = False) -> RunResult:
+            keep_large: bool = False, plain_digests: bool = False) -> RunResult:
         """Run tests[start:stop] of `suite` on `program`; `on_result` returns True to stop.
 
         `on_result` must not decide on whether an output is right (the job would tell the
         program); grading stores results and judges them after the job. With `digests`, large
         outputs come back as {"d": [sha256, size]} instead of "v", and with `keep_large` their
-        marshal bytes are kept too (`result.large`: the caller closes it)."""
+        marshal bytes are kept too (`result.large`: the caller closes it); with `plain_digests`
+        (every output judged by plain equality) plain data's digests need no bytes."""
         if self._control is None:
             raise SandboxError("the sandbox is not started")
         limits = self.config.limits
@@ -276,6 +277,7 @@ class Sandbox:
                "digest_over": limits.digest_over_bytes if digests else 1 << 62,
                # base64 of the bytes, and the rest of the line, must fit under the line cap
                "keep_large": limits.max_output_bytes * 3 // 4 - 4096 if keep_large else 0,
+               "plain_digests": plain_digests,
                "max_captured_chars": limits.max_captured_chars,
                "cgroup_paths": cgroups.procs_files if cgroups else None,
                "limits": {**asdict(limits), "cpu_s": cpu_s}}

@@ -89,6 +89,10 @@ def run(job: dict[str, Any], program: str, tests: list[Any], out_fd: int,
     # them after the job only where digests differ, and never asks the program again
     dump, sha256, digest_over = marshal.dumps, hashlib.sha256, job["digest_over"]
     keep_large, b64 = job.get("keep_large", 0), base64.b64encode
+    # plain data (strings and lists of them) gets a digest of bytes that depend on the value
+    # alone, which settles equality without the bytes, where the host says equality judges
+    tagged = sys.modules[encode.__module__]
+    plain_digests, is_plain, plain = job.get("plain_digests"), tagged.is_plain, tagged.PLAIN_MARSHAL
 
     def send(message: dict[str, Any]) -> None:
         text = dumps(message, separators=(",", ":"), allow_nan=False)
@@ -148,7 +152,10 @@ def run(job: dict[str, Any], program: str, tests: list[Any], out_fd: int,
                     blob = dump(value)
                 except (ValueError, TypeError, RecursionError):
                     blob = b""  # not builtin data: encode() tags it as opaque
-                if len(blob) > digest_over:
+                if len(blob) > digest_over and plain_digests and is_plain(value):
+                    blob = dump(value, plain)
+                    message["d"] = [sha256(blob).hexdigest(), len(blob), plain]
+                elif len(blob) > digest_over:
                     message["d"] = [sha256(blob).hexdigest(), len(blob)]
                     if len(blob) <= keep_large:
                         message["m"] = b64(blob).decode("ascii")
