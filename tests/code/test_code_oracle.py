@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.code import CodeJob, compute_expected, grade_code_many, load_human_eval
+from graders.code import CodeJob, compute_expected, grade_code_many, grade_sample, load_human_eval
 from graders.verdict import ACCEPT
 
 COPIES = 20
@@ -132,3 +132,46 @@ def test_twenty_copies_of_an_oracle_pass_none(problem_and_expected):
     # each copy failed at the first input: none was ever told a guess was wrong
     firsts = {result.verdicts["base"].evidence["first_failure"]["index"] for result in results}
     assert firsts == {0}
+
+
+LARGE_STATEMENT = 'def count_up(n):\n    """The numbers 0 .. n-1, or their names."""\n'
+NUMBERS = "    return list(range(n))\n"
+NAMES = "    return ' '.join(map(str, range(n)))\n"
+# large outputs (over the digest threshold): judged from digests, or from the bytes the job
+# sent beside them, never by running anything again. Numbers: the bytes are read where digests
+# differ (floats equal ints); plain data: its digest settles equality on its own.
+LARGE_SAMPLES = {
+    "numbers right": (NUMBERS, NUMBERS, ACCEPT),
+    "numbers as floats": (NUMBERS, "    return [float(i) for i in range(n)]\n", ACCEPT),
+    "one number wrong": (NUMBERS, "    return [*range(n - 1), 0] if n > 1000 else list(range(n))\n",
+                         "reject"),
+    "names right": (NAMES, NAMES, ACCEPT),
+    "names built another way": (NAMES, "    return ' '.join(str(i) for i in range(n))\n",
+                                ACCEPT),
+    "one name wrong": (NAMES, "    return ' '.join(map(str, range(n))) + '!' * (n > 1000)\n",
+                       "reject"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LARGE_SAMPLES))
+def test_no_job_is_started_because_a_large_output_was_wrong(sandbox, name):
+    """A job's results are judged after it ends, and nothing runs again after a mismatch: a
+    sample costs as many jobs as the reference itself, right or wrong (on main a mismatched
+    digest re-ran the sample and the reference on that input, which told the program)."""
+    from graders.code import CodeProblem
+
+    reference, body, outcome = LARGE_SAMPLES[name]
+    problem = CodeProblem.from_fields("toy/count_up", LARGE_STATEMENT, reference,
+                                      "count_up", {"base_input": [[5], [6000], [7000]],
+                                                   "plus_input": [], "atol": 0})
+    expected = compute_expected(problem, sandbox)
+    assert sum(type(o).__name__ == "Digest" for o in expected.outputs) == 2
+    jobs = []
+    for program in (problem.reference_program, LARGE_STATEMENT + body):
+        before = sandbox.jobs_started
+        verdicts = grade_sample(program, problem, expected, sandbox)
+        jobs.append(sandbox.jobs_started - before)
+    assert verdicts["base"].outcome == outcome, verdicts["base"].evidence
+    if outcome != ACCEPT:  # wrong on a large output only, where digests are compared
+        assert verdicts["base"].evidence["first_failure"]["index"] == 1
+    assert jobs[1] == jobs[0], jobs
