@@ -47,8 +47,7 @@ class ResultChannel:
                     result.watchdog = watch.reason
                     kill("watchdog")
                     break
-                if cpu is not None and cpu.check():
-                    result.cpu_clock = cpu.name
+                if cpu is not None and self.cpu_over(result):
                     kill("cpu time")
                     break
                 continue
@@ -83,12 +82,22 @@ class ResultChannel:
                 result.stopped = verdict == "stop"
                 kill("ended" if verdict == "end" else "stopped")
                 break
-            if cpu is not None and cpu.check():
-                result.cpu_clock = cpu.name
+            if cpu is not None and self.cpu_over(result):
                 kill("cpu time")
                 break
         result.elapsed_s = time.monotonic() - began
         return result
+
+    def cpu_over(self, result: RunResult) -> bool:
+        """Charge the job's CPU time; True (and which clock, in `result`) once it is over.
+        A job seen forking under a process-tree clock gets tighter wall deadlines."""
+        assert self.cpu is not None
+        over = self.cpu.check()
+        if over:
+            result.cpu_clock = self.cpu.name
+        elif self.cpu.forked:
+            self.watch.tighten()
+        return over
 
     def handle(self, line: bytes, result: RunResult,
                on_result: Callable[[dict[str, Any]], bool]) -> str | None:

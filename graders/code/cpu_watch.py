@@ -35,6 +35,12 @@ class CpuWatch:
         self.credit = 0.0  # allowances of items that ended since the clock was last read
         self.over: int | None = None  # the item that ran over (-1: loading)
 
+    @property
+    def forked(self) -> bool:
+        """Has the job been seen with more than one process (process tree clocks only: a
+        cgroup counts every process, seen or not)?"""
+        return bool(getattr(self.read, "forked", False))
+
     def allowance(self, item: int) -> float:
         if item < 0:
             return self.load_allowance
@@ -64,9 +70,10 @@ class CpuWatch:
         return False
 
 
-def process_tree_seconds(root: int) -> float | None:
+def process_tree_seconds(root: int) -> tuple[float, int] | None:
     """CPU seconds of `root` and every process below it (live or zombie), with what each has
-    collected from the children it reaped; None when `root` is gone."""
+    collected from the children it reaped, and how many processes there are; None when
+    `root` is gone."""
     total, stack, seen = 0, [root], set()
     while stack:
         pid = stack.pop()
@@ -80,6 +87,7 @@ def process_tree_seconds(root: int) -> float | None:
         except (OSError, IndexError):
             if pid == root:
                 return None
+            seen.discard(pid)
             continue  # gone meanwhile: its time moves to whoever reaps it
         total += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
         for task in tasks:
@@ -88,24 +96,27 @@ def process_tree_seconds(root: int) -> float | None:
                     stack.extend(int(child) for child in handle.read().split())
             except OSError:
                 continue
-    return total / _TICKS
+    return total / _TICKS, len(seen)
 
 
 class TreeClock:
     """The process tree's CPU seconds, never going back (a child's time is briefly unseen
-    between its exit and its parent collecting it)."""
+    between its exit and its parent collecting it); `forked` once more than one process was
+    seen (a child reaped with SIGCHLD ignored takes its time with it, unseen if short)."""
 
     def __init__(self, root: Callable[[], int | None]) -> None:
         self.root = root
         self.best = 0.0
+        self.forked = False
 
     def __call__(self) -> float | None:
         pid = self.root()
         if pid is None:
             return None
-        seconds = process_tree_seconds(pid)
-        if seconds is not None:
-            self.best = max(self.best, seconds)
+        found = process_tree_seconds(pid)
+        if found is not None:
+            self.best = max(self.best, found[0])
+            self.forked = self.forked or found[1] > 1
         return self.best
 
 
