@@ -96,7 +96,7 @@ class Sandbox:
         self._done: dict[int, dict[str, Any]] = {}
         self._finished: set[int] = set()
         self._through = 0  # every job up to this number has been torn down
-        self._pids: dict[int, int] = {}  # job -> its sample's pid (its process tree's root)
+        self._pids: dict[int, int] = {}  # job -> its helper's pid (its process tree's root)
         self._job_cgroups = JobCgroupsOfSandbox()
 
     def __enter__(self) -> Sandbox:
@@ -320,7 +320,7 @@ class Sandbox:
         return result
 
     def _sample_pid(self, job: int) -> int | None:
-        """The job's sample pid, once the fork server has reported it."""
+        """The root of the job's process tree (its helper), once the fork server reported it."""
         while job not in self._pids and self._read_control(0.0):
             pass
         return self._pids.get(job)

@@ -188,8 +188,9 @@ class ForkServer:
         for fd in (result_fd, program_fd, *cgroup_fds):
             os.close(fd)
         sample = int(text) if text.strip().isdigit() else None
-        if sample:  # the root of the job's process tree, whose CPU time the host reads
-            self.send({"started": job["job"], "pid": sample})
+        if sample:  # the root of the job's process tree (the helper: without a pid namespace,
+            # the sample's orphans become its children), whose CPU time the host reads
+            self.send({"started": job["job"], "pid": helper})
         running = RunningJob(job, helper, sample, workdir, self.state["isolated"])
         running.error = None if sample else (text or "the helper died")
         self.running[running.helper_fd] = running
