@@ -1,12 +1,13 @@
 """Grade one program against a code problem's base and plus tests, judged after its job ends.
 
-The sample runs once over base then plus inputs in one sandboxed process, with the inputs and
-their time budgets fixed before it starts. The host stores each result as it arrives and
-judges none of them until the job is over (`judge.py`), so the job is never stopped, and no
-other job is ever started, because an output was wrong: a program that watches whether it is
-still running learns nothing about its answers. The job stops early only on what the program
-already knows itself (an exception, its own time limit, an output too large) or when a clock
-says it ran out of time. The first failing input is then the first, in order, that failed.
+A job runs a set of inputs (base, plus, or both: `part`) with the inputs and their time
+budgets fixed before it starts. The host stores each result as it arrives and judges none of
+them until the job is over (`judge.py`), so no job is stopped, and no job is started for this
+sample, because one of its outputs was wrong: a program that watches whether it is still
+running learns nothing about its answers. The job stops early only on what the program already
+knows itself (an exception, its own time limit, an output too large) or when a clock says it
+ran out of time. The first failing input is then the first, in order, that failed. Grading
+runs every sample's base set before any plus set (`set_phases.py`).
 """
 
 from __future__ import annotations
@@ -24,13 +25,16 @@ from graders.code.large_expected import LargeExpected
 from graders.code.minimal import ShrinkLimits
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
-from graders.code.sandbox import RunResult, Sandbox, SandboxConfig, SandboxError
+from graders.code.sandbox import RunResult, Sandbox, SandboxConfig, SandboxError, Segment
+from graders.registry import BASE as BASE_SUITE
 from graders.verdict import Verdict
 
 _SIGXCPU = 24
 # results that fail whatever the expected output: the program knows them itself, so stopping
 # its job there tells it nothing (and saves running inputs after a crash or a time limit)
 PROGRAM_KNOWN = frozenset(("x", "to", "big"))
+ALL, BASE, PLUS = "all", "base", "plus"  # which inputs a job runs
+BASE_GRADER = BASE_SUITE.name
 
 
 @dataclass(frozen=True)
@@ -47,17 +51,20 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
                  sandbox: Sandbox | None = None, config: CodeGradeConfig | None = None,
                  oracle: ReferenceOracle | None = None,
                  large: LargeExpected | None = None, trusted: bool = False,
-                 ) -> dict[str, Verdict]:
+                 part: str = ALL) -> dict[str, Verdict]:
     """{"base": Verdict, "plus": Verdict} for a complete program (prompt + body, or solution).
 
     With `config.shrink`, a first failing input also gets its minimal form; `oracle` holds the
     reference's answers on shrunk inputs and `large` its large outputs in full (share one of
     each per problem across samples). A `trusted` program (the reference, a stub) has them
-    fetched only if its outputs need them."""
+    fetched only if its outputs need them. `part` BASE runs the base inputs alone: a sample
+    that passes them gets only its "base" verdict (PLUS then runs the plus inputs, in a
+    job of their own, and gives both verdicts)."""
     config = config or CodeGradeConfig()
     if sandbox is None:
         with Sandbox(config.sandbox) as own:
-            return grade_sample(program, problem, expected, own, config, oracle, large, trusted)
+            return grade_sample(program, problem, expected, own, config, oracle, large, trusted,
+                                part)
     began = time.monotonic()
     count, base_count = len(problem.tests), len(problem.base)
     if expected.task_id != problem.task_id or len(expected.outputs) != count:
@@ -69,9 +76,12 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
                               error=f"no expected output for input {index}: {why}")
     limits = expected.time_limits(config.time_limits)
     budgets = segments(problem, limits, config.time_limits)
+    first, last = {ALL: (0, count), BASE: (0, base_count), PLUS: (base_count, count)}[part]
     own_large = large is None
     large = large or LargeExpected(problem, expected)
     state = Judge(problem, expected, limits, config.strict_numbers, large)
+    if part == PLUS:  # the base inputs passed in a job of their own
+        state.passed, state.skipped = base_count, state.skipped_in(0, base_count)
     error = None
     try:
         if trusted:
@@ -84,13 +94,13 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
             messages[message["i"]] = message
             return not PROGRAM_KNOWN.isdisjoint(message)
 
-        result = sandbox.run(program, problem.entry_point, problem.suite, 0, count, limits,
-                             budgets, store, keep_large=True,
-                             plain_digests=problem.plain_equality)
+        result = sandbox.run(program, problem.entry_point, problem.suite, first, last,
+                             limits[first:last], _from(budgets, first), store,
+                             keep_large=True, plain_digests=problem.plain_equality)
         state.sent = result.large
         try:  # only now, with the job over, is any output judged
-            state.judge_all(messages)
-            error = _settle(state, result)
+            state.judge_all(messages, first)
+            error = _settle(state, result, last)
             if error is None and state.failure is not None:
                 complete_failure(state.failure, sandbox, program, problem, state.tests,
                                  config.shrink, oracle, config.strict_numbers)
@@ -106,13 +116,20 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
     elapsed_ms = (time.monotonic() - began) * 1000
     verdicts = build_verdicts(state.failure, state.passed, state.skipped, base_count, count,
                               elapsed_ms, error)
+    if part == BASE and error is None and state.failure is None and base_count < count:
+        verdicts = {BASE_GRADER: verdicts[BASE_GRADER]}  # plus: in a job of its own
     where = sandbox.evidence
     return {name: Verdict(v.grader, v.version, v.outcome, {**v.evidence, "sandbox": where},
                           v.elapsed_ms) for name, v in verdicts.items()}
 
 
-def _settle(state: Judge, result: RunResult) -> str | None:
+def _from(budgets: list[Segment], start: int) -> list[Segment]:
+    return [Segment(max(s.start, start), s.stop, s.budget_s) for s in budgets if s.stop > start]
+
+
+def _settle(state: Judge, result: RunResult, last: int) -> str | None:
     """Turn how the run ended into a failure (if none was judged); an error text if any.
+    `last`: the end of the inputs the job ran.
 
     A failure judged in the results before it stands (the job would have ended there
     anyway); otherwise a malformed result line is the sample's doing (the harness writes
@@ -124,7 +141,7 @@ def _settle(state: Judge, result: RunResult) -> str | None:
     if result.protocol_error:
         return f"the sample broke the result channel: {result.protocol_error}"
     index = result.next_index
-    known = result.loaded and index < len(state.limits)
+    known = result.loaded and index < last
     if result.load is not None:
         kind = "load_timeout" if result.load.get("load") == "timeout" else "load_error"
         state.failure = Failure(kind, None, {"exception": result.load.get("x"),
@@ -134,18 +151,18 @@ def _settle(state: Judge, result: RunResult) -> str | None:
     elif result.cpu_clock is not None:
         state.failure = Failure("load_timeout", None, {
             "detail": f"the job's CPU time ({result.cpu_clock}) passed the load time limit"})
-    elif result.watchdog and result.watchdog != "load time limit" and index < len(state.limits):
+    elif result.watchdog and result.watchdog != "load time limit" and index < last:
         state.failure = state.timed_out(index, f"the host's watchdog ({result.watchdog})")
     elif result.signal == _SIGXCPU and known:
         state.failure = state.timed_out(index, "the CPU-time rlimit (SIGXCPU)")
     elif result.watchdog:
         kind = "load_timeout" if result.watchdog == "load time limit" else "timeout"
-        shown = kind != "load_timeout" and index < len(state.limits)
+        shown = kind != "load_timeout" and index < last
         state.failure = Failure(kind, None if kind == "load_timeout" else index, {
             **(state.context(index, {}) if shown else {}),
             "detail": f"killed by the host: {result.watchdog}",
             "time_limit_s": round(state.limits[index], 6) if shown else None})
-    elif not result.ended and index < len(state.limits):
+    elif not result.ended and index < last:
         kind = "timeout" if result.signal == _SIGXCPU else "crash"
         moment = "this input" if result.loaded else "the program finished loading"
         detail = (f"the process ended before {moment} (exit code {result.exit_code}, "

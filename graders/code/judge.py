@@ -43,6 +43,12 @@ class Judge:
         case = self.tests[index]
         return case.expected if case.expected is not NO_VALUE else self.outputs[index]
 
+    def skipped_in(self, start: int, stop: int) -> int:
+        """Inputs in [start, stop) the reference failed on without a stated expected value:
+        passed by any output (as `check` counts them)."""
+        return sum(index in self.expected.errors and self.tests[index].expected is NO_VALUE
+                   for index in range(start, stop))
+
     def judge_all(self, messages: dict[int, dict[str, Any]], start: int = 0) -> int:
         """Judge results from `start` on, in order, until the first failure or a missing one;
         the index of the first result not judged."""
