@@ -171,23 +171,13 @@ def _silence_stdout() -> None:
 
 
 @contextmanager
-def byte_progress(description: str, total: int | None) -> Iterator[Progress]:
-    """A transient progress bar over bytes read (hidden when stderr is not a terminal)."""
+def count_progress(description: str, total: int | None, *,
+                   in_bytes: bool = False) -> Iterator[Progress]:
+    """A transient progress bar over items, or over bytes read (hidden when stderr is not a
+    terminal)."""
     progress = Progress(
-        TextColumn("{task.description}"), BarColumn(), DownloadColumn(),
-        TimeElapsedColumn(), TimeRemainingColumn(), console=stderr, transient=True,
-        disable=not stderr.is_terminal,
-    )
-    with progress:
-        progress.add_task(description, total=total)
-        yield progress
-
-
-@contextmanager
-def count_progress(description: str, total: int | None) -> Iterator[Progress]:
-    """A transient progress bar over items (hidden when stderr is not a terminal)."""
-    progress = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TextColumn("{task.description}"), BarColumn(),
+        DownloadColumn() if in_bytes else MofNCompleteColumn(),
         TimeElapsedColumn(), TimeRemainingColumn(), console=stderr, transient=True,
         disable=not stderr.is_terminal,
     )

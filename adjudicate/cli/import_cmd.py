@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 from rich.markup import escape
 
-from adjudicate.cli.common import byte_progress, db_option
+from adjudicate.cli.common import count_progress, db_option
 from adjudicate.importers.formats import FORMATS
 from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
 from adjudicate.importers.reading import ReplyFields
@@ -166,7 +166,7 @@ def import_(
     size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None
     # the bar's description is rich markup: the file name shown inert, its `[` escaped
     with creating_db(db_path) as db, \
-            byte_progress(f"Reading {escape(visible(path.name))}", size) as progress:
+            count_progress(f"Reading {escape(visible(path.name))}", size, in_bytes=True) as progress:
         task = progress.task_ids[0]
         summary = import_file(db, file, options, on_bytes=lambda n: progress.advance(task, n))
     parts = []

@@ -16,13 +16,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.code.evidence import Failure, build_verdicts
+from graders.code.evidence import Failure, budget_evidence, build_verdicts
 from graders.code.expected import ExpectedOutputs, TimeLimits, segments
 from graders.code.extract import assemble_program, extract_program
 from graders.code.first_failure import complete_failure
 from graders.code.judge import Judge
 from graders.code.large_expected import LargeExpected
 from graders.code.minimal import ShrinkLimits
+from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import RunResult, Sandbox, SandboxConfig, SandboxError, Segment
@@ -45,6 +46,7 @@ class CodeGradeConfig:
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     strict_numbers: bool = False  # True: 0 is not 0.0 is not False (EvalPlus says they are)
     shrink: ShrinkLimits | None = None  # shrink each first failing input within these limits
+    probe: ProbeLimits = DEFAULT_PROBE  # the other samples on queued failing inputs, per problem
 
 
 def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
@@ -168,7 +170,8 @@ def _settle(state: Judge, result: RunResult, last: int) -> str | None:
         detail = (f"the process ended before {moment} (exit code {result.exit_code}, "
                   f"signal {result.signal})")
         state.failure = Failure(kind, index if result.loaded else None, {
-            **(state.context(index, {}) if known else {}), "detail": detail})
+            **(state.context(index, {}) if known else {}), "detail": detail,
+            **budget_evidence(result.budget)})
     return None
 
 

@@ -1,4 +1,5 @@
-"""The hostile, attack, refusal, leftover, oracle, forked-CPU and job-cgroup tests pass again
+"""The hostile, attack, refusal, leftover, oracle, forked-CPU, job-cgroup, seccomp, job-budget
+and job-trace tests pass again
 under an unprivileged uid.
 
 Most people grade as an ordinary user, where the sandbox has no uid of its own to give samples
@@ -27,7 +28,8 @@ ROOT = HERE.parents[1]
 THROWAWAY_UID = 62000 + os.getpid() % 3000
 MODULES = ("test_code_hostile.py", "test_code_attacks.py", "test_code_refusal.py",
            "test_code_leftovers.py", "test_code_oracle.py", "test_code_forked_cpu.py",
-           "test_code_job_cgroups.py")
+           "test_code_job_cgroups.py", "test_code_seccomp.py", "test_code_job_budget.py",
+           "test_code_job_traces.py")
 
 
 @pytest.fixture
@@ -39,24 +41,42 @@ def user_dir():
     shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
-def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
+def as_user(user_dir: Path, *tests: str) -> subprocess.CompletedProcess[str]:
+    """A pytest run of `tests` under the throwaway uid, in a home and temp dir it owns."""
     home = user_dir / "home"
     home.mkdir()
     os.chown(home, THROWAWAY_UID, THROWAWAY_UID)
     command = [sys.executable, str(HERE / "as_user.py"), str(THROWAWAY_UID), str(home),
                sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
-               "--basetemp", str(user_dir / "pytest"),
-               *(str(HERE / name) for name in MODULES)]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+               "--basetemp", str(user_dir / "pytest"), *tests]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
+def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
+    done = as_user(user_dir, *(str(HERE / name) for name in MODULES))
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
     summary = output.strip().splitlines()[-1]
     assert re.search(r"\d+ passed", summary) and "failed" not in summary, summary
-    # as a user there is no sample uid and no cgroup: only the tests of those may skip
-    skipped = re.findall(r"SKIPPED \[\d+\] (\S+)", output)
+    # as a user there is no sample uid and no cgroup: only the tests of those may skip (and
+    # tests of another architecture's syscalls)
+    skipped = re.findall(r"SKIPPED \[\d+\] (.+)", output)
     assert all("two_sandboxes_never_share" in line or "test_code_hostile.py" in line
-               or "test_code_job_cgroups.py" in line for line in skipped), skipped
+               or "test_code_job_cgroups.py" in line or "x86_64" in line
+               for line in skipped), skipped
     # The samples ran as that uid (a user has no other to give them), and the run is over:
     # anything of that uid still alive is a stray the fallback's sweep let escape to init.
+    assert processes_of(THROWAWAY_UID) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
+def test_the_probe_budget_holds_as_an_ordinary_user(user_dir):
+    """Samples stalling on every probe input cost runs linear in their number as a user too."""
+    done = as_user(user_dir, str(ROOT / "tests" / "grading" / "test_probe_budget.py"),
+                   "-k", "linear_in_their_number and 3")
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-4000:]
+    assert re.search(r"\b1 passed", output.strip().splitlines()[-1]), output[-2000:]
     assert processes_of(THROWAWAY_UID) == []
