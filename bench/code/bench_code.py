@@ -31,6 +31,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import sqlite3
 import subprocess
 import sys
@@ -61,10 +62,11 @@ def ours(folder: Path, args: argparse.Namespace) -> dict:
                    capture_output=True)
     import_s = time.perf_counter() - began
     evidence = ["--evidence", args.evidence] if args.evidence else []
-    began = time.perf_counter()
+    began, cpu_before = time.perf_counter(), _children_cpu()
     subprocess.run([sys.executable, str(HERE / "stage_profile.py"), str(profile), "grade",
                     "--db", str(db), "--jobs", str(args.jobs), *evidence], env=env, check=True)
     grade_s = time.perf_counter() - began
+    grade_cpu_s = _children_cpu() - cpu_before
     with closing(sqlite3.connect(db)) as con:
         verdicts: dict[tuple[str, int], dict[str, str]] = defaultdict(dict)
         for task, index, grader, outcome in con.execute(
@@ -77,8 +79,16 @@ def ours(folder: Path, args: argparse.Namespace) -> dict:
                FROM queue q JOIN verdicts v ON v.reply_id = q.reply_id AND v.grader = 'plus'
                AND v.current = 1 WHERE q.kind = 'code'""").fetchone()
     return {"verdicts": verdicts, "import_s": import_s, "grade_s": grade_s,
+            "grade_cpu_s": grade_cpu_s,
             "queued": queued, "minimal": minimal or 0,
             "profile": json.loads(profile.read_text())}
+
+
+def _children_cpu() -> float:
+    """User + system seconds of every finished child process tree (grade's sandboxes are
+    reaped by their fork servers, which grade reaps: the whole tree counts)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def evalplus(folder: Path, args: argparse.Namespace) -> tuple[dict, float]:
@@ -162,7 +172,8 @@ def main() -> None:
     plus = {k: v.get("plus") == "accept" for k, v in verdicts.items()}
     print(f"ours      {count} samples: base pass@1 {100 * sum(base.values()) / count:.1f}%  "
           f"plus pass@1 {100 * sum(plus.values()) / count:.1f}%; import {mine['import_s']:.1f} s, "
-          f"grade {mine['grade_s']:.1f} s (peak RSS {profile['peak_rss_mib']:.0f} MiB); "
+          f"grade {mine['grade_s']:.1f} s, CPU {mine['grade_cpu_s']:.1f} s user+sys of its "
+          f"process tree (peak RSS {profile['peak_rss_mib']:.0f} MiB); "
           f"{mine['minimal']}/{mine['queued']} queued samples with a minimal input")
     stage_table(profile)
     print(f"load now {os.getloadavg()[0]:.1f}")

@@ -105,7 +105,7 @@ def install() -> None:
     sandbox_run = sandbox.Sandbox.run
 
     def watched(self, program, entry_point, suite, start, stop, time_limits, segments,
-                on_result, digests=True):  # type: ignore[no-untyped-def]
+                on_result, digests=True, **more):  # type: ignore[no-untyped-def]
         last = [time.perf_counter()]
 
         def seen(message: dict[str, Any]) -> bool:
@@ -119,8 +119,8 @@ def install() -> None:
                     limits[_local.label or "other"] += float(message.get("w") or 0.0)
             return on_result(message)
         result = sandbox_run(self, program, entry_point, suite, start, stop, time_limits,
-                             segments, seen, digests)
-        if result.watchdog or result.signal == _SIGXCPU:
+                             segments, seen, digests, **more)
+        if result.watchdog or result.signal == _SIGXCPU or getattr(result, "cpu_clock", None):
             with _lock:
                 limits[getattr(_local, "label", None) or "other"] += time.perf_counter() - last[0]
         return result

@@ -2,8 +2,9 @@
 
 RLIMIT_NPROC and RLIMIT_AS bound one uid and one process; a cgroup bounds the whole sandbox
 together (a fork bomb that also allocates). Works with cgroup v1 (`pids`, `memory`
-hierarchies) and with a delegated cgroup v2; where neither is writable it reports why and the
-sandbox relies on its rlimits and its own uid.
+hierarchies, and `cpuacct` for the jobs' CPU clock) and with a delegated cgroup v2; where
+neither is writable it reports why and the sandbox relies on its rlimits and its own uid.
+Each job runs in a fresh cgroup inside these (`job_cgroups.py`).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path("/sys/fs/cgroup")
+V1_CONTROLLERS = ("pids", "memory", "cpuacct")  # cpuacct: no limit, the jobs' CPU clock
 
 
 @dataclass
@@ -28,20 +30,43 @@ class SlotCgroups:
         return [str(directory / "cgroup.procs") for directory in self.directories]
 
     def remove(self, wait_s: float = 5.0) -> None:
-        """rmdir each directory, waiting briefly for dying members (zombies) to be reaped."""
-        deadline = time.monotonic() + wait_s
-        for directory in self.directories:
-            while True:
-                try:
-                    directory.rmdir()
-                    break
-                except FileNotFoundError:
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        break
-                    time.sleep(0.01)
+        """rmdir each directory (any job cgroup left inside it first), waiting briefly for
+        dying members (zombies) to be reaped."""
+        remove_directories([child for directory in self.directories
+                            for child in job_directories(directory)], wait_s)
+        remove_directories(self.directories, wait_s)
         self.directories = []
+
+
+JOB_PREFIX = "job-"
+
+
+def job_directories(slot_directory: Path) -> list[Path]:
+    """The job cgroups inside one slot cgroup directory."""
+    try:
+        return [path for path in slot_directory.iterdir()
+                if path.name.startswith(JOB_PREFIX) and path.is_dir()]
+    except OSError:
+        return []
+
+
+def remove_directories(directories: list[Path], wait_s: float = 5.0) -> list[Path]:
+    """rmdir each cgroup directory, retrying while it is busy; the ones still there."""
+    deadline = time.monotonic() + wait_s
+    left = []
+    for directory in directories:
+        while True:
+            try:
+                directory.rmdir()
+                break
+            except FileNotFoundError:
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    left.append(directory)
+                    break
+                time.sleep(0.01)
+    return left
 
 
 def _own_paths() -> dict[str, str]:
@@ -61,7 +86,7 @@ def slot_parents() -> list[Path]:
     except OSError:
         return []
     if (ROOT / "pids").is_dir():
-        candidates = [ROOT / name / own[name].lstrip("/") for name in ("pids", "memory")
+        candidates = [ROOT / name / own[name].lstrip("/") for name in V1_CONTROLLERS
                       if name in own]
     else:
         candidates = [ROOT / own[""].lstrip("/")] if "" in own else []
@@ -82,10 +107,19 @@ def create_slot(name: str, memory_mb: int, processes: int) -> SlotCgroups:
             for controller, files in limits.items():
                 directory = ROOT / controller / own[controller].lstrip("/") / name
                 _make(directory, files, slot)
+            if "cpuacct" in own and (ROOT / "cpuacct").is_dir():
+                try:  # without it, jobs' CPU time is read from their process tree instead
+                    _make(ROOT / "cpuacct" / own["cpuacct"].lstrip("/") / name, {}, slot)
+                except OSError:
+                    pass
         elif (ROOT / "cgroup.controllers").exists():
             directory = ROOT / own[""].lstrip("/") / name
             _make(directory, {"pids.max": str(processes), "memory.max": str(memory_mb << 20)},
                   slot)
+            try:  # each job's cgroup is a child of this one: hand the controllers down
+                (directory / "cgroup.subtree_control").write_text("+pids +memory")
+            except OSError:
+                pass  # the slot's own limits still bound its jobs together
         else:
             slot.error = "no cgroup v1 pids hierarchy or cgroup v2 mount"
     except (OSError, KeyError) as error:

@@ -2,8 +2,9 @@
 
 Everything on the pipe is the sample's claim. Lines are capped in size before they are joined
 (a sample that writes gigabytes costs the host one capped line), parsed strictly by
-`results.py`, and must come in order; the host's own deadlines (`watch.py`) decide timeouts
-the sample cannot report away.
+`results.py`, and must come in order; the host's own deadlines (`watch.py`) and the job's CPU
+time, all its processes (`cpu_watch.py`), decide timeouts the sample cannot report away. A
+large output's marshal bytes go to the job's store (`large_outputs.py`) unread.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import select
 import time
 from typing import Any, Callable
 
+from graders.code.cpu_watch import POLL_S, CpuWatch
+from graders.code.large_outputs import LargeOutputs
 from graders.code.results import MalformedLine, parse_line
 from graders.code.sandbox_records import RunResult
 from graders.code.watch import Watch
@@ -21,25 +24,33 @@ from graders.code.watch import Watch
 class ResultChannel:
     """Reads one job's results until the caller has seen enough or the job ends."""
 
-    def __init__(self, pipe: int, watch: Watch, max_line: int, max_captured: int) -> None:
+    def __init__(self, pipe: int, watch: Watch, max_line: int, max_captured: int,
+                 cpu: CpuWatch | None = None, large: LargeOutputs | None = None) -> None:
         self.pipe, self.watch = pipe, watch
         self.max_line, self.max_captured = max_line, max_captured
+        self.cpu, self.large = cpu, large
 
     def follow(self, on_result: Callable[[dict[str, Any]], bool],
                wait_done: Callable[[], dict[str, Any]],
                kill: Callable[[str], None]) -> RunResult:
         """Read results until the job is decided; only a crash waits for the exit status."""
-        pipe, watch, max_line = self.pipe, self.watch, self.max_line
-        result = RunResult(next_index=watch.start)
+        pipe, watch, max_line, cpu = self.pipe, self.watch, self.max_line, self.cpu
+        result = RunResult(next_index=watch.start, large=self.large)
         began = time.monotonic()
         pending: list[bytes] = []
         pending_size = 0
         while True:
-            ready, _, _ = select.select([pipe], [], [], max(0.0, watch.deadline - time.monotonic()))
+            wait = max(0.0, watch.deadline - time.monotonic())
+            ready, _, _ = select.select([pipe], [], [], min(wait, POLL_S) if cpu else wait)
             if not ready:
-                result.watchdog = watch.reason
-                kill("watchdog")
-                break
+                if time.monotonic() >= watch.deadline:
+                    result.watchdog = watch.reason
+                    kill("watchdog")
+                    break
+                if cpu is not None and self.cpu_over(result):
+                    kill("cpu time")
+                    break
+                continue
             chunk = os.read(pipe, 1 << 20)
             if not chunk:
                 status = wait_done()
@@ -72,8 +83,22 @@ class ResultChannel:
                 result.stopped = verdict == "stop"
                 kill("ended" if verdict == "end" else "stopped")
                 break
+            if cpu is not None and self.cpu_over(result):
+                kill("cpu time")
+                break
         result.elapsed_s = time.monotonic() - began
         return result
+
+    def cpu_over(self, result: RunResult) -> bool:
+        """Charge the job's CPU time; True (and which clock, in `result`) once it is over.
+        A job seen forking under a process-tree clock gets tighter wall deadlines."""
+        assert self.cpu is not None
+        over = self.cpu.check()
+        if over:
+            result.cpu_clock = self.cpu.name
+        elif self.cpu.forked:
+            self.watch.tighten()
+        return over
 
     def handle(self, line: bytes, result: RunResult,
                on_result: Callable[[dict[str, Any]], bool]) -> str | None:
@@ -96,6 +121,8 @@ class ResultChannel:
                 return "bad"
             result.loaded = True
             watch.loaded()
+            if self.cpu is not None:
+                self.cpu.ended()
             return None
         if "end" in message:
             result.ended = result.loaded and result.next_index == watch.stop
@@ -109,5 +136,11 @@ class ResultChannel:
             return "bad"
         result.next_index += 1
         watch.advance(result.next_index)
+        if self.cpu is not None:
+            self.cpu.ended()
+        if "m" in message:
+            text = message.pop("m")
+            if self.large is not None:
+                self.large.keep(message["i"], text)
         return "stop" if on_result(message) else None
 

@@ -17,13 +17,15 @@ from typing import Any, Iterable, Iterator, Mapping, TypeVar
 from graders.code.evidence import build_verdicts
 from graders.code.evidence_stage import ShrinkJob, shrink_recorded, unsearched
 from graders.code.expected import ExpectedOutputs, compute_expected
-from graders.code.grade import CodeGradeConfig, grade_sample
+from graders.code.grade import ALL, CodeGradeConfig, grade_sample
+from graders.code.large_expected import LargeExpected
 from graders.code.minimal import DEFAULT_SHRINK
 from graders.code.probes import ProbeAnswer, ProbeInput, probe_sample
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import IsolationUnavailable, Sandbox
 from graders.code.selfcheck import SelfCheckResult, selfcheck_problem
+from graders.code.set_phases import base_then_plus
 from graders.code.slot import SandboxSlot, SlotTask
 from graders.progress import Advance
 from graders.verdict import Verdict
@@ -41,6 +43,7 @@ class CodeJob:
     program: str
     problem: CodeProblem
     expected: ExpectedOutputs
+    part: str = ALL  # which inputs: all, base or plus (`set_phases.py`)
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,18 @@ def grading_task(config: CodeGradeConfig) -> SlotTask[CodeJob, CodeResult]:
 
     # one oracle per problem: the reference's answers on shrunk inputs serve all its samples
     oracles: dict[int, ReferenceOracle] = {}
+    # and its large outputs in full, fetched before its first sample runs (a few problems at
+    # a time: samples come grouped by problem)
+    larges: dict[int, LargeExpected] = {}
+    larges_lock = threading.Lock()
+
+    def large(job: CodeJob) -> LargeExpected:
+        with larges_lock:
+            if id(job.problem) not in larges:
+                while len(larges) >= 4:
+                    larges.pop(next(iter(larges)))
+                larges[id(job.problem)] = LargeExpected(job.problem, job.expected)
+            return larges[id(job.problem)]
 
     def oracle(problem: CodeProblem) -> ReferenceOracle | None:
         if not config.shrink:
@@ -120,7 +135,8 @@ def grading_task(config: CodeGradeConfig) -> SlotTask[CodeJob, CodeResult]:
 
     def work(sandbox: Sandbox, job: CodeJob) -> CodeResult:
         return CodeResult(job.key, grade_sample(job.program, job.problem, job.expected,
-                                                sandbox, config, oracle(job.problem)))
+                                                sandbox, config, oracle(job.problem), large(job),
+                                                part=job.part))
 
     def failed(job: CodeJob, error: str) -> CodeResult:
         return CodeResult(job.key, _error_verdicts(job.problem, error))
@@ -136,9 +152,12 @@ def by_weight(jobs: Iterable[CodeJob]) -> list[CodeJob]:
 
 def grade_code_many(items: Iterable[CodeJob], jobs: int = 2, on_progress: Advance | None = None,
                     config: CodeGradeConfig | None = None) -> Iterator[CodeResult]:
-    """Grade many programs in parallel; yields a CodeResult per item as each finishes."""
+    """Grade many programs in parallel, every base set before any plus set; yields a
+    CodeResult per item as each finishes."""
     config = config or CodeGradeConfig()
-    return _parallel(by_weight(items), jobs, config, grading_task(config), on_progress)
+    task = grading_task(config)
+    return base_then_plus(by_weight(items),
+                          lambda part: _parallel(part, jobs, config, task, None), on_progress)
 
 
 def expected_task(config: CodeGradeConfig) -> SlotTask[tuple[Key, CodeProblem],

@@ -17,7 +17,8 @@ from graders.code.sandbox import Sandbox, SandboxConfig, Segment
 # 2: seconds are CPU time; Counter/OrderedDict/defaultdict stored as dicts
 # 3: HumanEval check() statements that are code became host-judged data cases
 # 4: the reference runs with string hashing pinned, as samples do
-VERSION = 4
+# 5: large plain data (strings and lists of them) has a digest of its marshal version 0 bytes
+VERSION = 5
 REFERENCE_TIME_LIMIT_S = 30.0
 NOT_RUN = "reference did not run"  # the sandbox failed, not the reference: nothing is known
 
@@ -103,7 +104,8 @@ def compute_expected(problem: CodeProblem, sandbox: Sandbox | None = None,
         limits = [REFERENCE_TIME_LIMIT_S] * (count - start)
         budget = [Segment(start, count, REFERENCE_TIME_LIMIT_S * 4 + (count - start) * 0.05)]
         result = sandbox.run(problem.reference_program, problem.entry_point, problem.suite,
-                             start, count, limits, budget, record)
+                             start, count, limits, budget, record,
+                             plain_digests=problem.plain_equality)
         if result.ended:
             break
         failure = result.setup_error or result.protocol_error or (

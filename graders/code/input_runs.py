@@ -42,7 +42,10 @@ def suite_of(inputs: list[list[Any]], label: str) -> TestSuite:
 def run_inputs(sandbox: Sandbox, program: str, entry_point: str, inputs: list[list[Any]],
                limits: list[float], label: str,
                stop: Callable[[int, dict[str, Any]], bool] | None = None) -> InputRun:
-    """Call `entry_point` of `program` on each input; `stop(index, message)` True ends early."""
+    """Call `entry_point` of `program` on each input; `stop(index, message)` True ends early.
+
+    `stop` must not depend on whether an output is right (the program would see it): only on
+    what the program knows itself, its time and its failures."""
     outcome = InputRun()
     if not inputs:
         return outcome

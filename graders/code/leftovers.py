@@ -1,9 +1,10 @@
 """Reap what a killed `adjudicate grade` left: its cgroups and the fork servers' directories.
 
 A fork server exits when its host goes (and takes its jobs with it), but a host killed with
-SIGKILL never removes the slot cgroups it made or the fork servers' empty mount-point
-directories. Both are named after the host's pid; the next sandbox to start removes those
-whose host is gone, killing anything still inside a cgroup first.
+SIGKILL never removes the slot cgroups it made (and the job cgroups inside them) or the fork
+servers' empty mount-point directories. Both are named after the host's pid; the next sandbox
+to start removes those whose host is gone, killing anything still inside a cgroup first. A
+live host's are never touched: its pid is alive.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from graders.code.cgroups import slot_parents
+from graders.code.cgroups import job_directories, slot_parents
 
 CGROUP_NAME = re.compile(r"adjudicate-(\d+)-\d+-\w+")
 DIRECTORY_NAME = re.compile(r"adjudicate-(?:sandbox|work)-(\d+)-\w+")
@@ -38,8 +39,11 @@ def reap_leftovers(temp_dir: str | None = None) -> list[str]:
     for parent in slot_parents():
         for directory in parent.glob("adjudicate-*"):
             match = CGROUP_NAME.fullmatch(directory.name)
-            if match and not _alive(int(match.group(1))) and _remove_cgroup(directory):
-                removed.append(str(directory))
+            if match and not _alive(int(match.group(1))):
+                jobs = [job for job in job_directories(directory) if _remove_cgroup(job)]
+                removed += [str(job) for job in jobs]
+                if _remove_cgroup(directory):
+                    removed.append(str(directory))
     for directory in Path(temp_dir or tempfile.gettempdir()).glob("adjudicate-*"):
         match = DIRECTORY_NAME.fullmatch(directory.name)
         if match and directory.is_dir() and not _alive(int(match.group(1))):

@@ -2,10 +2,12 @@
 
 Greedy and bounded: each step offers the current input's smaller neighbours (`shrink_values`),
 keeps those the reference accepts under the input contract (`reference_oracle`), and runs the
-sample on them in one sandbox job, smallest first; the first that fails the same way (a wrong
-output, the same exception type, a timeout) becomes the current input. The job opens with the
-current input, so every shrunk input is also seen failing on its own, in a fresh process.
-Verdicts are the host's: the sample only reports what it returned.
+sample on them, smallest first, STEP_CHUNK to a sandbox job; the first that fails the same way
+(a wrong output, the same exception type, a timeout) becomes the current input. The first job
+of a step opens with the current input, so every shrunk input is also seen failing on its own,
+in a fresh process. A job runs all of its inputs: outputs are judged, on the host, only after
+it has ended, so no job stops because an output was wrong (only the work budgets, which count
+what the program spent, end one early). Shrinking runs after every verdict is stored.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from typing import Any
 
 from graders.code.cases import TestCase
 from graders.code.evidence import call_text, clip
-from graders.code.input_runs import run_inputs
+from graders.code.input_runs import is_timeout, run_inputs
 from graders.code.inside.tagged import encode
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceAnswer, ReferenceOracle
@@ -25,6 +27,7 @@ from graders.code.sandbox import Sandbox
 from graders.code.shrink_values import candidates, input_key, input_text
 
 SHRINKABLE = {"wrong_output", "exception", "timeout", "crash", "output_too_large"}
+STEP_CHUNK = 8  # candidates per job (each job's inputs are fixed before it starts)
 MAX_STORED_ARGS = 64 << 10  # characters of tagged JSON kept so the input can be run again
 
 
@@ -156,8 +159,8 @@ def _step(sandbox: Sandbox, program: str, problem: CodeProblem, original: Origin
           pending: Entry | None, valid: list[tuple[list[Any], ReferenceAnswer]],
           limits: ShrinkLimits, began: float, strict_numbers: bool,
           progress: _Progress) -> _Step:
-    """One sandbox job: the pending input first (to see it fail alone), then the candidates,
-    smallest first, until one fails like the original.
+    """The pending input first (to see it fail alone), then the candidates, smallest first,
+    STEP_CHUNK to a job, until a job holds one that fails like the original.
 
     A timeout is not run again alone: calls before it can only have warmed a cache, and a
     second run would cost another time limit."""
@@ -165,38 +168,68 @@ def _step(sandbox: Sandbox, program: str, problem: CodeProblem, original: Origin
     if pending is not None and original.kind == "timeout":
         step.confirmed, pending = pending, None
     head = [(pending[0], pending[1])] if pending is not None else []
-    pairs = head + valid
-    time_limits = [max(limits.floor_s, limits.factor * answer.seconds) for _, answer in pairs]
-    seen: dict[int, Outcome] = {}
 
     def same(outcome: Outcome) -> bool:
         return outcome.same_failure(original.kind, original.exception_type)
 
-    def stop(index: int, message: dict[str, Any]) -> bool:
-        args, answer = pairs[index]
-        seen[index] = outcome = judge_message(problem, original.case, args, answer.value,
-                                              message, time_limits[index], strict_numbers)
-        if index < len(head):
-            return not same(outcome)  # the pending input passes alone: nothing more to learn
-        progress.timeouts += outcome.kind == "timeout"
-        progress.cpu_s += (time_limits[index] if outcome.kind == "timeout"
-                           else min(max(float(message.get("t") or 0.0), 0.0), time_limits[index]))
-        return (same(outcome) or progress.cpu_s > limits.max_cpu_s
+    for offset in range(0, max(len(valid), 1), STEP_CHUNK):
+        pairs = head + valid[offset:offset + STEP_CHUNK]
+        if not pairs or (offset and _budget_spent(limits, began, progress)):
+            break
+        seen = _run_judged(sandbox, program, problem, original, pairs, len(head), limits,
+                           began, strict_numbers, progress)
+        first = len(head)
+        if head:
+            if 0 not in seen or not same(seen[0]):
+                return step  # the pending input passes alone: nothing more to learn
+            step.confirmed, head = (head[0][0], head[0][1], seen[0]), []
+        for index in sorted(seen):
+            if index >= first and same(seen[index]):
+                step.found = (pairs[index][0], pairs[index][1], seen[index])
+                return step
+    return step
+
+
+def _budget_spent(limits: ShrinkLimits, began: float, progress: _Progress) -> bool:
+    return (progress.cpu_s > limits.max_cpu_s or progress.timeouts >= limits.max_timeouts
+            or progress.tries >= limits.max_tries
+            or time.monotonic() - began > limits.max_wall_s)
+
+
+def _run_judged(sandbox: Sandbox, program: str, problem: CodeProblem, original: Original,
+                pairs: list[tuple[list[Any], ReferenceAnswer]], head: int,
+                limits: ShrinkLimits, began: float, strict_numbers: bool,
+                progress: _Progress) -> dict[int, Outcome]:
+    """One job over `pairs` (the first `head` of them the pending input); each outcome, judged
+    after the job. It stops early only on what the program knows itself: the work budgets
+    (its CPU time, its timeouts), or a candidate failing like the original without a value to
+    judge (the same exception type, a timeout, a crash)."""
+    time_limits = [max(limits.floor_s, limits.factor * answer.seconds) for _, answer in pairs]
+
+    def spend(index: int, message: dict[str, Any]) -> bool:
+        if index < head:
+            return False
+        timed_out = is_timeout(message)
+        progress.timeouts += timed_out
+        progress.cpu_s += (time_limits[index] if timed_out
+                           else min(max(float(message.get("t") or 0.0), 0.0),
+                                    time_limits[index]))
+        if "v" not in message and "d" not in message:  # no output: no expected one is read
+            outcome = judge_message(problem, original.case, pairs[index][0], None, message,
+                                    time_limits[index], strict_numbers)
+            if outcome.same_failure(original.kind, original.exception_type):
+                return True
+        return (progress.cpu_s > limits.max_cpu_s
                 or progress.timeouts >= limits.max_timeouts
                 or time.monotonic() - began > limits.max_wall_s)
 
-    run_inputs(sandbox, program, problem.entry_point, [args for args, _ in pairs], time_limits,
-               "shrink", stop)
-    progress.tries += sum(index >= len(head) for index in seen)
-    if head and 0 in seen and same(seen[0]):
-        step.confirmed = (head[0][0], head[0][1], seen[0])
-    elif head:
-        return step
-    for index in sorted(seen):
-        if index >= len(head) and same(seen[index]):
-            step.found = (pairs[index][0], pairs[index][1], seen[index])
-            break
-    return step
+    run = run_inputs(sandbox, program, problem.entry_point, [args for args, _ in pairs],
+                     time_limits, "shrink", spend)
+    progress.tries += sum(index >= head for index in run.messages)
+    return {index: judge_message(problem, original.case, pairs[index][0],
+                                 pairs[index][1].value, message, time_limits[index],
+                                 strict_numbers)
+            for index, message in run.messages.items()}
 
 
 def _evidence(problem: CodeProblem, original: Original, final: Entry | None,

@@ -88,6 +88,13 @@ class CodeProblem:
         return f"{self.statement}\n\ndef {self.entry_point}(*args, **kwargs):\n    return None\n"
 
     @functools.cached_property
+    def plain_equality(self) -> bool:
+        """Is every output judged by plain equality (no property, no conversion)? Then a large
+        output of plain data may travel as a digest that settles equality on its own."""
+        return self.oracle == "equal" and all(
+            case.oracle is None and case.coerce is None for case in self.tests)
+
+    @functools.cached_property
     def suite(self) -> TestSuite:
         """The tests' arguments as the sandbox loads them (JSON), keyed by their content."""
         items = [encode(case.args) for case in self.tests]

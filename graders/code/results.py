@@ -21,7 +21,7 @@ import math
 import re
 from typing import Any
 
-from graders.code.inside.tagged import TAG, Digest, Opaque, decode
+from graders.code.inside.tagged import PLAIN_MARSHAL, TAG, Digest, Opaque, decode
 
 MAX_TEXT = 2000  # setup errors, output-too-large notes
 MAX_TYPE = 200  # exception type names
@@ -99,21 +99,25 @@ def _result(message: dict[str, Any], keys: set[str], max_captured: int) -> dict[
     outcomes = keys & set(OUTCOMES)
     if len(outcomes) != 1:
         raise MalformedLine(f"a result needs exactly one of {OUTCOMES}, got {sorted(outcomes)}")
-    _only(keys, {"i", "t", "w", "o", *outcomes}, {"i", "t", "w", *outcomes})
+    _only(keys, {"i", "t", "w", "o", "m", *outcomes}, {"i", "t", "w", *outcomes})
     index = message["i"]
     if type(index) is not int or index < 0:
         raise MalformedLine("a result's index is not a non-negative integer")
     checked: dict[str, Any] = {"i": index, "t": _seconds(message, "t"),
                                "w": _seconds(message, "w"), "o": _output(message, max_captured)}
     outcome = outcomes.pop()
+    if "m" in message:  # a large output's marshal bytes (base64), kept unread (large_outputs)
+        if outcome != "d" or type(message["m"]) is not str:
+            raise MalformedLine("marshal bytes without a digest, or not a string")
+        checked["m"] = message["m"]
     if outcome == "v":
         checked["v"] = _value(message["v"])
     elif outcome == "d":
         digest = message["d"]
-        if (type(digest) is not list or len(digest) != 2 or type(digest[0]) is not str
+        if (type(digest) is not list or len(digest) not in (2, 3) or type(digest[0]) is not str
                 or not _HEX64.fullmatch(digest[0]) or type(digest[1]) is not int
-                or digest[1] < 0):
-            raise MalformedLine("a digest is not [sha256 hex, size]")
+                or digest[1] < 0 or digest[2:] not in ([], [PLAIN_MARSHAL])):
+            raise MalformedLine("a digest is not [sha256 hex, size] or [.., .., 0]")
         checked["d"] = digest
     elif outcome == "x":
         checked["x"] = _exception(message["x"])

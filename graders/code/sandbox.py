@@ -3,8 +3,11 @@
 One `Sandbox` per worker. Each job runs in a fresh process forked by the server (see
 `inside/server.py` for the confinement). Results come back on a pipe created for that job;
 every line is checked strictly (`results.py`) with a size cap, the host enforces per-input and
-per-set time limits itself, and it kills the job the moment the caller has seen enough (the
-first failure). Nothing the sample writes or does can end or exhaust this process.
+per-set time limits itself, and it reads the CPU time of the job's whole process tree (its own
+cgroup, fresh per job, as root; /proc otherwise). Whether and when a job stops is decided by
+those clocks, the program's own failures and the caller (`on_result`), never by whether an
+output was right: grading judges outputs only after the job has ended. Nothing the sample
+writes or does can end or exhaust this process.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from typing import Any, Callable
 
 from graders.code.cgroups import SlotCgroups, create_slot
 from graders.code.channel import ResultChannel
+from graders.code.cpu_watch import job_cpu_watch
+from graders.code.job_cgroups import JobCgroupsOfSandbox
+from graders.code.large_outputs import LargeOutputs
 from graders.code.leftovers import reap_leftovers
 from graders.code.packages import package_paths, package_versions
 from graders.code.sandbox_records import (
@@ -94,6 +100,8 @@ class Sandbox:
         self._done: dict[int, dict[str, Any]] = {}
         self._finished: set[int] = set()
         self._through = 0  # every job up to this number has been torn down
+        self._pids: dict[int, int] = {}  # job -> its helper's pid (its process tree's root)
+        self._job_cgroups = JobCgroupsOfSandbox()
 
     def __enter__(self) -> Sandbox:
         self.start()
@@ -104,7 +112,8 @@ class Sandbox:
 
     @property
     def cgroup_directories(self) -> list[Path]:
-        return list(self._cgroups.directories)
+        """The slot's cgroups, and those of its jobs not yet removed."""
+        return [*self._cgroups.directories, *self._job_cgroups.directories]
 
     @property
     def alive(self) -> bool:
@@ -232,6 +241,7 @@ class Sandbox:
     def close(self) -> None:
         """Stop the fork server (killing it if it does not exit) and remove what it used."""
         self._stop_server()
+        self._job_cgroups.close()
         self._cgroups.remove()
         if self._uid_lock is not None:
             self._uid_lock.close()
@@ -249,10 +259,15 @@ class Sandbox:
 
     def run(self, program: str, entry_point: str, suite: TestSuite, start: int, stop: int,
             time_limits: list[float], segments: list[Segment],
-            on_result: Callable[[dict[str, Any]], bool], digests: bool = True) -> RunResult:
+            on_result: Callable[[dict[str, Any]], bool], digests: bool = True,
+            keep_large: bool = False, plain_digests: bool = False) -> RunResult:
         """Run tests[start:stop] of `suite` on `program`; `on_result` returns True to stop.
 
-        With `digests`, large outputs come back as {"d": [sha256, size]} instead of "v"."""
+        `on_result` must not decide on whether an output is right (the job would tell the
+        program); grading stores results and judges them after the job. With `digests`, large
+        outputs come back as {"d": [sha256, size]} instead of "v", and with `keep_large` their
+        marshal bytes are kept too (`result.large`: the caller closes it); with `plain_digests`
+        (every output judged by plain equality) plain data's digests need no bytes."""
         if self._control is None:
             raise SandboxError("the sandbox is not started")
         limits = self.config.limits
@@ -260,39 +275,63 @@ class Sandbox:
         cpu_s = min(limits.max_cpu_s, int(sum(s.budget_s for s in segments)
                                           + limits.load_time_limit_s) + 2)
         wall_s = sum(s.budget_s for s in segments) + limits.load_time_limit_s + 30
+        cgroups = self._job_cgroups.make(self._jobs, self._cgroups,
+                                         limits.memory_mb + CGROUP_HEADROOM_MB, limits.processes)
         job = {"op": "run", "job": self._jobs, "tests_key": suite.key,
                "entry_point": entry_point, "start": start, "stop": stop,
                "time_limits": time_limits, "wall_s": wall_s,
                "load_time_limit": limits.load_time_limit_s,
                "max_output_bytes": limits.max_output_bytes,
                "digest_over": limits.digest_over_bytes if digests else 1 << 62,
+               # base64 of the bytes, and the rest of the line, must fit under the line cap
+               "keep_large": limits.max_output_bytes * 3 // 4 - 4096 if keep_large else 0,
+               "plain_digests": plain_digests,
                "max_captured_chars": limits.max_captured_chars,
+               "cgroup_paths": cgroups.procs_files if cgroups else None,
                "limits": {**asdict(limits), "cpu_s": cpu_s}}
         data = json.dumps(job).encode()
         while self._read_control(0.0):
             pass
         read_end, write_end = os.pipe()
         program_fd = _memfd("program", program.encode("utf-8", "surrogatepass"))
+        cgroup_fds: list[int] = []
         try:
+            if cgroups is not None:
+                cgroup_fds = cgroups.open_procs()
             socket.send_fds(self._control, [data], [write_end, program_fd,
-                                                    self._suite_fd(suite)])
+                                                    self._suite_fd(suite), *cgroup_fds])
         except OSError as error:
             os.close(read_end)
             raise SandboxError(f"the sandbox fork server is gone: {error}") from error
         finally:
             os.close(write_end)
             os.close(program_fd)
+            for fd in cgroup_fds:
+                os.close(fd)
         watch = Watch(start, time_limits, segments, limits)
         job_number = self._jobs
         channel = ResultChannel(read_end, watch, limits.max_output_bytes + LINE_SLACK,
-                                limits.max_captured_chars)
+                                limits.max_captured_chars,
+                                job_cpu_watch(limits, time_limits, cgroups,
+                                              lambda: self._sample_pid(job_number)),
+                                LargeOutputs() if keep_large and digests else None)
         try:
             result = channel.follow(on_result, lambda: self._wait_done(job_number),
                                     lambda reason: self._kill(job_number, reason))
+        except BaseException:
+            if channel.large is not None:
+                channel.large.close()
+            raise
         finally:
             os.close(read_end)
         result.job = self._jobs
         return result
+
+    def _sample_pid(self, job: int) -> int | None:
+        """The root of the job's process tree (its helper), once the fork server reported it."""
+        while job not in self._pids and self._read_control(0.0):
+            pass
+        return self._pids.get(job)
 
     def settle(self, timeout: float = 30.0) -> None:
         """Wait until every job's processes are gone (runs return before teardown ends)."""
@@ -326,6 +365,13 @@ class Sandbox:
         if not message:
             raise SandboxError("the sandbox fork server died")
         report = json.loads(message)
+        if "started" in report:
+            self._pids[report["started"]] = report["pid"]
+            while len(self._pids) > 64:
+                self._pids.pop(next(iter(self._pids)))
+            return True
+        self._pids.pop(report["done"], None)
+        self._job_cgroups.ended(report["done"])
         self._done[report["done"]] = report
         self._finished.add(report["done"])
         while self._through + 1 in self._finished:

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from graders.code.large_outputs import LargeOutputs
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,9 @@ class SandboxLimits:
     wall_per_cpu: float = 3.0  # the host kills an input after this many times its CPU limit
     grace_s: float = 1.0
     max_cpu_s: int = 300
+    # the job's CPU time (all its processes) may pass an input's limit by this much: the
+    # harness's own work around a call (encoding and sending a large output) counts too
+    cpu_slack_s: float = 2.0
 
 
 # third-party packages samples may import, bound read-only into the sandbox when installed
@@ -73,6 +79,8 @@ class RunResult:
     budget: dict[str, Any] | None = None  # the job-wide limit that ended it, from its helper
     elapsed_s: float = 0.0
     job: int = 0
+    cpu_clock: str | None = None  # the job's CPU time ran over at `next_index`: read from this
+    large: LargeOutputs | None = None  # the marshal bytes of large outputs, when kept
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,9 @@ from typing import Any
 
 from graders.code.evidence import build_verdicts
 from graders.code.expected import ExpectedOutputs
-from graders.code.grade import CodeGradeConfig, _Judge, grade_sample
+from graders.code.grade import CodeGradeConfig, grade_sample
 from graders.code.inside.tagged import Digest, decode, encode
+from graders.code.judge import Judge
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox
 from graders.registry import GRADERS
@@ -65,8 +66,9 @@ def selfcheck_problem(problem: CodeProblem, expected: ExpectedOutputs,
         with Sandbox(config.sandbox) as own:
             return selfcheck_problem(problem, expected, own, config)
     reference = (judged_reference(problem, expected, sandbox, config)
-                 or grade_sample(problem.reference_program, problem, expected, sandbox, config))
-    stub = grade_sample(problem.stub_program, problem, expected, sandbox, config)
+                 or grade_sample(problem.reference_program, problem, expected, sandbox, config,
+                                 trusted=True))
+    stub = grade_sample(problem.stub_program, problem, expected, sandbox, config, trusted=True)
     return SelfCheckResult(problem.task_id, reference, stub, dict(expected.errors))
 
 
@@ -79,13 +81,13 @@ def judged_reference(problem: CodeProblem, expected: ExpectedOutputs, sandbox: S
         return None
     began = time.monotonic()
     limits = expected.time_limits(config.time_limits)
-    judge = _Judge(problem, expected, limits, config.strict_numbers)
+    judge = Judge(problem, expected, limits, config.strict_numbers)
     for index, output in enumerate(expected.outputs):
         # a fresh copy, as a run would deliver it (a NaN is not the same object twice)
         message: dict[str, Any] = ({"i": index, "d": [output.sha256, output.size]}
                                    if isinstance(output, Digest) else
                                    {"i": index, "v": decode(encode(output))})
-        if judge.on_result(message) or judge.failure is not None:
+        if judge.take(index, message):
             return None
     verdicts = build_verdicts(None, judge.passed, judge.skipped, len(problem.base),
                               len(problem.tests), (time.monotonic() - began) * 1000)

@@ -28,6 +28,7 @@ from graders.code.evidence_stage import ShrinkJob
 from graders.code.probes import ProbeAnswer
 from graders.code.sandbox import IsolationUnavailable, say_once
 from graders.code.selfcheck import SelfCheckResult
+from graders.code.set_phases import base_then_plus
 from graders.math.engine import MathGrading, MathItem
 from graders.progress import Advance
 from graders.registry import GRADERS
@@ -129,12 +130,18 @@ class RayExecutor:
 
     def grade_code(self, jobs: Sequence[CodeJob], config: CodeGradeConfig,
                    on_progress: Advance | None = None) -> Iterator[CodeResult]:
+        """Every job's base inputs, then the plus inputs of those that passed them (as local
+        grading does, `set_phases.py`)."""
         self._prepare_code(config)
-        # one problem's jobs are adjacent, heaviest problems first
-        yield from self._per_problem(
-            "grade_code", by_weight(jobs), lambda job: (job.key, job.program),
-            lambda job: self._ship(job.problem, job.expected), grading_task(config).failed,
-            config, on_progress)
+        failed = grading_task(config).failed
+
+        def run(part: list[CodeJob]) -> Iterator[CodeResult]:
+            # one problem's jobs are adjacent, heaviest problems first
+            return self._per_problem(
+                "grade_code", by_weight(part), lambda job: (job.key, job.program, job.part),
+                lambda job: self._ship(job.problem, job.expected), failed, config, None)
+
+        yield from base_then_plus(jobs, run, on_progress)
 
     def shrink(self, jobs: Sequence[ShrinkJob], config: CodeGradeConfig,
                on_progress: Advance | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:

@@ -140,11 +140,12 @@ class GradingWorker:
         return self._run(selfcheck_task(self._ready(config)), [(key, shipped)])
 
     def grade_code(self, shipped: tuple[CodeProblem, ExpectedOutputs],
-                   programs: list[tuple[Any, str]], config: CodeGradeConfig,
+                   programs: list[tuple[Any, ...]], config: CodeGradeConfig,
                    ) -> list[CodeResult]:
-        """Programs of one problem (shipped once through the object store) -> verdicts."""
+        """Programs of one problem (shipped once through the object store), each with the
+        inputs to run (all, base or plus) -> verdicts."""
         problem, expected = shipped
-        jobs = [CodeJob(key, program, problem, expected) for key, program in programs]
+        jobs = [CodeJob(key, program, problem, expected, *part) for key, program, *part in programs]
         return self._run(grading_task(self._ready(config)), jobs)
 
     def shrink(self, shipped: tuple[CodeProblem, Any],

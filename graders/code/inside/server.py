@@ -102,7 +102,7 @@ class ForkServer:
 
     def receive(self) -> tuple[dict[str, Any] | None, list[int]]:
         try:
-            data, fds, _flags, _address = socket.recv_fds(self.control, MAX_MESSAGE, 4)
+            data, fds, _flags, _address = socket.recv_fds(self.control, MAX_MESSAGE, 8)
         except ConnectionResetError:
             return None, []
         return (json.loads(data) if data else None), fds
@@ -135,7 +135,7 @@ class ForkServer:
                     for job in self.running.values():
                         self.finish_job(job, report=False)
                     return
-                if message.get("op") == "run" and len(fds) == 3:
+                if message.get("op") == "run" and len(fds) >= 3:
                     pending.append((message, fds))
                 elif message.get("op") == "kill":
                     for job in self.running.values():
@@ -163,11 +163,12 @@ class ForkServer:
 
     def start_job(self, job: dict[str, Any], fds: list[int]) -> None:
         """Fork the helper (which forks the sample) and register the job."""
-        result_fd, program_fd, suite_fd = fds
+        result_fd, program_fd, suite_fd, *cgroup_fds = fds
         try:
             tests = self.load_tests(job["tests_key"], suite_fd)
         finally:
             os.close(suite_fd)
+        state = job_state(self.state, job, cgroup_fds)
         workdir = None
         if not self.state["isolated"]:
             workdir = KIT.job.work_directory(os.getpid(), self.state["uid"])
@@ -180,7 +181,7 @@ class ForkServer:
                 self.control.close()
                 os.close(report_read)
                 os.close(note_read)
-                KIT.job.helper(KIT, self.state, job, tests, [result_fd, program_fd, note_write],
+                KIT.job.helper(KIT, state, job, tests, [result_fd, program_fd, note_write],
                                report_write, workdir)
             os.close(report_write)
             os.close(note_write)
@@ -191,9 +192,12 @@ class ForkServer:
             os.waitpid(helper, 0)
             os.close(note_read)
             time.sleep(0.005)
-        os.close(result_fd)
-        os.close(program_fd)
+        for fd in (result_fd, program_fd, *cgroup_fds):
+            os.close(fd)
         sample = int(text) if text.strip().isdigit() else None
+        if sample:  # the root of the job's process tree (the helper: without a pid namespace,
+            # the sample's orphans become its children), whose CPU time the host reads
+            self.send({"started": job["job"], "pid": helper})
         running = RunningJob(job, helper, sample, workdir, self.state["isolated"], note_read)
         running.error = None if sample else (text or "the helper died")
         self.running[running.helper_fd] = running
@@ -210,6 +214,16 @@ class ForkServer:
                        "signal": code - 128 if code >= 128 else None, "killed": job.killed,
                        "helper_failed": job.error, "budget": note,
                        "cpu_s": usage.ru_utime + usage.ru_stime})
+
+
+def job_state(state: dict[str, Any], job: dict[str, Any], cgroup_fds: list[int],
+              ) -> dict[str, Any]:
+    """The server's state as one job's helper sees it: it joins the job's own cgroups (fresh
+    counters, the job's CPU clock) when the host made them, else the slot's."""
+    if not cgroup_fds:
+        return state
+    return {**state, "cgroup_fds": cgroup_fds,
+            "cgroup_paths": job.get("cgroup_paths") or state["cgroup_paths"]}
 
 
 def probe(state: dict[str, Any]) -> str | None:

@@ -46,13 +46,26 @@ class Opaque:
         return hash(("Opaque", self.type_name))
 
 
+PLAIN_MARSHAL = 0  # marshal version of plain data's digests: no references, no interning
+
+
 class Digest:
-    """A large output known by the SHA-256 of its marshal bytes (equal digests: equal data)."""
+    """A large output known by the SHA-256 of its marshal bytes (equal digests: equal data).
 
-    __slots__ = ("sha256", "size")
+    Plain data (strings, bytes, None, lists and tuples of them) is marshalled with version
+    PLAIN_MARSHAL, whose bytes depend on the value alone: equal values, equal digests, so a
+    digest settles equality either way. Anything else uses the current version, whose bytes
+    also record shared objects and interned strings, so different digests may still hold
+    equal values."""
 
-    def __init__(self, sha256: str, size: int) -> None:
-        self.sha256, self.size = sha256, size
+    __slots__ = ("sha256", "size", "version")
+
+    def __init__(self, sha256: str, size: int, version: int = MARSHAL_VERSION) -> None:
+        self.sha256, self.size, self.version = sha256, size, version
+
+    @property
+    def plain(self) -> bool:
+        return self.version == PLAIN_MARSHAL
 
     def __repr__(self) -> str:
         return f"<{self.size} bytes of data, sha256 {self.sha256[:12]}>"
@@ -64,7 +77,7 @@ class Digest:
         return hash(self.sha256)
 
     def to_json(self) -> dict[str, Any]:
-        return {TAG: "digest", "v": [self.sha256, self.size, MARSHAL_VERSION]}
+        return {TAG: "digest", "v": [self.sha256, self.size, self.version]}
 
 
 def _type_name(value: Any) -> str:
@@ -143,6 +156,24 @@ def _encode(value: Any, depth: int, budget: list[int]) -> Any:
     return {TAG: "opaque", "v": _type_name(value)}
 
 
+def is_plain(value: Any, depth: int = 0) -> bool:
+    """Strings, bytes and None, in lists and tuples: data whose PLAIN_MARSHAL bytes depend on
+    the value alone, and which equals nothing of another shape (no number, set or dict)."""
+    kind = type(value)
+    if kind is str or kind is bytes or value is None:
+        return True
+    if (kind is not list and kind is not tuple) or depth > MAX_DEPTH:
+        return False
+    kinds = set(map(type, value))
+    if kinds <= _PLAIN_ITEMS:
+        return True
+    return kinds <= _PLAIN_ITEMS | {list, tuple} and all(
+        is_plain(item, depth + 1) for item in value if type(item) in (list, tuple))
+
+
+_PLAIN_ITEMS = {str, bytes, type(None)}
+
+
 def _is_json_scalar(value: Any) -> bool:
     """Values JSON holds exactly as they are (the fast path for long lists)."""
     kind = type(value)
@@ -198,9 +229,9 @@ def _from_object(data: dict[str, Any]) -> Any:
     if tag == "opaque":
         return Opaque(payload)
     if tag == "digest":  # a digest from another marshal format cannot be compared: opaque
-        if payload[2] != MARSHAL_VERSION:
+        if payload[2] not in (MARSHAL_VERSION, PLAIN_MARSHAL):
             return Opaque("digest of another marshal version")
-        return Digest(payload[0], payload[1])
+        return Digest(payload[0], payload[1], payload[2])
     raise ValueError(f"unknown tag {tag!r}")
 
 

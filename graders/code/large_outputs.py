@@ -1,0 +1,69 @@
+"""Large outputs kept in full beside their digests, for the comparisons a digest cannot decide.
+
+An output over the harness's digest threshold travels as the SHA-256 of its marshal bytes, which
+settles equality at once. Where the sample's digest differs from the expected one the values
+must still be compared (float tolerance, `1 == 1.0`), so the harness sends the bytes too. The
+host keeps them unread, out of its own memory, until the job has ended, and reads only those of
+an input whose digests differ, checked against the digest (`marshal_data`). Nothing is asked of
+a program after its job: what it sent while it ran is all there is.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import tempfile
+from typing import Any
+
+from graders.code.inside.tagged import Digest
+from graders.code.marshal_data import read_marshal
+from graders.code.results import MalformedLine
+
+IN_MEMORY = 8 << 20  # bytes kept in memory before the store moves to a temporary file
+BUDGET = 512 << 20  # base64 bytes one job may leave here; beyond, the rest are not kept
+
+
+class NotKept(LookupError):
+    """The job sent no bytes for this output (too large, or past the job's budget)."""
+
+
+class LargeOutputs:
+    """The base64 marshal bytes one job sent, by input index, in a spooled temporary file."""
+
+    def __init__(self, budget: int = BUDGET) -> None:
+        self._file = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)
+        self._where: dict[int, tuple[int, int]] = {}
+        self._end = 0
+        self.budget = budget
+
+    def keep(self, index: int, text: str) -> None:
+        """Store one input's bytes as sent (unread; the same work whatever they hold)."""
+        data = text.encode("ascii", "replace")
+        if self._end + len(data) > self.budget or index in self._where:
+            return
+        self._file.seek(self._end)
+        self._file.write(data)
+        self._where[index] = (self._end, len(data))
+        self._end += len(data)
+
+    def __contains__(self, index: int) -> bool:
+        return index in self._where
+
+    def value(self, index: int, digest: Digest) -> Any:
+        """The output at `index`, read from its bytes once they match `digest`."""
+        if index not in self._where:
+            raise NotKept(index)
+        offset, length = self._where[index]
+        self._file.seek(offset)
+        try:
+            data = base64.b64decode(self._file.read(length), validate=True)
+        except (binascii.Error, ValueError):
+            raise MalformedLine("a large output's bytes are not base64") from None
+        if hashlib.sha256(data).hexdigest() != digest.sha256 or len(data) != digest.size:
+            raise MalformedLine("a large output's bytes do not match its digest")
+        return read_marshal(data)
+
+    def close(self) -> None:
+        self._file.close()
+        self._where.clear()

@@ -1,0 +1,135 @@
+"""Work done in forked children counts against the time limit (issue 29, item 3).
+
+A naive `prime_fib` needs about 9 s of CPU for one input whose limit is 1 s. Alone it times out;
+the same work spread over eight forked children used to pass, because only the harness's own
+process was timed. The host now reads the CPU time of the job's whole process tree (its cgroup
+as root, /proc as an ordinary user): the sample times out and the evidence names that clock.
+So does the same work in 448 children too brief to be seen, reaped by the kernel (SIGCHLD
+ignored): a cgroup counts them all; without one, a job that forks gets its limit alone in wall
+time.
+
+The wall clock is left very loose here, as on a machine with many idle cores, where eight
+children finish 9 CPU-seconds in little more than a second of wall time: only CPU accounting can
+catch them. `test_code_as_user.py` runs this module again under an unprivileged uid.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+import pytest
+
+from graders.code import (
+    CodeGradeConfig,
+    CodeProblem,
+    Sandbox,
+    SandboxConfig,
+    SandboxLimits,
+    TimeLimits,
+    compute_expected,
+    grade_sample,
+)
+from graders.verdict import ACCEPT, TIMEOUT
+
+STATEMENT = 'def prime_fib(n: int):\n    """The n-th Fibonacci number that is prime."""\n'
+REFERENCE = """    def prime(p):
+        if p < 2:
+            return False
+        d = 2
+        while d * d <= p:
+            if p % d == 0:
+                return False
+            d += 1
+        return True
+    a, b, found = 0, 1, 0
+    while True:
+        a, b = b, a + b
+        if prime(a):
+            found += 1
+            if found == n:
+                return a
+"""
+# the naive search's trial divisions of prime_fib(11) = 2971215073 (about 9 CPU-seconds here),
+# done in the process itself or in eight forked children (through `posix`: the guard that
+# disables os.fork is no boundary, and a sample that read our source knows it)
+NAIVE = """    import posix
+    if n == 11:
+        def divide(first, step):
+            found = 0
+            for d in range(first, 56_000_002, step):
+                found += 2971215073 % d == 0
+            return found
+        if FORKED == "short-lived":  # children too brief to be seen, reaped by the kernel
+            import _signal
+            _signal.signal(17, _signal.SIG_IGN)
+            for batch in range(0, 448, 4):
+                for k in range(batch, batch + 4):
+                    if posix.fork() == 0:
+                        divide(2 + k, 448)
+                        posix._exit(0)
+                try:
+                    posix.waitpid(-1, 0)
+                except ChildProcessError:
+                    pass
+        elif FORKED:
+            children = []
+            for k in range(8):
+                pid = posix.fork()
+                if pid == 0:
+                    divide(2 + k, 8)
+                    posix._exit(0)
+                children.append(pid)
+            for pid in children:
+                posix.waitpid(pid, 0)
+        else:
+            divide(2, 1)
+""" + REFERENCE
+INPUTS = [[11]] + [[n] for n in range(1, 11)] * 4  # the heavy input first, then 40 quick ones
+# wall-clock limits far above what 9 CPU-seconds need on two busy cores; CPU limits: 1 s each
+LOOSE_WALL = CodeGradeConfig(
+    time_limits=TimeLimits(floor_s=1.0),
+    sandbox=SandboxConfig(limits=replace(SandboxLimits(), wall_per_cpu=30.0)))
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    with Sandbox(LOOSE_WALL.sandbox, slot=13) as box:
+        yield box
+
+
+@pytest.fixture(scope="module")
+def problem() -> CodeProblem:
+    return CodeProblem.from_fields("toy/prime_fib", STATEMENT, REFERENCE, "prime_fib",
+                                   {"base_input": INPUTS, "plus_input": [], "atol": 0})
+
+
+@pytest.fixture(scope="module")
+def expected(problem, sandbox):
+    return compute_expected(problem, sandbox)
+
+
+def _grade(forked: bool | str, problem, expected, sandbox) -> dict:
+    program = f"FORKED = {forked!r}\n{STATEMENT}{NAIVE}"
+    return grade_sample(program, problem, expected, sandbox, LOOSE_WALL)
+
+
+def test_the_reference_passes_within_its_limits(problem, expected, sandbox):
+    verdicts = grade_sample(problem.reference_program, problem, expected, sandbox, LOOSE_WALL)
+    assert verdicts["base"].outcome == ACCEPT, verdicts["base"].evidence
+
+
+@pytest.mark.parametrize("forked", [False, True, "short-lived"],
+                         ids=["alone", "eight-children", "448-short-lived-children"])
+def test_nine_cpu_seconds_time_out_however_they_are_spread(problem, expected, sandbox, forked):
+    verdicts = _grade(forked, problem, expected, sandbox)
+    base = verdicts["base"]
+    assert base.outcome == TIMEOUT, base.evidence
+    first = base.evidence["first_failure"]
+    assert first["index"] == 0 and first["kind"] == "timeout"
+    if forked:  # the harness's clock saw a process that only waited. A cgroup (root) counts
+        # every child; a process tree (an ordinary user) may miss the briefest, so a job seen
+        # forking gets its CPU allowance alone in wall time, which 9 CPU-seconds overrun too
+        assert ("the job's CPU time" in first["caught_by"]
+                or (os.geteuid() != 0 and "watchdog" in first["caught_by"])), first
+    sandbox.settle()
