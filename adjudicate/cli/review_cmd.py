@@ -10,7 +10,8 @@ from pathlib import Path
 
 import click
 
-from adjudicate.cli.common import db_option, stderr
+from adjudicate.cli.common import db_option
+from adjudicate.cli.console import stderr
 from adjudicate.cli.sample_options import prepare_sample, sample_options
 from db.connection import open_db
 from db.grading import queue_count
