@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from tests.line_worker import LineWorker
+
 BOXED = "So the answer is $\\boxed{{{}}}$."
 RUN = "openai/gpt-4o-mini"
 
@@ -49,3 +51,22 @@ def written(tmp_path_factory):
     full_eval, full_json = write_log(root / "full", FULL, "full.eval", "full.json")
     (left,) = write_log(root / "left", LEFT, "left.eval")
     return {"full.eval": full_eval, "full.json": full_json, "left.eval": left}
+
+
+@pytest.fixture(scope="session")
+def read_back():
+    """`read_back(log)`: the log as inspect_ai reads it (tests.readback.inspect_reader), from
+    one reader process kept for the session."""
+    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to read logs")
+    worker = LineWorker("tests.readback.inspect_reader")
+    yield lambda path: worker.ask(str(path))
+    worker.close()
+
+
+@pytest.fixture(scope="session")
+def cli_worker():
+    """A process kept for the session that runs `adjudicate` commands (tests.readback.cli_worker):
+    inspect_ai, which `export --format inspect` loads, stays out of the test process."""
+    worker = LineWorker("tests.readback.cli_worker")
+    yield worker
+    worker.close()
