@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from db.connection import open_db
+from tests.line_worker import LineWorker
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -18,6 +19,17 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"public benchmark data not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def inspect_writer():
+    """`inspect_writer(spec, *outs)`: an Inspect log written by inspect_ai itself, from one
+    writer process kept for the session (tests/importers/inspect_writer.py): inspect_ai stays
+    out of the test process and is loaded once."""
+    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
+    worker = LineWorker("tests.importers.inspect_writer")
+    yield lambda spec, *outs: worker.ask({"spec": spec, "outs": [str(out) for out in outs]})
+    worker.close()
 
 
 @pytest.fixture

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
 from tests.line_worker import LineWorker
@@ -33,23 +29,20 @@ LEFT = {**FULL, "samples": [*FULL["samples"],
                             sample("d", "Halve $1$.", "\\frac{1}{2", ("0.5", "C"), ("1/2", "C"))]}
 
 
-def write_log(folder, spec, *names):
-    """`spec` written by inspect_ai (tests.importers.inspect_writer, in a subprocess)."""
+def write_log(writer, folder, spec, *names):
+    """`spec` written by inspect_ai (tests.importers.inspect_writer, the session's process)."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "spec.json").write_text(json.dumps(spec))
     outs = [folder / name for name in names]
-    subprocess.run([sys.executable, "-m", "tests.importers.inspect_writer",
-                    str(folder / "spec.json"), *map(str, outs)], check=True, capture_output=True)
+    writer(spec, *outs)
     return outs
 
 
 @pytest.fixture(scope="session")
-def written(tmp_path_factory):
+def written(tmp_path_factory, inspect_writer):
     """The logs, written once (read-only: copy them to change them)."""
-    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
     root = tmp_path_factory.mktemp("logs")
-    full_eval, full_json = write_log(root / "full", FULL, "full.eval", "full.json")
-    (left,) = write_log(root / "left", LEFT, "left.eval")
+    full_eval, full_json = write_log(inspect_writer, root / "full", FULL, "full.eval", "full.json")
+    (left,) = write_log(inspect_writer, root / "left", LEFT, "left.eval")
     return {"full.eval": full_eval, "full.json": full_json, "left.eval": left}
 
 
