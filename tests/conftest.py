@@ -8,9 +8,28 @@ from pathlib import Path
 import pytest
 
 from db.connection import open_db
+from tests.early import EarlyCheck
 from tests.line_worker import LineWorker
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+_EARLY: list[EarlyCheck] = []
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the whole-process checks of the tests about to run (tests/early.py)."""
+    for item in session.items:
+        check = getattr(getattr(item, "function", None), "start_early", None)
+        skipped = any(item.iter_markers("skip")) or any(
+            mark.args and mark.args[0] is True for mark in item.iter_markers("skipif"))
+        if isinstance(check, EarlyCheck) and not skipped:
+            check.start()
+            _EARLY.append(check)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A check still running when the session ends (cut short) is stopped."""
+    for check in _EARLY:
+        check.stop()
 
 
 @pytest.fixture
