@@ -45,18 +45,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from adjudicate.report import build_report  # noqa: E402
-from adjudicate.report.finite import full_read_interval  # noqa: E402
 from adjudicate.report.model import READING  # noqa: E402
+from adjudicate.report.partial.finite import full_read_interval  # noqa: E402
+from adjudicate.report.partial.strata import column_strata  # noqa: E402
+from adjudicate.report.partial.summary import counts  # noqa: E402
 from adjudicate.report.reading import reading_outcome, resolve  # noqa: E402
-from adjudicate.report.records import ScoredReply  # noqa: E402
-from adjudicate.report.sample_summary import counts  # noqa: E402
+from adjudicate.report.records import SampleSlot, ScoredReply  # noqa: E402
 from adjudicate.report.source import (
     records_from_db,  # noqa: E402
     sample_from_db,  # noqa: E402
-)
-from adjudicate.report.strata import (
-    SampleSlot,  # noqa: E402
-    column_strata,  # noqa: E402
 )
 from adjudicate.sampling.allocation import neyman_order, strata_states  # noqa: E402
 from adjudicate.sampling.order import ensure_order, interleave  # noqa: E402

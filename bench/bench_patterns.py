@@ -24,8 +24,9 @@ SHARED = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT))
 
 from db.connection import open_db  # noqa: E402
-from db.patterns import decisions_needed, pattern_summaries, refresh_patterns  # noqa: E402
-from graders.patterns import parse_pattern  # noqa: E402
+from db.patterns import pattern_summaries, refresh_patterns  # noqa: E402
+from graders.queue.patterns import parse_pattern  # noqa: E402
+from tests.queue_counts import decisions_needed  # noqa: E402
 
 FLOAT = re.compile(r"-?\d+\.0+(\\?%)?")  # an integer written as a float: 160.0, 50.0\%
 INTEGER = re.compile(r"-?\d[\d,]*")

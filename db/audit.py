@@ -9,7 +9,7 @@ from sqlite_utils import Database
 
 from db.connection import now, write_transaction
 from db.patterns import refresh_patterns
-from graders.disputes import AUDIT
+from graders.queue.disputes import AUDIT
 
 
 @dataclass(frozen=True)

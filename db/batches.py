@@ -17,7 +17,7 @@ from db.connection import inserted_id, now, write_transaction
 from db.errors import StoreError
 from db.labels import adjudicate, record_labels
 from graders.labels import LABELS
-from graders.patterns import NONE, SUSPECT, parse_pattern
+from graders.queue.patterns import NONE, SUSPECT, parse_pattern
 
 Scope = Literal["group", "pattern", "view"]
 Action = Literal["label", "adjudicate"]

@@ -1,4 +1,5 @@
-"""Open an adjudicate database: WAL, foreign keys, a busy timeout, migrations applied."""
+"""Open an adjudicate database: WAL, foreign keys, a busy timeout, migrations applied (or,
+for a reader, checked)."""
 
 from __future__ import annotations
 
@@ -16,30 +17,38 @@ from db.schema import MIGRATIONS
 BUSY_TIMEOUT_S = 30.0
 
 
-def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = True) -> Database:
-    """Open (or create) the database at `path` and bring its schema (and the queue's dispute
-    patterns) up to date.
+def open_db(path: str | Path, *, create: bool = True, check_same_thread: bool = True,
+            readonly: bool = False) -> Database:
+    """Open (or create) the database at `path` and bring its schema up to date.
 
-    Several processes may open the same file: WAL lets readers and one writer work at once, and
-    writers wait up to BUSY_TIMEOUT_S for each other instead of failing with "database is locked".
+    With `readonly` (the report, the export, the app's recounts): open an existing database
+    for reading only, so nothing is migrated or written, and refuse one whose schema is older
+    than this program's. Several processes may open the same file: WAL lets readers and one
+    writer work at once, and writers wait up to BUSY_TIMEOUT_S for each other instead of
+    failing with "database is locked".
     """
     path = Path(path)
-    if not create and not path.exists():
+    if (readonly or not create) and not path.exists():
         raise StoreError(f"{path}: no such database; create one with `adjudicate import`")
     if path.exists() and path.is_dir():
         raise StoreError(f"{path}: is a directory, not a database file")
     try:
-        conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S, check_same_thread=check_same_thread)
-        db = Database(conn)
+        if readonly:
+            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True,
+                                   timeout=BUSY_TIMEOUT_S, check_same_thread=check_same_thread)
+        else:
+            conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_S,
+                                   check_same_thread=check_same_thread)
+        db = Database(conn, execute_plugins=False)  # no third-party plugin changes our SQL
         db.execute("PRAGMA foreign_keys = ON")
         db.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_S * 1000)}")
         _check_is_ours(db, path)  # before anything is written, WAL mode included
-        if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            db.enable_wal()
-        MIGRATIONS.apply(db)
-        from db.patterns import refresh_patterns  # it writes through write_transaction, below
-
-        refresh_patterns(db)  # queued replies graded before patterns existed get theirs
+        if readonly:
+            _check_is_current(db, path)
+        else:
+            if db.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                db.enable_wal()
+            MIGRATIONS.apply(db)
     except sqlite3.DatabaseError as exc:
         raise (storage_error(exc, str(path))
                or StoreError(f"{path}: not a usable SQLite database ({exc})")) from exc
@@ -84,6 +93,19 @@ def _check_is_ours(db: Database, path: Path) -> None:
         )
 
 
+def _check_is_current(db: Database, path: Path) -> None:
+    """Refuse, for a reader, a database whose schema this program would migrate first."""
+    pending = MIGRATIONS.pending(db)
+    if pending and not MIGRATIONS.applied(db):
+        raise StoreError(f"{path}: holds nothing yet; fill it with `adjudicate import`")
+    if pending:
+        raise StoreError(
+            f"{path}: its schema is older than this adjudicate's ({len(pending)} "
+            f"migration{'s' if len(pending) > 1 else ''} to apply) and this command only reads; "
+            f"run a command that writes to it first (e.g. `adjudicate grade --db {path}`), "
+            "which brings it up to date")
+
+
 @contextmanager
 def write_transaction(db: Database) -> Iterator[Database]:
     """A write transaction that takes the write lock up front (BEGIN IMMEDIATE).
@@ -99,11 +121,11 @@ def write_transaction(db: Database) -> Iterator[Database]:
     conn.execute("BEGIN IMMEDIATE")
     try:
         yield db
-    except BaseException:
-        conn.rollback()
-        raise
-    else:
         conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:  # a failed COMMIT (a full disk) may leave it open, or not
+            conn.rollback()
+        raise
 
 
 def database_file(db: Database) -> str:

@@ -39,14 +39,23 @@ STORAGE_FAILURES = (
      "check the disk and its free space"),
     ("unable to open database file", "cannot be opened for writing (SQLite writes its -wal and "
      "-shm files beside it)", "make its folder writable"),
+    ("database is locked", "stayed locked by another writer past the wait (another command, "
+     "such as a grade or an import, held its write lock)", "wait for that command to finish"),
 )
+
+
+def storage_failure(exc: sqlite3.Error) -> tuple[str, str] | None:
+    """(what happened, what to do) when SQLite refused to write for a reason outside
+    adjudicate (STORAGE_FAILURES), or None for any other error."""
+    said = str(exc).lower()
+    return next(((what, todo) for words, what, todo in STORAGE_FAILURES if words in said), None)
 
 
 def storage_error(exc: sqlite3.Error, where: str) -> StoreError | None:
     """The actionable form of SQLite refusing to write `where`, or None for any other error."""
-    said = str(exc).lower()
-    for words, what, todo in STORAGE_FAILURES:
-        if words in said:
-            return StoreError(f"{where} {what}: the step that failed was rolled back and "
-                              f"everything committed before it is kept; {todo}, then rerun")
-    return None
+    known = storage_failure(exc)
+    if known is None:
+        return None
+    what, todo = known
+    return StoreError(f"{where} {what}: the step that failed was rolled back and "
+                      f"everything committed before it is kept; {todo}, then rerun")

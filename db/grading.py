@@ -12,7 +12,7 @@ from sqlite_utils import Database
 from db.audit import requeue_audit
 from db.connection import now, write_transaction
 from db.patterns import refresh_patterns
-from graders.patterns import VERSION as PATTERNS_VERSION
+from graders.queue.patterns import VERSION as PATTERNS_VERSION
 from graders.verdict import Extraction, Verdict
 
 
@@ -165,18 +165,6 @@ def store_batch(db: Database, graded: Sequence[GradedReply],
         marks = mark()
         set_queue(db, marks.reply_ids, marks.entries)
     return marks
-
-
-def current_verdicts(db: Database, reply_ids: Sequence[int] | None = None) -> dict[int, dict[str, str]]:
-    """reply id -> {grader: outcome} for current verdicts."""
-    sql = "SELECT reply_id, grader, verdict FROM verdicts WHERE current = 1"
-    out: dict[int, dict[str, str]] = {}
-    for reply_id, grader, verdict in db.execute(sql):
-        out.setdefault(reply_id, {})[grader] = verdict
-    if reply_ids is not None:
-        wanted = set(reply_ids)
-        out = {k: v for k, v in out.items() if k in wanted}
-    return out
 
 
 def save_selfcheck(

@@ -18,25 +18,12 @@ from graders.labels import LABELS
 
 
 @dataclass(frozen=True)
-class LabelState:
-    """One reviewer's current view of one reply."""
-
-    reply_id: int
-    reviewer: str
-    label: str | None
-    status: str  # labeled | skipped | cleared
-    note: str | None
-
-
-@dataclass(frozen=True)
 class Undone:
-    """What an undo reverted: the event it undid and the state the reply is back in."""
+    """What an undo reverted: the event it undid."""
 
     reply_id: int
     action: str
     label: str | None
-    restored_label: str | None
-    restored_status: str | None
 
 
 def _kind(db: Database, reply_id: int) -> str:
@@ -163,13 +150,6 @@ _OPEN_EVENTS = """SELECT id, reply_id, action, label, previous_label, previous_s
                   ORDER BY id DESC"""
 
 
-def undo_last(db: Database, reviewer: str) -> Undone | None:
-    """Revert this reviewer's most recent event not yet undone, as a new 'undo' event."""
-    with write_transaction(db):
-        row = db.execute(_OPEN_EVENTS.format(also="") + " LIMIT 1", [reviewer]).fetchone()
-        return None if row is None else _revert(db, reviewer, row)
-
-
 def undo_last_action(db: Database, reviewer: str) -> list[Undone]:
     """Revert this reviewer's most recent action not yet undone: one event, or every event of
     a decision over many replies (one batch), newest first, in one transaction."""
@@ -217,18 +197,7 @@ def _revert(db: Database, reviewer: str, row: Sequence) -> Undone:
         undo_id = _event(db, reply_id, reviewer, "undo", prev_label, prev_note, current,
                          undoes=event_id)
         _set_state(db, reply_id, reviewer, prev_label, prev_status, prev_note, undo_id)
-    return Undone(reply_id, action, label, prev_label, prev_status)
-
-
-def labels_for(db: Database, reply_id: int) -> list[LabelState]:
-    """Every reviewer's current state on a reply."""
-    return [
-        LabelState(reply_id, reviewer, label, status, note)
-        for reviewer, label, status, note in db.execute(
-            "SELECT reviewer, label, status, note FROM labels WHERE reply_id = ? ORDER BY reviewer",
-            [reply_id],
-        )
-    ]
+    return Undone(reply_id, action, label)
 
 
 def history(db: Database, reply_id: int) -> list[dict]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from db.connection import write_transaction
-from graders.patterns import VERSION, Pattern, code_pattern, math_pattern, parse_pattern
+from graders.queue.patterns import VERSION, Pattern, code_pattern, math_pattern, parse_pattern
 from graders.registry import GRADERS
 
 CHUNK = 500
@@ -20,7 +20,7 @@ CHUNK = 500
 
 def refresh_patterns(db: Database) -> int:
     """Compute the pattern of every queued reply that has none, or one of an older
-    `graders.patterns.VERSION`, from its stored extraction, key and verdicts; returns how many.
+    `graders.queue.patterns.VERSION`, from its stored extraction, key and verdicts; returns how many.
     Nothing is written when every pattern is current."""
     stale = [row[0] for row in db.execute(
         "SELECT reply_id FROM queue WHERE pattern IS NULL OR pattern_version IS NOT ?",
@@ -114,29 +114,3 @@ def pattern_examples(db: Database, pattern_id: str) -> list[int]:
     picks = [rng.choice(members) for members in groups.values()]
     rng.shuffle(picks)
     return picks
-
-
-@dataclass(frozen=True)
-class DecisionsNeeded:
-    """How many decisions settle part of the queue: one per (answer, key) group (group labels
-    alone), against one per decidable pattern plus one per group of no pattern."""
-
-    replies: int
-    groups: int  # decisions with group labels alone
-    patterns: int  # decidable patterns
-    unpatterned_replies: int
-    unpatterned_groups: int
-
-    @property
-    def with_patterns(self) -> int:
-        return self.patterns + self.unpatterned_groups
-
-
-def decisions_needed(db: Database, reasons: Sequence[str] = ()) -> DecisionsNeeded:
-    """The count over the queue, or over replies queued for one of `reasons` (e.g. disagree)."""
-    where = f"WHERE reason IN ({', '.join('?' * len(reasons))})" if reasons else ""
-    rows = db.execute(f"SELECT pattern, group_key FROM queue {where}", list(reasons)).fetchall()
-    decidable = {p for p, _ in rows if p is not None and parse_pattern(p).decidable}
-    rest = [g for p, g in rows if p not in decidable]
-    return DecisionsNeeded(len(rows), len({g for _, g in rows}), len(decidable), len(rest),
-                           len(set(rest)))

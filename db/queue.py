@@ -1,4 +1,5 @@
-"""The review queue: filters, the order a reviewer reads in, and where they resume.
+"""The review queue: the replies a filter selects, the order a reviewer reads them in, and
+where they resume.
 
 The queue is ordered so a reviewer reads the replies they have not labeled first, then the ones
 they skipped, then their labeled ones; within that, problem by problem, and identical (extracted
@@ -7,7 +8,6 @@ answer, key) pairs next to each other, so a run of the same pair can be labeled 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -15,25 +15,11 @@ from typing import Any, NamedTuple
 from sqlite_utils import Database
 
 from db.text_match import SQL_FUNCTION, TextMatch, register
-from graders.patterns import parse_pattern
+from graders.queue.patterns import parse_pattern
 from graders.registry import GRADERS
 
+# the statuses a filter selects by (their help, and the filter in words: adjudicate.app.filter_language)
 STATUSES = ("unlabeled", "labeled", "skipped", "mine", "conflicting")
-STATUS_HELP = {
-    "unlabeled": "nobody has labeled it yet",
-    "labeled": "some reviewer labeled it (or it was adjudicated)",
-    "skipped": "you skipped it",
-    "mine": "you labeled it",
-    "conflicting": "reviewers gave it different labels",
-}
-OUTCOME_WORDS = {
-    "accept": "accept", "accepts": "accept", "accepted": "accept", "pass": "accept",
-    "passes": "accept", "passed": "accept",
-    "reject": "reject", "rejects": "reject", "rejected": "reject", "fail": "reject",
-    "fails": "reject", "failed": "reject",
-    "error": "error", "errors": "error", "errored": "error",
-    "timeout": "timeout", "timeouts": "timeout", "timed-out": "timeout",
-}
 
 
 @dataclass(frozen=True)
@@ -48,52 +34,11 @@ class QueueFilter:
     status: str | None = None  # one of STATUSES, relative to the reviewer
     answer: TextMatch | None = None  # on the extracted answer (code: the extracted program)
     key: TextMatch | None = None  # on the key
-    patterns: tuple[str, ...] = ()  # dispute pattern ids (`graders.patterns`)
+    patterns: tuple[str, ...] = ()  # dispute pattern ids (`graders.queue.patterns`)
 
     def __post_init__(self) -> None:
         if self.status is not None and self.status not in STATUSES:
             raise ValueError(f"unknown status {self.status!r}; use one of {', '.join(STATUSES)}")
-
-    def describe(self) -> str:
-        """A short human description, e.g. 'run m · exact rejects, symbolic accepts'."""
-        parts = []
-        for name, values in (("run", self.runs), ("benchmark", self.benchmarks),
-                             ("problem", self.problems), ("rule", self.rules)):
-            if values:
-                parts.append(f"{name} {', '.join(values)}")
-        if self.graders:
-            parts.append(format_grader_pattern(self.graders))
-        for what, match in (("answer", self.answer), ("key", self.key)):
-            if match is not None:
-                parts.append(match.describe(what))
-        if self.patterns:
-            parts.append("pattern " + ", ".join(parse_pattern(p).name for p in self.patterns))
-        if self.status:
-            parts.append(self.status)
-        return " · ".join(parts) or "everything queued"
-
-
-def parse_grader_pattern(text: str) -> tuple[tuple[str, str], ...]:
-    """Read "exact rejects, symbolic accepts" (or "exact=reject symbolic:accept") into pairs."""
-    pairs = []
-    for chunk in re.split(r"[,;]|\band\b", text):
-        words = chunk.replace("=", " ").replace(":", " ").split()
-        if not words:
-            continue
-        if len(words) != 2 or words[1].lower() not in OUTCOME_WORDS:
-            raise ValueError(
-                f"cannot read grader pattern {chunk.strip()!r}: write GRADER OUTCOME pairs "
-                "such as 'exact rejects, symbolic accepts' (outcomes: accepts, rejects, "
-                "errors, timeout)"
-            )
-        pairs.append((words[0], OUTCOME_WORDS[words[1].lower()]))
-    return tuple(pairs)
-
-
-def format_grader_pattern(pairs: Sequence[tuple[str, str]]) -> str:
-    """The inverse of parse_grader_pattern, in words: 'exact rejects, symbolic accepts'."""
-    plural = {"accept": "accepts", "reject": "rejects", "error": "errors", "timeout": "timeout"}
-    return ", ".join(f"{grader} {plural.get(outcome, outcome)}" for grader, outcome in pairs)
 
 
 class QueueRow(NamedTuple):

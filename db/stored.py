@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from graders.patterns import parse_pattern
+from graders.queue.patterns import parse_pattern
 
 CHUNK = 2000  # replies per round trip: memory stays flat however large the database
 
@@ -39,7 +39,7 @@ class StoredVerdict:
 class StoredQueueEntry:
     reason: str
     group_key: str
-    pattern: str | None  # the dispute pattern's id (`graders.patterns`)
+    pattern: str | None  # the dispute pattern's id (`graders.queue.patterns`)
     suggested_label: str | None
     key_issue: str | None  # why the key looks wrong (a suspect key), when it does
 

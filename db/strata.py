@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from graders.disputes import AUDIT
+from graders.queue.disputes import AUDIT
 from graders.registry import GRADERS
 
 SEPARATOR = " · "

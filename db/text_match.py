@@ -28,9 +28,6 @@ class TextMatch:
             except re.error as exc:
                 raise ValueError(f"not a regular expression: {self.text!r} ({exc})") from None
 
-    def matches(self, value: str | None) -> bool:
-        return _matches(self.text, self.regex, value)
-
     def describe(self, what: str) -> str:
         """'answer matches /\\.0$/' or 'key contains “1,”' (the text as typed)."""
         return f"{what} matches /{self.text}/" if self.regex else f"{what} contains “{self.text}”"

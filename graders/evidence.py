@@ -78,6 +78,15 @@ class FirstFailure(TypedDict, total=False):
     status: str
 
 
+class ProbeBudgetStop(TypedDict, total=False):
+    """A probe tally's note that the probe budget stopped samples before they ran on the input
+    (`graders/code/probe_budget.py`)."""
+
+    run: int  # samples of the problem that ran on the input
+    of: int  # samples of the problem that pass its base tests (and were to be asked)
+    why: str  # which budget, in words
+
+
 class SuiteEvidence(TypedDict, total=False):
     """A code suite's verdict: counts of inputs, the first failure, a suggested triage."""
 
@@ -114,3 +123,15 @@ def first_failure(evidence: Mapping[str, Any]) -> FirstFailure | None:
     """The first failing input recorded in a verdict's evidence, if any."""
     value = evidence.get("first_failure")
     return cast(FirstFailure, value) if isinstance(value, dict) else None
+
+
+def probe_stop_line(tally: Mapping[str, Any] | None) -> str | None:
+    """'probes stopped at the budget: 3 of 9 samples run (why)', or None when the probe
+    budget stopped no sample before this tally's input."""
+    note = (tally or {}).get("budget")
+    if not isinstance(note, dict):
+        return None
+    stop = cast(ProbeBudgetStop, note)
+    why = stop.get("why")
+    return (f"probes stopped at the budget: {stop.get('run')} of {stop.get('of')} samples run"
+            + (f" ({why})" if why else ""))

@@ -57,7 +57,7 @@ class LabelRegistry(NamedRegistry[LabelSpec]):
     def kinds(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(spec.kind for spec in self))
 
-    def slot(self, spec: LabelSpec) -> int:
+    def digit(self, spec: LabelSpec) -> int:
         """Its digit alternate: the 1-based position among its kind's labels."""
         return self.for_kind(spec.kind).index(spec) + 1
 

@@ -20,17 +20,17 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Literal
 
-from graders.math.versions import (
+from graders.named_registry import NamedRegistry
+from graders.verdict import Verdict
+from graders.versions import (
     EXACT_VERSION,
     FULL_VERSION,
     NORMALIZED_VERSION,
     SYMBOLIC_VERSION,
 )
-from graders.named_registry import NamedRegistry
-from graders.verdict import Verdict
 
 Kind = Literal["math", "code", "imported"]
-# How a verdict counts in the queue rule (`graders.disputes`): a `peer` is one vote among the
+# How a verdict counts in the queue rule (`graders.queue.disputes`): a `peer` is one vote among the
 # reply's peers (disputed when they disagree, or none accepts); `base` and `extended` are the
 # two test suites of a code sample (disputed when it passes base and fails extended).
 Vote = Literal["peer", "base", "extended"]

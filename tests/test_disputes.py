@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graders.disputes import code_dispute, code_group_key, dispute_reason, math_dispute, math_group_key
+from graders.queue.disputes import code_dispute, code_group_key, dispute_reason, math_dispute, math_group_key
 from graders.registry import GRADERS, GraderSpec
 from graders.verdict import Verdict
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graders.disputes import code_dispute, math_dispute
-from graders.pattern_rules import choice_letter, list_items, parse_number, unwrap
-from graders.patterns import (
+from graders.queue.disputes import code_dispute, math_dispute
+from graders.queue.pattern_rules import choice_letter, list_items, parse_number, unwrap
+from graders.queue.patterns import (
     KINDS,
     Pattern,
     classify_math,

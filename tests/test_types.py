@@ -93,3 +93,12 @@ def test_config_checks_the_bodies_of_unannotated_functions(cache_dir: Path, tmp_
     result = _mypy(cache_dir, str(bad))
     assert result.returncode == 1
     assert "bad.py:2: error: Incompatible types in assignment" in result.stdout
+
+
+def test_config_requires_every_function_annotated(cache_dir: Path, tmp_path: Path) -> None:
+    # disallow_untyped_defs: a function without annotations fails the run, even a correct one
+    bad = tmp_path / "unannotated.py"
+    bad.write_text("def total(rows):\n    return len(rows)\n")
+    result = _mypy(cache_dir, str(bad))
+    assert result.returncode == 1
+    assert "unannotated.py:1: error: Function is missing a type annotation" in result.stdout

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from textual.app import App
 from textual.screen import Screen
 
+from adjudicate.app.frames import AfterFrameApp, release
 from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.session import QueueFilter, ReviewSession
 from adjudicate.safe_text import visible
 
 
-class ReviewApp(App[None]):
+class ReviewApp(AfterFrameApp):
     """`adjudicate review`: the queue for one reviewer on one database."""
 
     TITLE = "adjudicate review"
@@ -34,6 +34,7 @@ class ReviewApp(App[None]):
         return ReviewScreen(self.session, self.guidelines)
 
     def on_unmount(self) -> None:
+        release()
         self.session.close()
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from adjudicate.app.formatting import compact
 from adjudicate.app.session import LabelConflict
 from graders.labels import LABELS
-from graders.patterns import parse_pattern
+from graders.queue.patterns import parse_pattern
 
 GROUPINGS = ("reply", "pair", "pattern")  # `g` cycles through them in this order
 GROUPING_WORDS = {"reply": "one by one", "pair": "by (answer, key)", "pattern": "by pattern"}

@@ -15,7 +15,7 @@ from graders.labels import LABELS
 MOVE = Binding.Group("move", compact=True)
 SCROLL_KEYS = ("up", "down", "pageup", "pagedown", "home", "end")
 LABEL_ACTIONS = ("label", "label_group", "adjudicate", "decide", "choose")  # take a label name
-SLOT_ACTIONS = ("label_slot", "adjudicate_slot", "decide_slot", "choose_slot")  # take a digit
+DIGIT_ACTIONS = ("label_digit", "adjudicate_digit", "decide_digit", "choose_digit")  # take a digit
 
 
 def scroll_bindings() -> list[Binding]:
@@ -45,10 +45,10 @@ UNDO_BINDING = Binding("u", "undo", "undo",
                        tooltip="undo your last action (a decision over many replies at once)")
 
 
-def _slots_in_words() -> str:
+def _digits_in_words() -> str:
     """'math 1 correct, 2 incorrect, 3 bad key; code 1 bug, …'."""
     return "; ".join(
-        f"{kind} " + ", ".join(f"{LABELS.slot(s)} {s.short}" for s in LABELS.for_kind(kind))
+        f"{kind} " + ", ".join(f"{LABELS.digit(s)} {s.short}" for s in LABELS.for_kind(kind))
         for kind in LABELS.kinds())
 
 
@@ -57,11 +57,11 @@ def label_bindings(action: str, *, groups: bool) -> list[Binding]:
     bindings = [
         Binding(s.key, f"{action}('{s.name}')", s.short, tooltip=s.description) for s in LABELS
     ]
-    slots = max((len(LABELS.for_kind(kind)) for kind in LABELS.kinds()), default=0)
+    digits = max((len(LABELS.for_kind(kind)) for kind in LABELS.kinds()), default=0)
     bindings += [
-        Binding(str(slot), f"{action}_slot({slot})", f"label #{slot}", show=False,
-                tooltip=f"the item's labels in order: {_slots_in_words()}")
-        for slot in range(1, slots + 1)
+        Binding(str(digit), f"{action}_digit({digit})", f"label #{digit}", show=False,
+                tooltip=f"the item's labels in order: {_digits_in_words()}")
+        for digit in range(1, digits + 1)
     ]
     if groups:
         bindings += [
@@ -184,12 +184,12 @@ def label_action_applies(action: str, parameters: tuple[object, ...],
     None when `action` is not a label action, for the screen to decide."""
     if action in LABEL_ACTIONS:
         return kind is not None and LABELS.applies(kind, parameters[0])
-    if action in SLOT_ACTIONS:
-        slot = parameters[0]
-        return kind is not None and isinstance(slot, int) and slot <= len(LABELS.for_kind(kind))
+    if action in DIGIT_ACTIONS:
+        digit = parameters[0]
+        return kind is not None and isinstance(digit, int) and digit <= len(LABELS.for_kind(kind))
     return None
 
 
-def slot_label(kind: str, slot: int) -> str:
-    """The name of an item's `slot`-th label (1-based)."""
-    return LABELS.for_kind(kind)[int(slot) - 1].name
+def digit_label(kind: str, digit: int) -> str:
+    """The name of an item's `digit`-th label (1-based)."""
+    return LABELS.for_kind(kind)[int(digit) - 1].name

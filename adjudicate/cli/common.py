@@ -70,22 +70,13 @@ def _bar(count: ProgressColumn) -> Progress:
 
 
 @contextmanager
-def byte_progress(description: str, total: int | None) -> Iterator[Progress]:
-    """A transient progress bar over bytes read (hidden when stderr is not a terminal)."""
-    from rich.progress import DownloadColumn
+def count_progress(description: str, total: int | None, *,
+                   in_bytes: bool = False) -> Iterator[Progress]:
+    """A transient progress bar over items, or over bytes read (hidden when stderr is not a
+    terminal)."""
+    from rich.progress import DownloadColumn, MofNCompleteColumn
 
-    progress = _bar(DownloadColumn())
-    with progress:
-        progress.add_task(description, total=total)
-        yield progress
-
-
-@contextmanager
-def count_progress(description: str, total: int | None) -> Iterator[Progress]:
-    """A transient progress bar over items (hidden when stderr is not a terminal)."""
-    from rich.progress import MofNCompleteColumn
-
-    progress = _bar(MofNCompleteColumn())
+    progress = _bar(DownloadColumn() if in_bytes else MofNCompleteColumn())
     with progress:
         progress.add_task(description, total=total)
         yield progress

@@ -119,7 +119,7 @@ def explain(
         pairs = _read_pairs(path)
     from rich.console import Console
 
-    from graders.math.explain import explain_many  # SymPy and Math-Verify load only here
+    from graders.queue.explain import explain_many  # SymPy and Math-Verify load only here
 
     console = Console()
     results = explain_many(pairs, jobs=jobs or (1 if len(pairs) == 1 else None), timeout_s=timeout)

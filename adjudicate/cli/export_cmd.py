@@ -51,7 +51,7 @@ def export(db_path: Path, fmt: str, out: Path | None, run: str | None, no_text: 
     (`adjudicate import export.jsonl --db other.db`); labels are not imported. The copy
     formats never write the original file: each copy goes into --out under its file's name.
     """
-    db = open_db(db_path, create=False)
+    db = open_db(db_path, readonly=True)  # a reader: it neither migrates nor writes
     require_runs(db, [run] if run else [])
     if fmt in COPY_FORMATS:
         if out is None:

@@ -52,9 +52,16 @@ if TYPE_CHECKING:
               help="Which failing code samples get their minimal failing input and the other "
                    "samples' outputs on it, in a stage after the verdicts: the queued ones "
                    "(the ones a person reads), every failing one, or none.")
+@click.option("--probe-seconds", type=click.FloatRange(min=0, min_open=True), default=2.0,
+              show_default=True,
+              help="CPU seconds each code sample may spend on its problem's queued failing "
+                   "inputs (a time limit counts in full); past it the sample is asked no more "
+                   "and the tallies say how many samples ran.")
+@click.option("--probe-runs", type=click.IntRange(min=1), default=4096, show_default=True,
+              help="Sample-input runs per problem for those tallies in one grade.")
 def grade(db_path: Path, jobs: int | None, run: str | None, timeout_s: float,
           unsafe_no_isolation: bool, executor: str, address: str | None,
-          batch_size: int | None, evidence: str) -> None:
+          batch_size: int | None, evidence: str, probe_seconds: float, probe_runs: int) -> None:
     """Grade every reply not yet graded by the current grader versions, and queue the disputes.
 
     Code samples have their program extracted and run in a sandbox against the base and the
@@ -89,7 +96,7 @@ def grade(db_path: Path, jobs: int | None, run: str | None, timeout_s: float,
     with open_executor(executor, jobs, address, batch_size) as where:
         grade_everything(db, jobs=jobs or os.cpu_count() or 1, run=run, timeout_s=timeout_s,
                          unsafe_no_isolation=unsafe_no_isolation, executor=where,
-                         evidence=evidence)
+                         evidence=evidence, probe=(probe_runs, probe_seconds))
     click.echo(f"Next: adjudicate review --db {db_path} --reviewer YOUR_NAME")
 
 
@@ -118,14 +125,22 @@ def open_executor(name: str, jobs: int | None, address: str | None,
 
 def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                      timeout_s: float = 5.0, unsafe_no_isolation: bool = False,
-                     executor: Executor | None = None, evidence: str = "queued") -> None:
-    """Grade math then code replies with progress bars, and say what happened."""
+                     executor: Executor | None = None, evidence: str = "queued",
+                     probe: tuple[int, float] | None = None) -> None:
+    """Grade math then code replies with progress bars, and say what happened; `probe` is
+    the probe stage's (runs per problem, CPU seconds per sample), else its defaults."""
     from adjudicate.grading.code_pipeline import grade_code_replies
     from adjudicate.grading.errata_stage import regrade_errata
     from adjudicate.grading.math_pipeline import grade_math_replies
+    from db.patterns import refresh_patterns
+    from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
     from graders.code.sandbox import IsolationUnavailable
 
+    # queued replies whose pattern is of another `graders.queue.patterns.VERSION` (or that were
+    # queued before patterns existed) get this version's, as verdicts get their graders' new one
+    refresh_patterns(db)
     executor = executor or LocalExecutor(jobs)
+    limits = ProbeLimits(*probe) if probe else DEFAULT_PROBE
     with staged_progress("Grading math replies") as (stage, advance):
         summary = grade_math_replies(db, jobs=jobs, run=run, timeout_s=timeout_s,
                                      on_stage=stage, on_progress=advance, executor=executor)
@@ -149,7 +164,8 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
         try:
             code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance,
                                       unsafe_no_isolation=unsafe_no_isolation,
-                                      executor=executor, evidence=evidence)
+                                      executor=executor, evidence=evidence,
+                                      probe=limits)
         except IsolationUnavailable as refused:
             raise click.ClickException(f"code samples were not graded: {refused}") from None
     if code.graded:
@@ -161,6 +177,12 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     if code.shrunk:
         click.echo(f"Code: minimal failing inputs for {code.shrunk:,} failing samples "
                    f"({evidence}).")
+    if code.probes_stopped:
+        click.echo(f"Code: probes stopped at the budget on "
+                   f"{plural(code.probes_stopped, 'failing input')} (each sample may spend "
+                   f"{limits.sample_cpu_s:g} CPU s on its problem's inputs, each problem "
+                   f"{limits.runs:,} runs: --probe-seconds, --probe-runs); the review screen "
+                   "says how many samples ran on each.")
     for problem, why in code.unusable:
         click.echo(visible(f"Warning: {problem}: cannot be graded ({why}); its replies stay "
                            "ungraded. Re-import the problem with its tests."), err=True)

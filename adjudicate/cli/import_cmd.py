@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from adjudicate.cli.common import byte_progress, db_option
+from adjudicate.cli.common import count_progress, db_option
 from adjudicate.importers.format_catalogue import CATALOGUE
 
 HELP_WIDTH = 96  # the format list is shown as written, not rewrapped by click
@@ -171,7 +171,7 @@ def import_(
     size = path.stat().st_size if path.exists() and path.suffix != ".gz" else None
     # the bar's description is rich markup: the file name shown inert, its `[` escaped
     with creating_db(db_path) as db, \
-            byte_progress(f"Reading {escape(visible(path.name))}", size) as progress:
+            count_progress(f"Reading {escape(visible(path.name))}", size, in_bytes=True) as progress:
         task = progress.task_ids[0]
         summary = import_file(db, file, options, on_bytes=lambda n: progress.advance(task, n))
     parts = []

@@ -54,7 +54,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
       adjudicate report --db evals.db --format markdown --out REPORT.md
       adjudicate report --db evals.db --format html --out report.html
     """
-    db = open_db(db_path, create=False)
+    db = open_db(db_path, readonly=True)  # a reader: it neither migrates nor writes
     require_runs(db, [run] if run else [])
     with stderr.status("Reading replies, verdicts and labels…"):
         records = records_from_db(db, run=run)

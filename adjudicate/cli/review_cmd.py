@@ -10,12 +10,14 @@ from pathlib import Path
 
 import click
 
+from adjudicate.app.filter_language import STATUS_HELP, parse_grader_pattern
 from adjudicate.cli.common import db_option
 from adjudicate.cli.console import stderr
 from adjudicate.cli.sample_options import prepare_sample, sample_options
 from db.connection import open_db
 from db.grading import queue_count
-from db.queue import STATUS_HELP, QueueFilter, parse_grader_pattern
+from db.patterns import refresh_patterns
+from db.queue import QueueFilter
 from db.runs import require_runs
 from db.text_match import TextMatch
 from graders.labels import LABELS
@@ -122,6 +124,7 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
     try:
         require_runs(db, flt.runs)
         queued = queue_count(db)
+        refresh_patterns(db)  # the patterns read and decided on are this version's
     finally:
         db.close()
     if queued == 0:

@@ -15,12 +15,12 @@ from adjudicate.errata_file.records import (
     QuirkInput,
     ReferenceQuirk,
 )
-from adjudicate.report.diagnostics import natural_key
+from adjudicate.report.compute.diagnostics import natural_key
 from adjudicate.report.reading import resolve
 from adjudicate.report.source import records_from_db
 from db.errata import Erratum, active_errata
 from db.probes import tally_by_task
-from graders.evidence import first_failure
+from graders.evidence import first_failure, probe_stop_line
 from graders.key_errata import settle_key
 from graders.labels import LABELS
 
@@ -85,4 +85,5 @@ def _quirk_input(db: Database, benchmark: str, problem: str, first: Any) -> Quir
     top = wrong[0] if wrong else None
     return QuirkInput(call, tally["which"], tally["reference"],
                       top["output"] if top else None, top["count"] if top else 0,
-                      tally["samples"], len(top["runs"]) if top else 0)
+                      tally["samples"], len(top["runs"]) if top else 0,
+                      probe_stop_line(tally))

@@ -39,6 +39,7 @@ class QuirkInput:
     agreeing: int  # samples returning it
     samples: int  # base-passing samples asked
     runs: int  # distinct runs among the agreeing samples
+    probes_stopped: str | None = None  # "probes stopped at the budget: N of M samples run (why)"
 
 
 @dataclass(frozen=True)

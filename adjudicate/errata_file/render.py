@@ -72,6 +72,8 @@ def _quirk_lines(quirk: ReferenceQuirk) -> list[str]:
                      f"{word(shown.samples, 'passes', 'pass')} the base tests "
                      f"{word(shown.agreeing, 'returns', 'return')} "
                      f"`{_code(shown.most_samples_return)}` ({plural(shown.runs, 'run')})")
+        if shown.probes_stopped:
+            line += f"; {_md(shown.probes_stopped)}"
         lines.append(line)
     lines += [f"  - {_md(who)}: {_md(note)}" for who, note in quirk.notes]
     return [*lines, ""]

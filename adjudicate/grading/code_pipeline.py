@@ -40,9 +40,10 @@ from graders.code import (
 from graders.code.evidence import build_verdicts
 from graders.code.expected import VERSION as EXPECTED_VERSION
 from graders.code.minimal import DEFAULT_SHRINK, ShrinkLimits
+from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
 from graders.code.probes import VERSION as PROBE_VERSION
-from graders.disputes import code_dispute
 from graders.progress import Advance, Stage
+from graders.queue.disputes import code_dispute
 from graders.registry import GRADERS, PLUS
 from graders.verdict import ACCEPT, Extraction, Verdict
 
@@ -63,6 +64,7 @@ class CodeSummary:
     unusable: list[tuple[str, str]] = field(default_factory=list)  # (problem, why): not graded
     probed: int = 0  # (sample, failing input) pairs run to show what the other samples did
     shrunk: int = 0  # failing samples given their minimal failing input
+    probes_stopped: int = 0  # failing inputs on which the probe budget stopped some samples
 
 
 def code_problem(row: dict[str, Any]) -> CodeProblem:
@@ -81,6 +83,7 @@ def grade_code_replies(
     on_stage: Stage | None = None, on_progress: Advance | None = None,
     unsafe_no_isolation: bool = False, shrink: ShrinkLimits | None = DEFAULT_SHRINK,
     executor: Executor | None = None, evidence: str = "queued",
+    probe: ProbeLimits = DEFAULT_PROBE,
 ) -> CodeSummary:
     """Grade every code reply missing a current base/plus verdict; resumable batch by batch.
 
@@ -91,13 +94,14 @@ def grade_code_replies(
     Each failing sample records its first failing input; then, for the failing samples in
     `evidence` ("queued", "all" or "none"), that input is shrunk within `shrink` (None: not
     shrunk) in a stage of its own, and the other base-passing samples of a problem are run on
-    its queued failing inputs (not with "none").
+    its queued failing inputs within `probe` (not with "none").
     The sandboxes run where `executor` puts them (default: `jobs` on this machine); only this
     process writes to the store.
     """
     if evidence not in SCOPES:
         raise ValueError(f"evidence must be one of {', '.join(SCOPES)}, not {evidence!r}")
-    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation))
+    config = CodeGradeConfig(sandbox=SandboxConfig(unsafe_no_isolation=unsafe_no_isolation),
+                             probe=probe)
     todo = replies_to_grade(db, "code", GRADERS.versions("code"), run)
     summary = CodeSummary()
     problems: dict[int, CodeProblem] = {}
@@ -147,8 +151,9 @@ def _evidence(db: Database, problems: dict[int, CodeProblem],
     missing = {pid: problem for pid, problem in probing.items() if pid not in expected}
     if missing:
         expected.update(_expected_outputs(db, missing, executor, on_stage, on_progress, config))
-    summary.probed = probe_failing_inputs(db, probing, expected, executor, config, on_stage,
-                                          on_progress)
+    probed = probe_failing_inputs(db, probing, expected, executor, config, on_stage,
+                                  on_progress)
+    summary.probed, summary.probes_stopped = probed.ran, probed.stopped
 
 
 def _grade(db: Database, todo: list[ReplyToGrade], problems: dict[int, CodeProblem],

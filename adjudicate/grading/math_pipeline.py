@@ -10,8 +10,8 @@ from sqlite_utils import Database
 from adjudicate.grading.executor import Executor, LocalExecutor
 from adjudicate.grading.requeue import with_imported
 from db.grading import GradedReply, QueueEntry, QueueMarks, replies_to_grade, store_batch
-from graders.disputes import ALL_REJECT, DISAGREE, SUSPECT_KEY, math_dispute
 from graders.progress import Advance, Stage
+from graders.queue.disputes import ALL_REJECT, DISAGREE, SUSPECT_KEY, math_dispute
 from graders.registry import GRADERS
 
 if TYPE_CHECKING:

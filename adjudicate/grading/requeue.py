@@ -9,7 +9,7 @@ from sqlite_utils import Database
 
 from db.grading import QueueEntry, QueueMarks, store_batch
 from db.imported_verdicts import current_verdicts_except, stored_gradings
-from graders.disputes import code_dispute, math_dispute
+from graders.queue.disputes import code_dispute, math_dispute
 from graders.registry import GRADERS
 from graders.verdict import Verdict
 

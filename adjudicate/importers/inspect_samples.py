@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from adjudicate.importers.reading import CarriedRun, Parsed, RecordAt
-from adjudicate.importers.verdict_values import EXPECTED, outcome_of, shown
+from adjudicate.importers.verdict_values import harness_verdict, shown
 from db.records import ImportedVerdict, ProblemRecord, ReplyRecord
-from graders.registry import GRADERS
 
 ATTACHMENT = "attachment://"
 MAX_EPOCH = 1_000_000  # an epoch is a sample index: it must fit SQLite's integers, with room
@@ -156,24 +155,14 @@ def _verdicts(sample: dict[str, Any], at: RecordAt) -> tuple[ImportedVerdict, ..
         return ()
     verdicts = []
     for scorer, score in scores.items():
-        name = GRADERS.imported_name(scorer, "inspect")
         value = score.get("value") if isinstance(score, dict) else None
         if value is None:  # not scored by this scorer
             continue
-        outcome = outcome_of(value)
-        if outcome is None:
-            at.file.unusable_graders.setdefault(
-                name, f"scorer {scorer!r} gave {shown(value)} at {at.location}, not a "
-                f"correctness value ({EXPECTED}): its verdicts are not imported")
-            continue
-        verdict, partial = outcome
         evidence = {"value": value, "scorer": scorer, "source": str(at.location)}
         for field in ("answer", "explanation"):
             if isinstance(score, dict) and isinstance(score.get(field), str):
                 evidence[field] = score[field]
-        if partial:
-            evidence["partial"] = True
-            at.file.tally(f"partial:{name}", f"partial credit from scorer {scorer!r}, counted "
-                          "as reject", str(at.location))
-        verdicts.append(ImportedVerdict(name, verdict, evidence))
+        verdict = harness_verdict(value, scorer, "scorer", "inspect", evidence, at)
+        if verdict is not None:
+            verdicts.append(verdict)
     return tuple(verdicts)

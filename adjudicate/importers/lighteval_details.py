@@ -22,9 +22,8 @@ from typing import Any
 from adjudicate.errors import InputError
 from adjudicate.importers.jsonl import GZIP_FLOOR_BYTES, GZIP_MAX_RATIO, MAX_LINE_BYTES
 from adjudicate.importers.reading import Parsed, RecordAt
-from adjudicate.importers.verdict_values import EXPECTED, outcome_of, shown
+from adjudicate.importers.verdict_values import harness_verdict, shown
 from db.records import ImportedVerdict, Location, ProblemRecord, ReplyRecord
-from graders.registry import GRADERS
 
 BATCH_ROWS = 256  # rows decoded at a time: memory stays bounded by a batch, not the file
 SHAPES = {"current": ("doc", "model_response"), "before 0.11": ("predictions", "gold")}
@@ -210,19 +209,9 @@ def _verdicts(metrics: Any, field: str, predictions: int,
     for metric, value in metrics.items():
         if value is None:  # a struct column: this example has no such metric
             continue
-        name = GRADERS.imported_name(str(metric), "lighteval")
-        outcome = outcome_of(value)
-        if outcome is None:
-            at.file.unusable_graders.setdefault(
-                name, f"metric {metric!r} gave {shown(value)} at {at.location}, not a "
-                f"correctness value ({EXPECTED}): its verdicts are not imported")
-            continue
-        verdict, partial = outcome
         evidence: dict[str, Any] = {"value": value, "metric": metric, "field": f"{field}.{metric}",
                                     "source": str(at.location)}
-        if partial:
-            evidence["partial"] = True
-            at.file.tally(f"partial:{name}", f"partial credit from metric {metric!r}, counted as "
-                          "reject", str(at.location))
-        verdicts.append(ImportedVerdict(name, verdict, evidence))
+        verdict = harness_verdict(value, str(metric), "metric", "lighteval", evidence, at)
+        if verdict is not None:
+            verdicts.append(verdict)
     return tuple(verdicts)

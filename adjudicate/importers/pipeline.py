@@ -32,7 +32,7 @@ from db.problems import add_problems, problem_index
 from db.records import Location, ProblemRecord, ReplyRecord
 from db.replies import add_replies, record_import
 from db.runs import ensure_run
-from graders.math.suspect_keys import suspect_key
+from graders.queue.suspect_keys import suspect_key
 
 
 @dataclass(frozen=True)
@@ -212,7 +212,7 @@ def _add_verdicts(db: Database, run_id: int, resolved: list[tuple[int, ReplyReco
 
 
 def suspect_key_notes(problems: list[ProblemRecord], replies: list[ReplyRecord]) -> list[str]:
-    """One note naming the math keys that look mangled (`graders.math.suspect_keys`), by line:
+    """One note naming the math keys that look mangled (`graders.queue.suspect_keys`), by line:
     their replies will be queued for review whatever the graders say."""
     found: dict[str, tuple[Location, str]] = {}
     keyed = [(p.answer, p.source) for p in problems if p.kind == "math"]

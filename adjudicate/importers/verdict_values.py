@@ -13,6 +13,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from adjudicate.importers.reading import RecordAt
+from db.records import ImportedVerdict
+from graders.registry import GRADERS
 from graders.verdict import ACCEPT, REJECT
 
 LETTERS = {"C": ACCEPT, "I": REJECT, "N": REJECT, "P": REJECT}
@@ -38,3 +41,23 @@ def shown(value: Any, limit: int = 40) -> str:
     text = f"'{value}'" if isinstance(value, str) else repr(value)  # TeX keeps one backslash
     return text if len(text) <= limit else f"{text[:limit]}…"
 
+
+
+def harness_verdict(value: Any, graded_by: str, what: str, source: str,
+                    evidence: dict[str, Any], at: RecordAt) -> ImportedVerdict | None:
+    """A harness's value (an Inspect scorer's, a lighteval metric's: `what` is the word) as the
+    verdict of the imported grader it names, partial credit marked and counted; None for a
+    value that is no correctness value (the grader's verdicts are then left out, saying why)."""
+    name = GRADERS.imported_name(graded_by, source)
+    outcome = outcome_of(value)
+    if outcome is None:
+        at.file.unusable_graders.setdefault(
+            name, f"{what} {graded_by!r} gave {shown(value)} at {at.location}, not a "
+            f"correctness value ({EXPECTED}): its verdicts are not imported")
+        return None
+    verdict, partial = outcome
+    if partial:
+        evidence = {**evidence, "partial": True}
+        at.file.tally(f"partial:{name}", f"partial credit from {what} {graded_by!r}, counted as "
+                      "reject", str(at.location))
+    return ImportedVerdict(name, verdict, evidence)

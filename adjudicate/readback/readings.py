@@ -11,8 +11,8 @@ from typing import Any
 from sqlite_utils import Database
 
 from adjudicate import __version__
+from adjudicate.report.compute.reply_readings import BAD_KEY, SUSPECT_KEY, ReplyReading, reply_readings
 from adjudicate.report.reading import ADJUDICATED, CONFLICT, GRADERS, UNLABELED
-from adjudicate.report.reply_readings import BAD_KEY, SUSPECT_KEY, ReplyReading, reply_readings
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.readback import HarnessImport, reply_sources
 from db.stored import StoredReply, stored_replies

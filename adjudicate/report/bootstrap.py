@@ -15,7 +15,7 @@ of statistics.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from .stats import percentile_interval
 
@@ -42,19 +42,34 @@ class ProblemBootstrap:
             self._series.append(series)
         return self._ids[series]
 
-    def run(self, resamples: int, seed: int | str) -> list[list[int]]:
-        """Sums of every series in each replicate: result[series_id][replicate]."""
-        if not self._series or self.n_units == 0:
-            return [[] for _ in self._series]
-        packing = PackedSeries(self._series, self.n_units)
-        rng = random.Random(seed)
-        k = self.n_units
+    def run(self, resamples: int, seed: int | str, *, extra: Sequence[Sequence[int]] = (),
+            each: Callable[[list[int]], None] | None = None) -> list[list[int]]:
+        """Sums of every series in each replicate: result[series_id][replicate]. Each
+        replicate's sums of the `extra` series, over the same drawn problems, go to `each`."""
         sums: list[list[int]] = [[] for _ in self._series]
-        for _ in range(resamples):
-            for field_sums, value in zip(sums, packing.unpack(sum(rng.choices(packing.packed, k=k))),
-                                         strict=True):
+        mine = len(self._series)
+        for replicate in replicate_sums([*self._series, *extra], self.n_units, resamples, seed):
+            for field_sums, value in zip(sums, replicate[:mine], strict=True):
                 field_sums.append(value)
+            if each is not None:
+                each(replicate[mine:])
         return sums
+
+
+def replicate_sums(series: Sequence[Sequence[int]], n_units: int, resamples: int,
+                   seed: int | str) -> Iterator[list[int]]:
+    """Each replicate's sum of every series over the problems it draws: `Random(seed)` draws
+    `choices(units, k=len(units))` per replicate (the protocol above), so every bootstrap of a
+    benchmark seeded alike draws the same problems; identical series are packed once."""
+    if not series or n_units == 0:
+        return
+    distinct: dict[tuple[int, ...], int] = {}
+    fields = [distinct.setdefault(tuple(values), len(distinct)) for values in series]
+    packing = PackedSeries(list(distinct), n_units)
+    rng = random.Random(seed)
+    for _ in range(resamples):
+        sums = packing.unpack(sum(rng.choices(packing.packed, k=n_units)))
+        yield [sums[field] for field in fields]
 
 
 class PackedSeries:
@@ -112,35 +127,3 @@ def interval(replicates: Sequence[float], level: float = 0.95) -> tuple[float, f
     if not replicates:
         return None
     return percentile_interval(replicates, level)
-
-
-def bootstrap_interval(
-    successes: Sequence[int],
-    totals: Sequence[int],
-    *,
-    resamples: int = 1000,
-    seed: int | str = 0,
-    level: float = 0.95,
-) -> tuple[float, float] | None:
-    """Interval for sum(successes)/sum(totals), resampling problems (one entry per problem)."""
-    boot = ProblemBootstrap(len(successes))
-    num, den = boot.add(successes), boot.add(totals)
-    sums = boot.run(resamples, seed)
-    return interval(ratio_replicates(sums[num], sums[den]), level)
-
-
-def paired_bootstrap_interval(
-    successes_a: Sequence[int],
-    successes_b: Sequence[int],
-    totals_a: Sequence[int],
-    totals_b: Sequence[int] | None = None,
-    *,
-    resamples: int = 1000,
-    seed: int | str = 0,
-    level: float = 0.95,
-) -> tuple[float, float] | None:
-    """Interval for score A - score B, both computed on the same resampled problems."""
-    boot = ProblemBootstrap(len(successes_a))
-    ids = [boot.add(s) for s in (successes_a, totals_a, successes_b, totals_b or totals_a)]
-    sums = boot.run(resamples, seed)
-    return interval(difference_replicates(*(sums[i] for i in ids)), level)

@@ -6,23 +6,39 @@ Field names are the JSON keys (see README.md in this package); rates are fractio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .sample_model import Provenance, SampleSummary
+from enum import StrEnum
+from typing import Any
 
 from graders.evidence import FirstFailure
-
-from .settlement import DecisionRow, SettledWay
 
 READING = "reading"  # the pseudo-grader: score by reading
 READING_EDGE = "reading+edge"  # code only, optional: edge cases counted as passes too
 # a difference against a partly read reading: its McNemar counts are of the replies read
 MCNEMAR_READ_NOTE = "McNemar counts only the replies read so far"
 
-WILSON = "wilson"
-BOOTSTRAP = "bootstrap"
-PAIRED_BOOTSTRAP = "paired bootstrap"
+
+
+class Method(StrEnum):
+    """How an Estimate's interval was made: its JSON `method`, one vocabulary for every part."""
+
+    WILSON = "wilson"  # one reply per problem
+    BOOTSTRAP = "bootstrap"  # over problems
+    PAIRED_BOOTSTRAP = "paired bootstrap"  # a difference, on the same drawn problems
+    NONE = "none"  # nothing to estimate
+    # a partly read reading: from the sample order's random prefix (value and interval) ...
+    IMPUTATION = "imputation bootstrap"
+    PAIRED_IMPUTATION = "paired imputation bootstrap"
+    BOUNDS = "bounds"  # ... or, no random sample: every unread reply wrong / right (value null)
+    BOOTSTRAP_BOUNDS = "bootstrap bounds"  # some strata sampled, some not (value null)
+    POSTERIOR = "posterior predictive"  # the full-read score of these replies (problems fixed)
+
+
+class Mode(StrEnum):
+    """What a partly read run's reading rests on (SampleSummary.mode)."""
+
+    ESTIMATE = "estimate"  # every stratum that needs a sample has one
+    PARTLY_BOUNDED = "partly bounded"  # some have, some have not
+    BOUNDED = "bounds"  # none has: the labels are not a random sample
 
 
 @dataclass(frozen=True)
@@ -32,9 +48,7 @@ class Estimate:
     value: float | None
     low: float | None
     high: float | None
-    method: str  # wilson | bootstrap | paired bootstrap | none, or for a partial read
-    # imputation bootstrap | paired imputation bootstrap | bounds | bootstrap bounds
-    # (value null for the two bounds) | posterior predictive
+    method: Method
     n_problems: int
     n_replies: int
     successes: int | None = None  # the integer numerator, where the value is a count ratio
@@ -129,6 +143,13 @@ class ExtractionRuleStat:
     right_rate: Estimate
 
 
+# Which failing input a triage example shows: the minimal one where grading shrank it, else the
+# first as found (already minimal, not shrunk, or a timeout: its smallest failing input depends
+# on the machine's speed, so the report keeps the input that timed out).
+TRIAGE_INPUTS = MINIMAL, FIRST_MINIMAL, FIRST_NOT_SHRUNK, FIRST_TIMEOUT = (
+    "minimal", "first_minimal", "first_not_shrunk", "first_timeout")
+
+
 @dataclass(frozen=True)
 class TriageExample:
     """One sample of a triage category, with the first input it failed."""
@@ -138,7 +159,7 @@ class TriageExample:
     sample_index: int
     failure: FirstFailure  # the extended tests' first failing input, null fields dropped
     summary: str  # the shown input's failure in one line: "unique([-1, 0]) → [0, -1], expected …"
-    input: str = "first_not_shrunk"  # which input `summary` shows (failures.INPUT_WORDS)
+    input: str = "first_not_shrunk"  # which input `summary` shows: one of TRIAGE_INPUTS
 
 
 @dataclass(frozen=True)
@@ -212,7 +233,7 @@ class BadKey:
 
 @dataclass(frozen=True)
 class SuspectKey:
-    """A key that looks mangled or unreadable (`graders.math.suspect_keys`): every reply
+    """A key that looks mangled or unreadable (`graders.queue.suspect_keys`): every reply
     against it is queued, so a reviewer checks the key first."""
 
     benchmark: str
@@ -276,11 +297,18 @@ class Settings:
     all_pairs: bool = False  # every two graders compared, not each with the first and the reading
 
 
+# The kinds of note; the human formats print `partial` at the top and leave out the kinds a
+# section of their own already says.
+INTERVALS, PARTIAL, CONFLICTS, BAD_KEYS, SELFCHECK, NO_READING = (
+    "intervals", "partial", "conflicts", "bad_keys", "selfcheck", "no_reading")
+SHOWN_ELSEWHERE = (PARTIAL, CONFLICTS, BAD_KEYS, SELFCHECK)
+
+
 @dataclass(frozen=True)
 class Note:
     """A plain sentence under the numbers; its `kind` lets a format place or leave it out."""
 
-    kind: str  # intervals | partial | conflicts | bad_keys | selfcheck | no_reading
+    kind: str  # one of the kinds above
     text: str
 
     def to_json(self) -> str:
@@ -315,6 +343,114 @@ class ReviewerNote:
     reviewer: str
     label: str | None  # that reviewer's label on it
     note: str
+
+
+# -- a partly read queue: what each reading estimate rests on ------------------------------
+@dataclass(frozen=True)
+class Effort:
+    """Reads still needed (None: the skipped replies alone keep it wider) for a half-width in
+    points, under the order's allocation."""
+
+    half_width: int  # points: 5, 2 or 1
+    reads: int | None
+
+
+@dataclass(frozen=True)
+class StratumRow:
+    """One stratum: its size, its random prefix, and how many more of it to read."""
+
+    stratum: str  # "disagree · accepted by symbolic, mathverify-full"
+    reason: str
+    replies: int
+    drawn: int  # the prefix: drawn in the sample order, up to the first not drawn
+    read: int  # prefix replies with a reading
+    without_reading: int  # prefix replies skipped or labeled in conflict: bounded
+    passes: int  # prefix readings that pass
+    read_elsewhere: int  # readings outside the prefix: not part of the sample
+    more_to_read: int  # the advice: more replies of this stratum to read
+    # (StratumRow.replies - drawn is what is left of it: 0 left reads as '–')
+    ordered: bool  # ranked in the sample order (False: queued later, or no order drawn)
+
+
+@dataclass(frozen=True)
+class AuditEstimate:
+    """The audit: a random sample of unanimous replies, and how often their verdict was wrong."""
+
+    replies: int  # the unanimous replies it stands for
+    drawn: int
+    read: int
+    wrong: int  # readings that contradict the unanimous verdict
+    error_rate: Estimate  # Wilson over the read audit replies
+
+
+@dataclass(frozen=True)
+class SampleSummary:
+    """What a run's reading estimate rests on and what reading more would settle."""
+
+    column: str
+    mode: Mode
+    full_read: Estimate  # the score these very replies would get read in full (problems fixed)
+    strata: tuple[StratumRow, ...]
+    audit: AuditEstimate | None
+    target: float  # the half-width the advice aims at (0.01: one point)
+    more_to_read: int | None  # in all, allocated as each stratum row says; None: unreachable
+    more_in_order: int | None  # reading on in the sample order instead
+    allocation: str | None = None  # how the sample order spreads reads: neyman | proportional
+    reading_effort: tuple[Effort, ...] = ()  # more reads for +-5, +-2, +-1 points
+    reading_half_width: float | None = None  # points: half the full-read interval's width now
+    beat_bounds: int | None = None  # more reads before the reading row's interval is narrower
+    # than the bounds (every unread reply wrong / right); None: it is; 0: reading cannot
+
+
+# -- where the numbers come from -----------------------------------------------------------
+@dataclass(frozen=True)
+class ReviewerLabels:
+    """One reviewer and how many current labels (and adjudications) they gave."""
+
+    reviewer: str
+    labels: int
+    adjudications: int
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where the numbers come from: tool and grader versions, database, time, reviewers."""
+
+    adjudicate_version: str
+    database: str | None
+    created_at: str | None
+    graders: tuple[tuple[str, tuple[str, ...]], ...]  # (grader, versions in use)
+    reviewers: tuple[ReviewerLabels, ...] = ()
+
+
+# -- how readings were settled -------------------------------------------------------------
+@dataclass(frozen=True)
+class SettledWay:
+    """How many labeled readings of a benchmark were settled one way: read one by one, by a
+    group label, by a pattern decision (named), or by labeling a filtered view (named)."""
+
+    benchmark: str
+    way: str  # one_by_one | group | pattern | view
+    adjudicated: bool  # the reading is an adjudication (else the reviewers' agreed label)
+    name: str | None  # the pattern's name or the view's filter; None otherwise
+    readings: int
+
+
+@dataclass(frozen=True)
+class DecisionRow:
+    """A decision over many replies, with how many of the labels it wrote still stand."""
+
+    decision_id: int
+    reviewer: str
+    action: str  # label | adjudicate
+    scope: str  # group | pattern | view
+    description: str
+    label: str
+    replies: int
+    written: int
+    kept: int
+    in_force: int  # labels (or adjudications) it set that are the current ones (0: undone)
+    decided_at: str
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,12 @@
-"""The report's input: one plain record per reply, as the database query yields it."""
+"""The report's input: one plain record per reply, as the database query yields it, and the
+errata, decisions, self-check failures and sample order beside them."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from db.strata import StratumKey
 from graders.labels import LABELS
 from graders.registry import GRADERS
 from graders.verdict import OUTCOMES as VERDICT_OUTCOMES
@@ -98,3 +100,30 @@ class DecisionRecord:
     written: int  # of them, labeled by it (the rest were kept as they were)
     kept: int  # earlier labels (or adjudications) it kept
     decided_at: str
+
+
+@dataclass(frozen=True)
+class ErratumInput:
+    """One reviewer's standing erratum, with the verdicts against its corrected key."""
+
+    benchmark: str
+    problem: str
+    kind: str  # wrong | ambiguous
+    old_key: str | None
+    new_key: str | None
+    reviewer: str
+    note: str | None
+    created_at: str
+    replies: tuple[int, ...] = ()  # the problem's replies the corrected key applies to
+    # reply id -> grader -> outcome against the corrected key (current graders only)
+    verdicts: dict[int, dict[str, str]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class SampleSlot:
+    """A ranked reply's place in the recorded sample order, whether it has been drawn, and the
+    stratum the order ranked it in (None: the one its record's reason and verdicts make)."""
+
+    position: int
+    drawn: bool
+    stratum: StratumKey | None = None

@@ -7,10 +7,14 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from adjudicate.report.errata import ErratumInput
-from adjudicate.report.records import DecisionRecord, ScoredReply, SelfCheckFailure
-from adjudicate.report.sample_model import Provenance
-from adjudicate.report.strata import SampleSlot
+from adjudicate.report.model import Provenance
+from adjudicate.report.records import (
+    DecisionRecord,
+    ErratumInput,
+    SampleSlot,
+    ScoredReply,
+    SelfCheckFailure,
+)
 from db.batches import batch_records, settling_batches
 from db.errata import active_errata, corrected_replies, erratum_verdicts
 from db.export import grader_versions
@@ -18,7 +22,7 @@ from db.grading import failed_selfchecks
 from db.sample_order import current_order, sample_slots
 from db.stored import stored_replies
 from db.strata import StratumKey
-from graders.disputes import AUDIT
+from graders.queue.disputes import AUDIT
 from graders.registry import GRADERS
 
 

@@ -1,11 +1,11 @@
 """One run's replies as columns of pass/fail outcomes (graders and the reading), and the
-per-problem counts every statistic of the report is computed from."""
+per-problem counts (ratios) every plain statistic of the report is computed from."""
 
 from __future__ import annotations
 
 import functools
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -13,7 +13,6 @@ from graders.labels import LABELS
 from graders.registry import GRADERS
 
 from .bootstrap import FIXED_POINT
-from .estimates import Ratio, RatioDiff
 from .model import READING, READING_EDGE
 from .reading import Resolution, passes, reading_outcome
 from .records import CODE, ScoredReply
@@ -22,6 +21,56 @@ from .stats import pass_at_k
 MATH_READING = "the reviewers' label where a reply was read, else the graders' unanimous verdict"
 
 Outcomes = Sequence[bool | None]
+
+
+@dataclass(frozen=True)
+class Ratio:
+    """sum(num) / scale / sum(den) over problems; `replies` overrides the reply count and
+    `exact` the value (pass@k: the mean itself, where `num` holds it rounded to fixed point)."""
+
+    num: Mapping[str, int]
+    den: Mapping[str, int]
+    scale: int = 1
+    replies: int | None = None
+    exact: float | None = None
+
+    @property
+    def total(self) -> int:
+        return sum(self.den.values())
+
+    @property
+    def value(self) -> float | None:
+        if self.exact is not None:
+            return self.exact
+        total = self.total
+        return sum(self.num.values()) / self.scale / total if total else None
+
+    @property
+    def n_problems(self) -> int:
+        return sum(1 for d in self.den.values() if d)
+
+    @property
+    def n_replies(self) -> int:
+        return self.total if self.replies is None else self.replies
+
+    @property
+    def one_per_problem(self) -> bool:
+        """A single proportion: every problem has at most one reply and counts are whole."""
+        return self.scale == 1 and all(d <= 1 for d in self.den.values())
+
+
+@dataclass(frozen=True)
+class RatioDiff:
+    """Ratio `a` minus ratio `b` on the same resampled problems."""
+
+    a: Ratio
+    b: Ratio
+    replies: int
+
+    @property
+    def value(self) -> float | None:
+        va, vb = self.a.value, self.b.value
+        return None if va is None or vb is None else va - vb
 
 
 def describe(column: str, kind: str) -> str:
@@ -153,8 +202,8 @@ class RunTable:
                   self.graders for column in columns[:i]]
         return pairs
 
-    def pass_at_k(self, column: str, ks: Sequence[int] | None) -> list[tuple[int, Ratio, float]]:
-        """(k, ratio for the interval, exact mean) for every k all sample counts allow."""
+    def pass_at_k(self, column: str, ks: Sequence[int] | None) -> list[tuple[int, Ratio]]:
+        """(k, pass@k as a ratio over problems) for every k all sample counts allow."""
         num, den = self.counts(self.outcomes[column])
         if not den:
             return []
@@ -164,10 +213,10 @@ class RunTable:
         results = []
         for k in wanted:
             if max(den.values()) == 1:  # one sample per problem: pass@1 is the score itself
-                results.append((k, Ratio(num, den), sum(num.values()) / replies))
+                results.append((k, Ratio(num, den)))
                 continue
             values = {p: pass_at_k(den[p], num.get(p, 0), k) for p in den}
             fixed = {p: round(v * FIXED_POINT) for p, v in values.items()}
-            ratio = Ratio(fixed, dict.fromkeys(den, 1), scale=FIXED_POINT, replies=replies)
-            results.append((k, ratio, sum(values.values()) / len(values)))
+            results.append((k, Ratio(fixed, dict.fromkeys(den, 1), scale=FIXED_POINT,
+                                     replies=replies, exact=sum(values.values()) / len(values))))
         return results

@@ -9,7 +9,7 @@ from collections import defaultdict
 from sqlite_utils import Database
 
 from db.audit import add_audit, audited, unanimous_accepts
-from graders.disputes import math_group_key
+from graders.queue.disputes import math_group_key
 
 
 def draw_audit(db: Database, per_run: int, seed: int) -> dict[tuple[str, str], int]:

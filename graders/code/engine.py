@@ -213,7 +213,7 @@ def probe_task(config: CodeGradeConfig) -> SlotTask[ProbeJob, tuple[Any, dict[st
 
     def work(sandbox: Sandbox, job: ProbeJob) -> tuple[Any, dict[str, ProbeAnswer]]:
         return job.key, probe_sample(sandbox, job.program, job.problem, job.inputs,
-                                     config.strict_numbers)
+                                     config.strict_numbers, config.probe.sample_cpu_s)
 
     def failed(job: ProbeJob, error: str) -> tuple[Any, dict[str, ProbeAnswer]]:
         return job.key, {probe.key: ProbeAnswer("error", error[:200]) for probe in job.inputs}

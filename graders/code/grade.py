@@ -20,6 +20,7 @@ from graders.code.extract import assemble_program, extract_program
 from graders.code.first_failure import complete_failure
 from graders.code.inside.tagged import Digest
 from graders.code.minimal import ShrinkLimits
+from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import RunResult, Sandbox, SandboxConfig, SandboxError, Segment
@@ -39,6 +40,7 @@ class CodeGradeConfig:
     sandbox: SandboxConfig = field(default_factory=SandboxConfig)
     strict_numbers: bool = False  # True: 0 is not 0.0 is not False (EvalPlus says they are)
     shrink: ShrinkLimits | None = None  # shrink each first failing input within these limits
+    probe: ProbeLimits = DEFAULT_PROBE  # the other samples on queued failing inputs, per problem
 
 
 _MEASURED = ("elapsed_s", "cpu_s", "stdout")  # what only the harness measures

@@ -20,10 +20,12 @@ from graders.code.evidence import clip
 from graders.code.expected import ExpectedOutputs, TimeLimits
 from graders.code.input_runs import run_inputs
 from graders.code.inside.tagged import Digest, decode
+from graders.code.probe_budget import DEFAULT_PROBE, NOT_RUN, Allowance
 from graders.code.problem import CodeProblem
 from graders.code.sample_outcome import PASS, judge_message
 from graders.code.sandbox import Sandbox
 from graders.code.shrink_values import input_key
+from graders.evidence import ProbeBudgetStop
 
 VERSION = "1"
 QUIRK_RUNS = 2  # distinct runs whose samples must agree against the reference
@@ -77,6 +79,7 @@ class ProbeAnswer:
     went wrong ("raised ValueError", "timed out")."""
 
     kind: str  # pass | wrong_output | exception | timeout | crash | output_too_large | error
+    # | not_run (the budget stopped the sample first: never stored, never tallied)
     output: str
 
     def to_json(self) -> dict[str, str]:
@@ -84,13 +87,21 @@ class ProbeAnswer:
 
 
 def probe_sample(sandbox: Sandbox, program: str, problem: CodeProblem,
-                 inputs: Sequence[ProbeInput], strict_numbers: bool = False) -> dict[str, ProbeAnswer]:
-    """Run one program on every probe input (one job); its answer on each, by input key."""
-    run = run_inputs(sandbox, program, problem.entry_point, [p.args for p in inputs],
-                     [p.time_limit_s for p in inputs], "probe")
+                 inputs: Sequence[ProbeInput], strict_numbers: bool = False,
+                 budget_s: float = DEFAULT_PROBE.sample_cpu_s) -> dict[str, ProbeAnswer]:
+    """Run one program on the probe inputs in order (one job) until it has spent `budget_s`;
+    its answer on each, by input key (`NOT_RUN` on those the budget left out)."""
+    allowance = Allowance(budget_s, sandbox.config.limits.wall_per_cpu)
+    limits = [p.time_limit_s for p in inputs]
+    run = run_inputs(sandbox, program, problem.entry_point, [p.args for p in inputs], limits,
+                     "probe", lambda index, message: allowance.charge(message, limits[index]))
     answers = {}
     for index, probe in enumerate(inputs):
         message = run.messages.get(index)
+        if message is None and run.stopped:
+            answers[probe.key] = ProbeAnswer(
+                NOT_RUN, f"not run: this sample spent its {budget_s:g} CPU s on the problem")
+            continue
         if message is None:
             answers[probe.key] = ProbeAnswer("error", run.failed or "did not run")
             continue
@@ -110,9 +121,11 @@ def _shown(kind: str, evidence: dict[str, Any]) -> str:
     return kind.replace("_", " ")
 
 
-def tally(probe: ProbeInput, answers: Iterable[tuple[str, ProbeAnswer]]) -> dict[str, Any]:
+def tally(probe: ProbeInput, answers: Iterable[tuple[str, ProbeAnswer]],
+          budget: ProbeBudgetStop | None = None) -> dict[str, Any]:
     """The distribution of (run, answer) pairs: groups of equal outputs, largest first, and
-    whether a wrong output shared across runs suggests a reference quirk."""
+    whether a wrong output shared across runs suggests a reference quirk; `budget` says that
+    the probe budget stopped some samples before this input (`probe_budget.stop_note`)."""
     groups: dict[tuple[str, str], dict[str, Any]] = {}
     total = 0
     answers_seen = list(answers)
@@ -132,11 +145,14 @@ def tally(probe: ProbeInput, answers: Iterable[tuple[str, ProbeAnswer]]) -> dict
                      "note": "only a suggestion: samples from different runs agree with each "
                              "other against the reference"}
             break
-    return {"version": VERSION, "input_key": probe.key, "call": probe.call,
-            "which": probe.which, "reference": clip(probe.expected), "samples": total,
-            "groups": [{**g, "runs": sorted(g["runs"])} for g in ordered],
-            "reference_quirk": quirk,
-            "reference_quirk_within_run": None if quirk else _within_run(answers_seen)}
+    found = {"version": VERSION, "input_key": probe.key, "call": probe.call,
+             "which": probe.which, "reference": clip(probe.expected), "samples": total,
+             "groups": [{**g, "runs": sorted(g["runs"])} for g in ordered],
+             "reference_quirk": quirk,
+             "reference_quirk_within_run": None if quirk else _within_run(answers_seen)}
+    if budget is not None:
+        found["budget"] = budget
+    return found
 
 
 def _within_run(answers: list[tuple[str, ProbeAnswer]]) -> dict[str, Any] | None:

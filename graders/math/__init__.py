@@ -1,12 +1,11 @@
 """Math graders: final-answer extraction with provenance (`extraction/`), and the graders that
 judge it (exact, normalized, symbolic, mathverify-full) with their engine.
 
-Public surface (imported lazily, so that importing a light part such as `versions` never loads
+Public surface (imported lazily, so that importing a light part such as `normalize` never loads
 SymPy):
 
 - `extract_final_answer(reply) -> Extraction`
 - `MathItem`, `MathGrading`, `grade_math_many(items, jobs, timeout_s, on_progress, graders)`
-- `explain(reply, gold) -> dict`, `explain_many(pairs, jobs, timeout_s)`
 """
 
 from __future__ import annotations
@@ -19,8 +18,6 @@ _EXPORTS = {
     "MathItem": "graders.math.engine",
     "MathGrading": "graders.math.engine",
     "grade_math_many": "graders.math.engine",
-    "explain": "graders.math.explain",
-    "explain_many": "graders.math.explain",
 }
 __all__ = list(_EXPORTS)
 

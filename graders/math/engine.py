@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.disputes import math_dispute
 from graders.math.extraction.extract import EXTRACTOR, extract_final_answer
 from graders.math.extraction.extract import VERSION as EXTRACTOR_VERSION
 from graders.math.fork_server import checking_context
@@ -46,12 +45,6 @@ class MathGrading:
     item: MathItem
     extraction: Extraction
     verdicts: dict[str, Verdict]
-
-    @property
-    def dispute(self) -> str | None:
-        """Why this reply goes to the review queue (`graders.disputes`), or None."""
-        dispute = math_dispute(self.verdicts, self.extraction.answer, self.item.key)
-        return dispute.reason if dispute else None
 
 
 def run_check(payload: tuple[str, str | None, str, float, str]) -> Verdict:

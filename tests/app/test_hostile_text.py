@@ -19,10 +19,10 @@ from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.safe_text import visible
 from db.connection import open_db
-from db.labels import labels_for
 from tests.app.conftest import queue_order
 from tests.app.waiting import press_and_wait
 from tests.hostile_db import PAYLOAD, REVIEWER, build_hostile_db, unsafe_characters
+from tests.label_states import labels_for
 
 SIZE = (120, 40)
 # What Textual itself writes between the cells: colours (SGR) and cursor positions.

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from adjudicate.app.filter_language import parse_grader_pattern
 from db.batches import preview_decision
 from db.connection import open_db
 from db.labels import adjudicate, record_label, record_skip
@@ -14,7 +15,6 @@ from db.queue import (
     filter_choices,
     last_touched_reply,
     load_queue,
-    parse_grader_pattern,
     resume_index,
 )
 from db.review_item import group_members, load_item

@@ -60,8 +60,9 @@ try:
 finally:
     print(json.dumps(sorted(sys.modules)))
 """
-# What a command's --help needs none of: the store, the graders, Rich, the readers, the app.
-HEAVY = ("db", "graders", "rich", "sqlite_utils", "textual", "adjudicate.report",
+# What a command's --help needs none of: the store (its package's __init__ only installs the
+# rule that keeps numpy from sqlite-utils), the graders, Rich, the readers, the app.
+HEAVY = ("db.", "graders", "rich", "sqlite_utils", "textual", "adjudicate.report",
          "adjudicate.grading", "adjudicate.app", "adjudicate.importers.formats",
          "adjudicate.importers.pipeline")
 

@@ -20,10 +20,11 @@ import pytest
 from adjudicate.grading.code_pipeline import grade_code_replies
 from adjudicate.grading.math_pipeline import grade_math_replies
 from db.connection import open_db
-from db.labels import labels_for, record_label
+from db.labels import record_label
 from graders.registry import GRADERS
 from tests.cluster.slices import copy_db, gsm8k_db, humaneval_db
 from tests.cluster.stored import graded, replies
+from tests.label_states import labels_for
 
 pytestmark = [pytest.mark.slow, pytest.mark.ray]
 TIMEOUT_S = 900  # a hung driver fails the test instead of the whole run

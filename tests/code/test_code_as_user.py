@@ -37,16 +37,20 @@ def user_dir():
     shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
-def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
+def as_user(user_dir: Path, *tests: str) -> subprocess.CompletedProcess[str]:
+    """A pytest run of `tests` under the throwaway uid, in a home and temp dir it owns."""
     home = user_dir / "home"
     home.mkdir()
     os.chown(home, THROWAWAY_UID, THROWAWAY_UID)
     command = [sys.executable, str(HERE / "as_user.py"), str(THROWAWAY_UID), str(home),
                sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs",
-               "--basetemp", str(user_dir / "pytest"),
-               *(str(HERE / name) for name in MODULES)]
-    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+               "--basetemp", str(user_dir / "pytest"), *tests]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
+def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
+    done = as_user(user_dir, *(str(HERE / name) for name in MODULES))
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
     summary = output.strip().splitlines()[-1]
@@ -57,4 +61,16 @@ def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
                for line in skipped), skipped
     # The samples ran as that uid (a user has no other to give them), and the run is over:
     # anything of that uid still alive is a stray the fallback's sweep let escape to init.
+    assert processes_of(THROWAWAY_UID) == []
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
+def test_the_probe_budget_holds_as_an_ordinary_user(user_dir):
+    """Samples stalling on every probe input cost runs linear in their number as a user too."""
+    done = as_user(user_dir, str(ROOT / "tests" / "grading" / "test_probe_budget.py"),
+                   "-k", "linear_in_their_number and 3")
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output[-4000:]
+    assert re.search(r"\b1 passed", output.strip().splitlines()[-1]), output[-2000:]
     assert processes_of(THROWAWAY_UID) == []

@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
-from db.grading import GradedReply, QueueEntry, current_verdicts, replies_to_grade, save_graded, set_queue
-from db.labels import labels_for, record_label
+from sqlite_utils import Database
+
+from db.grading import GradedReply, QueueEntry, replies_to_grade, save_graded, set_queue
+from db.labels import record_label
 from graders.verdict import Extraction, Verdict
+from tests.label_states import labels_for
+
+
+def current_verdicts(db: Database) -> dict[int, dict[str, str]]:
+    """reply id -> {grader: outcome} of the current verdicts."""
+    out: dict[int, dict[str, str]] = {}
+    for reply_id, grader, verdict in db.execute(
+            "SELECT reply_id, grader, verdict FROM verdicts WHERE current = 1"):
+        out.setdefault(reply_id, {})[grader] = verdict
+    return out
 
 
 def graded(reply_id, version="1", outcome="accept"):

@@ -9,14 +9,14 @@ from db.errors import StoreError
 from db.labels import (
     adjudicate,
     history,
-    labels_for,
     record_label,
     record_labels,
     record_skip,
     set_note,
-    undo_last,
+    undo_last_action,
 )
 from tests.conftest import reply_ids
+from tests.label_states import labels_for
 
 
 def state(db, reply_id, reviewer):
@@ -46,13 +46,13 @@ def test_undo_walks_back_one_action_at_a_time(small_db):
     record_label(small_db, a, "ann", "correct")
     record_label(small_db, b, "ann", "incorrect")
     record_label(small_db, b, "ann", "bad_key")
-    assert undo_last(small_db, "ann").reply_id == b
+    assert [u.reply_id for u in undo_last_action(small_db, "ann")] == [b]
     assert state(small_db, b, "ann") == ("incorrect", "labeled", None)
-    assert undo_last(small_db, "ann").reply_id == b
+    assert [u.reply_id for u in undo_last_action(small_db, "ann")] == [b]
     assert state(small_db, b, "ann") is None
-    assert undo_last(small_db, "ann").reply_id == a
+    assert [u.reply_id for u in undo_last_action(small_db, "ann")] == [a]
     assert state(small_db, a, "ann") is None
-    assert undo_last(small_db, "ann") is None
+    assert undo_last_action(small_db, "ann") == []
     # nothing was deleted from the history: three labels and three undos
     actions = [e["action"] for r in (a, b) for e in history(small_db, r)]
     assert sorted(actions) == ["label"] * 3 + ["undo"] * 3
@@ -62,7 +62,7 @@ def test_undo_is_per_reviewer(small_db):
     a = reply_ids(small_db, "m")[0]
     record_label(small_db, a, "ann", "correct")
     record_label(small_db, a, "bob", "incorrect")
-    undo_last(small_db, "ann")
+    undo_last_action(small_db, "ann")
     assert state(small_db, a, "ann") is None
     assert state(small_db, a, "bob") == ("incorrect", "labeled", None)
 
@@ -74,7 +74,7 @@ def test_skip_then_label_and_notes_survive_relabel(small_db):
     set_note(small_db, a, "ann", "key uses degrees")
     record_label(small_db, a, "ann", "correct")
     assert state(small_db, a, "ann") == ("correct", "labeled", "key uses degrees")
-    undo_last(small_db, "ann")
+    undo_last_action(small_db, "ann")
     assert state(small_db, a, "ann") == (None, "skipped", "key uses degrees")
 
 
@@ -106,6 +106,6 @@ def test_adjudication_overrides_and_undoes(small_db):
     adjudicate(small_db, a, "ann", "correct", note="key is \\frac34")
     row = small_db.execute("SELECT label, reviewer FROM adjudications WHERE reply_id = ?", [a])
     assert row.fetchone() == ("correct", "ann")
-    undo_last(small_db, "ann")
+    undo_last_action(small_db, "ann")
     assert small_db.execute("SELECT count(*) FROM adjudications").fetchone()[0] == 0
     assert state(small_db, a, "ann") == ("correct", "labeled", None)

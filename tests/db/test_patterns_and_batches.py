@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from click.testing import CliRunner
 
+from adjudicate.app.filter_language import describe
+from adjudicate.cli import main
 from db.batches import batch_records, preview_decision, record_decision, settling_batches
 from db.connection import open_db
 from db.errors import StoreError
 from db.export import export_rows
-from db.labels import adjudicate, history, labels_for, record_label, undo_last_action
+from db.labels import adjudicate, history, record_label, undo_last_action
 from db.patterns import (
-    decisions_needed,
     pattern_examples,
     pattern_members,
     pattern_summaries,
@@ -18,8 +20,10 @@ from db.patterns import (
 )
 from db.queue import QueueFilter, load_queue
 from db.text_match import TextMatch
-from graders.patterns import VERSION
+from graders.queue.patterns import VERSION
 from tests.app.builders import build_review_db
+from tests.label_states import labels_for
+from tests.queue_counts import decisions_needed
 
 FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
 ASSIGNMENT = "wrapper(x =)/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
@@ -64,6 +68,13 @@ def test_a_database_graded_before_patterns_gets_them_on_open(path, db):
     db.execute("UPDATE queue SET pattern = NULL, pattern_version = NULL")
     db.conn.commit()
     db.close()
+    again = open_db(path)
+    assert set(patterns(again).values()) == {None}  # opening only opens
+    again.close()
+    # `review` brings the patterns up to date when it opens the queue (here it stops after
+    # that: the app needs a terminal), as `grade` does
+    done = CliRunner().invoke(main, ["review", "--db", str(path), "--reviewer", "ann"])
+    assert "needs a terminal" in done.output, done.output
     again = open_db(path)
     assert patterns(again) == before
     again.execute("UPDATE queue SET pattern_version = 'old', pattern = 'none/' "
@@ -229,4 +240,4 @@ def test_answer_key_and_pattern_filters(db, flt, count):
 def test_a_bad_regular_expression_is_a_clear_error():
     with pytest.raises(ValueError, match="not a regular expression"):
         TextMatch("(", regex=True)
-    assert "answer matches /\\.0$/" in QueueFilter(answer=TextMatch("\\.0$", True)).describe()
+    assert "answer matches /\\.0$/" in describe(QueueFilter(answer=TextMatch("\\.0$", True)))

@@ -6,9 +6,10 @@ import pytest
 
 from adjudicate.grading import math_pipeline
 from adjudicate.grading.math_pipeline import grade_math_replies
-from db.labels import labels_for, record_label
+from db.labels import record_label
 from graders.registry import GRADERS
 from tests.conftest import reply_ids
+from tests.label_states import labels_for
 
 
 def verdicts(db, reply_id):

@@ -12,8 +12,8 @@ from adjudicate.grading.math_pipeline import grade_math_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.importers.reply_formats import ReplyFields
 from db.connection import open_db
-from db.patterns import decisions_needed
 from tests.conftest import SHARED_DATA
+from tests.queue_counts import decisions_needed
 
 FLOAT = re.compile(r"-?\d+\.0+(\\?%)?")  # an integer written as a float: 160.0, 50.0\%
 INTEGER = re.compile(r"-?\d[\d,]*")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from graders.disputes import dispute_reason
 from graders.math.engine import MathItem, grade_math_many
+from graders.queue.disputes import dispute_reason
+from graders.queue.explain import queue_reason
 from graders.registry import GRADERS
 from graders.verdict import Verdict
 
@@ -71,7 +72,7 @@ def test_batch_grades_every_item_with_every_grader() -> None:
 def test_grader_subset_and_empty_input() -> None:
     assert list(grade_math_many([], jobs=1)) == []
     (grading,) = grade_math_many([MathItem("#### 4", "4")], jobs=1, graders=["exact"])
-    assert list(grading.verdicts) == ["exact"] and grading.dispute is None
+    assert list(grading.verdicts) == ["exact"] and queue_reason(grading) is None
 
 
 def test_pathological_input_times_out_without_hanging() -> None:
@@ -92,7 +93,7 @@ def test_pathological_input_times_out_without_hanging() -> None:
     assert results["tower2"].verdicts["mathverify-full"].outcome == "timeout"
     assert results["fine"].verdicts["symbolic"].outcome == "accept"
     assert results["tower"].extraction.answer == "10^{10^{10}}"
-    assert results["tower"].dispute == "all_reject"
+    assert queue_reason(results["tower"]) == "all_reject"
 
 
 def test_a_reply_over_the_length_bound_is_every_graders_error_unread() -> None:

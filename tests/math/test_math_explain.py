@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from adjudicate.cli.explain import explain as explain_command
-from graders.math.explain import explain
+from graders.queue.explain import explain
 
 SEED_CHECK = (
     "Thus $a = -256$.\n\n"
@@ -111,7 +111,7 @@ def test_help_has_an_example() -> None:
 
 def test_graders_never_import_textual() -> None:
     code = (
-        "import sys, graders.registry, graders.math.engine, graders.math.explain; "
+        "import sys, graders.registry, graders.math.engine, graders.queue.explain; "
         "sys.exit('textual' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code]).returncode == 0

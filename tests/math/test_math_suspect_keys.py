@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from graders.math.suspect_keys import CANNOT_PARSE, key_issue, suspect_key
 from graders.math.symbolic import grade_symbolic
+from graders.queue.suspect_keys import CANNOT_PARSE, key_issue, suspect_key
 
 MANGLED = [
     ("4:30p..", "a stray '..'"),

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 
 from adjudicate.report import ScoredReply, build_report, render
-from adjudicate.report.errata import (
+from adjudicate.report.compute.errata import (
     AMBIGUOUS,
     APPLIED,
     DISAGREE,
     NO_CORRECTION,
     PENDING,
-    ErratumInput,
 )
+from adjudicate.report.records import ErratumInput
 
 GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
 ALL = dict.fromkeys(GRADERS, "accept")

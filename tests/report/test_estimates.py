@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicate.report.estimates import EstimatePlan, Ratio, RatioDiff
+from adjudicate.report.compute.plan import EstimatePlan
+from adjudicate.report.tables import Ratio, RatioDiff
 
 
 def test_handles_read_their_own_estimate():
@@ -23,5 +24,5 @@ def test_handles_read_their_own_estimate():
     estimate = plan.estimate(several)
     assert estimate.method == "bootstrap" and estimate.value == pytest.approx(0.5)
     assert plan.estimate(twin) == estimate  # equal statistics, equal estimates, own handles
-    assert plan.difference(diff).method == "paired bootstrap"
-    assert plan.difference(diff).value == pytest.approx(0.5)
+    assert plan.estimate(diff).method == "paired bootstrap"
+    assert plan.estimate(diff).value == pytest.approx(0.5)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicate.report.failures import describe_failure, failure_excerpt
+from adjudicate.report.compute.failures import describe_failure, failure_excerpt
 
 CALL = {"set": "plus", "index": 4, "elapsed_s": 3e-06, "time_limit_s": 1.0, "stdout": None}
 

@@ -8,7 +8,7 @@ import statistics
 
 import pytest
 
-from adjudicate.report.finite import (
+from adjudicate.report.partial.finite import (
     StratumCounts,
     binomial,
     full_read_interval,

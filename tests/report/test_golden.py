@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from adjudicate.report import FORMATS, build_report, render
-from adjudicate.report.render_csv import COLUMNS
+from adjudicate.report.render.csv_rows import COLUMNS
 
 from .synthetic import GOLDEN_DECISIONS, GOLDEN_SELFCHECK, golden_records
 

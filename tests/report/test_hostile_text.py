@@ -14,7 +14,7 @@ from rich.console import Console
 
 from adjudicate.cli import main
 from adjudicate.report import build_report, print_report, render
-from adjudicate.report.render_json import report_to_dict
+from adjudicate.report.render.json_doc import report_to_dict
 from adjudicate.report.source import records_from_db
 from db.connection import open_db
 from tests.hostile_db import PAYLOAD, RUN, build_hostile_db, unsafe_characters

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adjudicate.report.bootstrap import bootstrap_interval, paired_bootstrap_interval
-from adjudicate.report.imputation import ImputationBootstrap, StratumSeries, stratum_total
+from adjudicate.report.partial.imputation import ImputationBootstrap, StratumSeries, stratum_total
+from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interval
 
 
 def series(n_problems: int, **per_problem: dict[int, int]) -> StratumSeries:

@@ -9,8 +9,8 @@ from click.testing import CliRunner
 
 from adjudicate.cli import main
 from adjudicate.report import build_report, render
-from adjudicate.report.blocks import Chart, Heading, Paragraph, Table
-from adjudicate.report.layout import report_blocks
+from adjudicate.report.render.blocks import Chart, Heading, Paragraph, Table
+from adjudicate.report.render.layout import report_blocks
 from adjudicate.report.source import records_from_db
 from db.connection import open_db
 from tests.hostile_db import RICH_MARKUP, build_hostile_db
@@ -48,7 +48,7 @@ def _texts(block) -> list[str]:
 
 
 def test_every_terminal_section_prints_stored_text_literally(report):
-    from adjudicate.report.render_terminal import render_terminal
+    from adjudicate.report.render.terminal import render_terminal
 
     text = render_terminal(report, width=WIDE)
     lines = set(line.strip() for line in text.splitlines())

@@ -13,8 +13,7 @@ from dataclasses import replace
 import pytest
 
 from adjudicate.report import build_report, render
-from adjudicate.report.records import ScoredReply
-from adjudicate.report.strata import SampleSlot
+from adjudicate.report.records import SampleSlot, ScoredReply
 from adjudicate.sampling.order import interleave
 
 PROBLEMS = 60

@@ -8,9 +8,9 @@ import random
 import pytest
 
 from adjudicate.report import build_report, render
-from adjudicate.report import formatting as f
-from adjudicate.report.finite import StratumCounts, more_to_read
 from adjudicate.report.model import Estimate
+from adjudicate.report.partial.finite import StratumCounts, more_to_read
+from adjudicate.report.render import formatting as f
 from tests.report.test_partial_report import read_first
 
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from adjudicate.report import ScoredReply, build_report
-from adjudicate.report.errata import ErratumInput
-from adjudicate.report.reply_readings import BAD_KEY, SUSPECT_KEY, reply_readings
+from adjudicate.report.compute.reply_readings import BAD_KEY, SUSPECT_KEY, reply_readings
+from adjudicate.report.records import ErratumInput
 
 GRADERS = ("exact", "symbolic")
 ALL = dict.fromkeys(GRADERS, "accept")

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 
 from adjudicate.cli import main
 from adjudicate.report import build_report
-from adjudicate.report.imputation import stratum_total
 from adjudicate.report.model import READING
+from adjudicate.report.partial.imputation import stratum_total
 from adjudicate.report.source import records_from_db, sample_from_db
 from db.connection import open_db
 

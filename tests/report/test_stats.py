@@ -11,8 +11,6 @@ import pytest
 from adjudicate.report.bootstrap import (
     FIXED_POINT,
     ProblemBootstrap,
-    bootstrap_interval,
-    paired_bootstrap_interval,
 )
 from adjudicate.report.stats import (
     cohen_kappa,
@@ -23,6 +21,7 @@ from adjudicate.report.stats import (
     percentile_interval,
     wilson_interval,
 )
+from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interval
 
 
 @pytest.mark.parametrize(
@@ -211,7 +210,7 @@ def test_packed_sums_equal_plain_sums_for_many_and_large_series():
 
 
 def test_reviewer_kappa_has_a_problem_bootstrap_interval():
-    from adjudicate.report.diagnostics import reviewer_kappa
+    from adjudicate.report.compute.diagnostics import reviewer_kappa
     from adjudicate.report.records import ScoredReply
 
     records = []

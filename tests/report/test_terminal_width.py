@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from adjudicate.report import build_report, render_terminal
-from adjudicate.report.blocks import Table, looks_numeric
-from adjudicate.report.layout import report_blocks
-from adjudicate.report.render_terminal import fit_widths, wrap_cell
+from adjudicate.report.render.blocks import Table, looks_numeric
+from adjudicate.report.render.layout import report_blocks
+from adjudicate.report.render.terminal import fit_widths, wrap_cell
 
 from .synthetic import GOLDEN_SELFCHECK, golden_records
 

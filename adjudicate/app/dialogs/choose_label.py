@@ -10,7 +10,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from adjudicate.app.keymap import label_action_applies, label_bindings, slot_label
+from adjudicate.app.keymap import digit_label, label_action_applies, label_bindings
 from adjudicate.safe_text import visible
 from graders.labels import LABELS
 
@@ -41,8 +41,8 @@ class ChooseLabelDialog(ModalScreen[str | None]):
         if LABELS.applies(self.kind, label):
             self.dismiss(label)
 
-    def action_choose_slot(self, slot: int) -> None:
-        self.action_choose(slot_label(self.kind, slot))
+    def action_choose_digit(self, digit: int) -> None:
+        self.action_choose(digit_label(self.kind, digit))
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -11,14 +11,8 @@ from textual.screen import ModalScreen
 from textual.suggester import SuggestFromList
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
-from adjudicate.app.session import (
-    STATUS_HELP,
-    FilterChoices,
-    QueueFilter,
-    TextMatch,
-    format_grader_pattern,
-    parse_grader_pattern,
-)
+from adjudicate.app.filter_language import STATUS_HELP, format_grader_pattern, parse_grader_pattern
+from adjudicate.app.session import FilterChoices, QueueFilter, TextMatch
 from adjudicate.safe_text import visible
 
 

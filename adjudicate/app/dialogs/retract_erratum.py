@@ -14,7 +14,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
 from adjudicate.app.formatting import compact
-from adjudicate.app.session import RetractionEffect, ReviewSession, Undone
+from adjudicate.app.session import NotSaved, RetractionEffect, ReviewSession, Undone
+from adjudicate.app.widgets.not_saved import say_not_saved
 
 
 def _replies(count: int) -> str:
@@ -76,15 +77,23 @@ def undo_with_confirmation(screen: Screen[Any], session: ReviewSession,
                            done: Callable[[list[Undone]], None]) -> None:
     """Undo the reviewer's last action, asking first when it is the `k` of a standing erratum
     (undoing it retracts the erratum); `done` gets what was undone (nothing if declined)."""
+    def undo() -> None:
+        try:
+            undone = session.undo()
+        except NotSaved as exc:
+            say_not_saved(screen, str(exc))
+            return
+        done(undone)
+
     errata = session.undo_would_retract()
     if not errata:
-        done(session.undo())
+        undo()
         return
     erratum = errata[0]
 
     def answered(retract: bool | None) -> None:
         if retract:
-            done(session.undo())
+            undo()
 
     screen.app.push_screen(RetractErratumDialog(
         "Undo k: retract the key erratum", session.retraction_effect(erratum),

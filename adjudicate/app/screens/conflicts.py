@@ -17,12 +17,13 @@ from adjudicate.app.conflict_groups import (
 )
 from adjudicate.app.dialogs.decision import Answer, DecisionDialog
 from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
-from adjudicate.app.keymap import CONFLICTS_BINDINGS, label_action_applies, slot_label
+from adjudicate.app.keymap import CONFLICTS_BINDINGS, digit_label, label_action_applies
 from adjudicate.app.screens.help import HelpScreen
-from adjudicate.app.session import DecisionPreview, ReviewSession, Undone
+from adjudicate.app.session import DecisionPreview, NotSaved, ReviewSession, Undone
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
+from adjudicate.app.widgets.not_saved import say_not_saved
 from adjudicate.safe_text import visible, visible_data
 from adjudicate.words import plural
 from graders.labels import LABELS
@@ -119,7 +120,11 @@ class ConflictsScreen(Screen[None]):
             return
         row = self.query_one(DataTable).cursor_row
         if len(g.conflicts) == 1:
-            self.session.adjudicate(g.conflicts[0].reply_id, label)
+            try:
+                self.session.adjudicate(g.conflicts[0].reply_id, label)
+            except NotSaved as exc:
+                say_not_saved(self, str(exc))
+                return
             self.notify(f"Reply {g.conflicts[0].reply_id}: adjudicated {LABELS.short(label)}.")
             self.reload(keep_row=row + 1)
             return
@@ -134,18 +139,23 @@ class ConflictsScreen(Screen[None]):
                  row: int) -> None:
         if answer is None:
             return
-        decision = self.session.decide(
-            preview, scope="group" if self.grouping == "pair" else "pattern", subject=g.subject,
-            description=g.title, replace=answer == "replace", action="adjudicate")
+        try:
+            decision = self.session.decide(
+                preview, scope="group" if self.grouping == "pair" else "pattern",
+                subject=g.subject, description=g.title, replace=answer == "replace",
+                action="adjudicate")
+        except NotSaved as exc:
+            say_not_saved(self, str(exc))
+            return
         kept = f", kept {plural(decision.kept, 'earlier adjudication')}" if decision.kept else ""
         self.notify(f"Adjudicated {plural(decision.written, 'reply')} "
                     f"{LABELS.short(preview.label)}{kept}.")
         self.reload(keep_row=row + 1)
 
-    def action_adjudicate_slot(self, slot: int) -> None:
+    def action_adjudicate_digit(self, digit: int) -> None:
         kind = self._kind()
         if kind is not None:
-            self.action_adjudicate(slot_label(kind, slot))
+            self.action_adjudicate(digit_label(kind, digit))
 
     def action_group_by(self) -> None:
         self.grouping = GROUPINGS[(GROUPINGS.index(self.grouping) + 1) % len(GROUPINGS)]

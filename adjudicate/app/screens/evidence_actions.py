@@ -5,20 +5,22 @@ ctrl+k retracting that erratum after a confirmation."""
 from __future__ import annotations
 
 import subprocess
+from typing import TYPE_CHECKING
 
 from textual import work
 from textual.screen import Screen
 
-from adjudicate.app.dialogs.key_erratum import KeyErratumDialog, KeyFinding
-from adjudicate.app.dialogs.retract_erratum import RetractErratumDialog
 from adjudicate.app.messages import ErrataRegraded
-from adjudicate.app.session import Erratum, QueueItem, ReviewSession
+from adjudicate.app.session import Erratum, NotSaved, QueueItem, ReviewSession
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import describe_item
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible
 from adjudicate.words import plural
 from graders.labels import LABELS
+
+if TYPE_CHECKING:
+    from adjudicate.app.dialogs.key_erratum import KeyFinding
 
 
 def is_key_label(label: str) -> bool:
@@ -34,6 +36,9 @@ class EvidenceActions(Screen[None]):
     erratum: Erratum | None = None  # this reviewer's standing erratum on the item's problem
 
     def show_current(self) -> None:
+        raise NotImplementedError
+
+    def not_saved(self, refused: NotSaved) -> None:
         raise NotImplementedError
 
     def evidence_check(self, action: str) -> bool | None:
@@ -79,6 +84,8 @@ class EvidenceActions(Screen[None]):
 
     # -- `k`: what is wrong with the key ----------------------------------------------------
     def ask_about_key(self) -> None:
+        from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
+
         item = self.item
         if item is not None:
             self.app.push_screen(KeyErratumDialog(item.key, describe_item(item)),
@@ -87,7 +94,11 @@ class EvidenceActions(Screen[None]):
     def _record_key(self, finding: KeyFinding | None) -> None:
         if finding is None:
             return
-        erratum = self.session.key_erratum(finding.kind, finding.new_key, finding.note)
+        try:
+            erratum = self.session.key_erratum(finding.kind, finding.new_key, finding.note)
+        except NotSaved as exc:
+            self.not_saved(exc)
+            return
         self.show_current()
         if erratum is not None and erratum.corrects:
             self.notify(f"Key {erratum.old_key!r} recorded as wrong; grading this problem's "
@@ -97,13 +108,19 @@ class EvidenceActions(Screen[None]):
             self.notify(f"Key recorded as {erratum.kind}; the problem leaves every score.")
 
     def action_retract_erratum(self) -> None:
+        from adjudicate.app.dialogs.retract_erratum import RetractErratumDialog
+
         erratum = self.erratum
         if erratum is None:
             return
 
         def answered(retract: bool | None) -> None:
             if retract:
-                self.session.retract(erratum)
+                try:
+                    self.session.retract(erratum)
+                except NotSaved as exc:
+                    self.not_saved(exc)
+                    return
                 self.notify(visible(f"Retracted your erratum on {erratum.benchmark} "
                                     f"{erratum.task_id}'s key."), markup=False)
                 self.show_current()

@@ -44,7 +44,7 @@ def sections() -> tuple[tuple[str, Callable[[Binding], bool]], ...]:
     """The help screen's sections, in order, each with the test of which bindings it holds."""
     return (
         *((f"{kind.capitalize()} labels", _labels_of(kind)) for kind in LABELS.kinds()),
-        ("Digit alternates", lambda b: b.action.split("(")[0].endswith("_slot")),
+        ("Digit alternates", lambda b: b.action.split("(")[0].endswith("_digit")),
         ("Shift: the whole group with the same answer and key", _is("label_group")),
         ("Move and scroll", lambda b: b.action.split("(")[0] in ("move", "scroll", "vim_hint",
                                                                  "page", "panel")),
@@ -63,7 +63,7 @@ def help_table(bindings: Iterable[Binding], key_display: Callable[[Binding], str
             continue
         rows: dict[tuple[str, str], list[str]] = {}
         for binding in mine:
-            description = "label #n" if "_slot(" in binding.action else binding.description
+            description = "label #n" if "_digit(" in binding.action else binding.description
             rows.setdefault((description, binding.tooltip), []).append(key_display(binding))
         table = Table(box=None, show_header=False, expand=True, padding=(0, 1))
         table.add_column(width=16, style="bold")

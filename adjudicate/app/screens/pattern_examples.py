@@ -11,14 +11,14 @@ from textual.widgets import Footer, Static
 
 from adjudicate.app.dialogs.decision import Answer, DecisionDialog
 from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
-from adjudicate.app.keymap import EXAMPLES_BINDINGS, label_action_applies, slot_label
+from adjudicate.app.keymap import EXAMPLES_BINDINGS, digit_label, label_action_applies
 from adjudicate.app.screens.help import HelpScreen
 from adjudicate.app.session import DecisionPreview, PatternSummary, ReviewSession, StoreError, Undone
 from adjudicate.app.widgets.example_card import ExampleCard
 from adjudicate.safe_text import visible
 from adjudicate.words import plural
 from graders.labels import LABELS
-from graders.patterns import SUSPECT, Pattern
+from graders.queue.patterns import SUSPECT, Pattern
 
 PER_PAGE = 3
 
@@ -127,8 +127,8 @@ class PatternExamplesScreen(Screen[str | None]):
                     "u undoes the whole decision.", timeout=6)
         self.dismiss(None)
 
-    def action_decide_slot(self, slot: int) -> None:
-        self.action_decide(slot_label(self.kind, slot))
+    def action_decide_digit(self, digit: int) -> None:
+        self.action_decide(digit_label(self.kind, digit))
 
     def action_show_in_queue(self) -> None:
         self.dismiss(self.pattern.id)

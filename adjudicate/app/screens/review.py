@@ -6,45 +6,39 @@ first item shows (start-up is the time to the first reply on screen).
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING
+import sqlite3
 
-from textual import work
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.content import Content
-from textual.timer import Timer
 from textual.widgets import ContentSwitcher, Footer, Static
 
-from adjudicate.app.keymap import QUEUE_BINDINGS, label_action_applies, slot_label
-from adjudicate.app.messages import ProgressRefreshed
-from adjudicate.app.screens.evidence_actions import EvidenceActions, is_key_label
+from adjudicate.app.filter_language import describe
+from adjudicate.app.frames import after_frame, collect_after_frame, freeze_what_is_held
+from adjudicate.app.keymap import QUEUE_BINDINGS, digit_label, label_action_applies
+from adjudicate.app.screens.decision_actions import DecisionActions
+from adjudicate.app.screens.evidence_actions import is_key_label
+from adjudicate.app.screens.progress_recount import PROGRESS_EVERY_S
 from adjudicate.app.session import (
-    DecisionPreview,
+    NotSaved,
     QueueFilter,
     QueueItem,
     ReviewSession,
-    Scope,
     StoreError,
     Undone,
 )
 from adjudicate.app.widgets.code_view import CodeItemView
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
-from adjudicate.app.widgets.math_view import MathItemView, main_extraction
+from adjudicate.app.widgets.math_view import MathItemView
+from adjudicate.app.widgets.not_saved import NotSavedLine, say_not_saved
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
 from adjudicate.words import plural, word
 from graders.labels import LABELS
 
-if TYPE_CHECKING:
-    from adjudicate.app.dialogs.decision import Answer
 
-PROGRESS_EVERY_S = 5.0
-RECOUNT_AFTER_S = 0.8  # after the reviewer pauses, recount what other reviewers did
-
-
-class ReviewScreen(EvidenceActions):
+class ReviewScreen(DecisionActions):
     """The current item, with the header above and progress and the key footer below; the
     reference and guidelines panels open beside it."""
 
@@ -57,36 +51,44 @@ class ReviewScreen(EvidenceActions):
         self.item: QueueItem | None = None
         self._footer_shape: str | None = "unset"
         self._shown_reply: int | None = None
-        self._recount: Timer | None = None
-        self._epoch = 0  # bumped by every recount asked for and every label: older counts drop
-        self._shown_epoch = 0
+        self._ahead: tuple[QueueItem, QueueItem] | None = None  # the next item, made visible
+        self._ahead_queued = False
 
     def compose(self) -> ComposeResult:
+        # The queue is loaded before the footer is composed, so its keys are the first item's
+        # from the start (one composition of the footer instead of two before the first frame).
+        self.session.load()
+        self.item = visible_data(self.session.current_item())
+        self.erratum = self.session.my_erratum(self.item)
+        self._footer_shape = self._shape()
         yield ItemHeader(id="item-header")
         with Horizontal(id="item-row"):
-            with ContentSwitcher(id="item-views", initial="empty"):
+            with ContentSwitcher(id="item-views", initial=self.item.kind if self.item else "empty"):
                 yield MathItemView(id="math")
                 yield CodeItemView(id="code")
                 yield Static(id="empty")
             yield ReferencePanel(id="reference-panel")
             if self.guidelines is not None:
                 yield GuidelinesPanel(self.guidelines, id="guidelines-panel")
+        yield NotSavedLine(id="not-saved")
         yield ProgressLine(id="progress-line")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.session.load()
         self.show_current()
         self.set_interval(PROGRESS_EVERY_S, self.recount_progress)
+        after_frame(self, freeze_what_is_held)
 
     # -- showing ---------------------------------------------------------------------------
     def show_current(self) -> None:
         """Show the item under the cursor (read fresh from the database; its text, dialogs
         included, with control characters as visible stand-ins)."""
         session = self.session
-        self.item = item = visible_data(session.current_item())
+        stored = session.current_item()
+        ahead, self._ahead = self._ahead, None
+        self.item = item = ahead[1] if ahead and ahead[0] is stored else visible_data(stored)
         self.erratum = session.my_erratum(item)
-        view = session.filter.describe()
+        view = describe(session.filter)
         if session.order == "sample":  # moving past a reply without a label or skip ends the sample
             view += " · sample order: label or skip each in turn"
         self.query_one(ItemHeader).show(session.position, len(session.rows), item, view)
@@ -102,11 +104,38 @@ class ReviewScreen(EvidenceActions):
                 pane.select_panel(pane.MAIN)
         self._shown_reply = item.reply_id if item else None
         self.query_one(ProgressLine).show(session.progress, session.reviewer)
+        self.query_one(NotSavedLine).show_reason(session.unsaved)
         self.refresh_panels()
-        shape = f"{item.kind}{' erratum' if self.erratum else ''}" if item else None
+        shape = self._shape()
         if shape != self._footer_shape:  # the footer recomposes: only when the keys change
             self._footer_shape = shape
             self.refresh_bindings()
+        if not self._ahead_queued:
+            self._ahead_queued = True
+            after_frame(self, self._read_ahead)  # once this item is on screen
+
+    def _read_ahead(self) -> None:
+        """Read the next reply and lay its text out while the reviewer reads this one (a
+        convenience: if it cannot be read now, the next key reads it)."""
+        self._ahead_queued = False
+        if not self.is_attached or self.app.screen is not self:
+            return
+        try:
+            stored = self.session.read_ahead()
+        except (sqlite3.Error, StoreError):
+            return
+        if stored is None:
+            return
+        item = visible_data(stored)
+        self._ahead = (stored, item)
+        views = self.query(f"#{item.kind}").results(ItemView)
+        for view in views:
+            view.prepare(item)
+
+    def _shape(self) -> str | None:
+        """What the footer's keys depend on: the item's kind and a standing erratum."""
+        item = self.item
+        return f"{item.kind}{' erratum' if self.erratum else ''}" if item else None
 
     def _empty_message(self) -> Content:
         if self.session.progress.total == 0:
@@ -116,7 +145,7 @@ class ReviewScreen(EvidenceActions):
         return Content.from_markup(
             "[b]No queued reply matches this view[/b] ($view).\n\n"
             "Press [b]/[/b] to change the filter, [b]a[/b] for conflicts, [b]q[/b] to quit.",
-            view=self.session.filter.describe())
+            view=describe(self.session.filter))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Show only the labels that apply to this item's kind; grey out item actions if none."""
@@ -137,98 +166,33 @@ class ReviewScreen(EvidenceActions):
     def action_label(self, label: str) -> None:
         if self.item is None or not LABELS.applies(self.item.kind, label):
             return
+        collect_after_frame(self)
         if is_key_label(label):  # wrong or ambiguous, and the right key if known: ask first
             self.ask_about_key()
             return
-        advanced = self.session.label(label)
+        try:
+            advanced = self.session.label(label)
+        except NotSaved as exc:
+            self.not_saved(exc)
+            return
         self.show_current()
         self._recount_soon()
         if not advanced:
             self._at_end()
 
-    def action_label_slot(self, slot: int) -> None:
+    def action_label_digit(self, digit: int) -> None:
         if self.item is not None:
-            self.action_label(slot_label(self.item.kind, slot))
-
-    def action_label_group(self, label: str) -> None:
-        item = self.item
-        if item is None or not LABELS.applies(item.kind, label):
-            return
-        members = self.session.group_members()
-        if len(members) <= 1:
-            self.notify("No other queued reply has this answer and key; labeled this one.")
-            self.action_label(label)
-            return
-        from adjudicate.app.dialogs.decision import DecisionDialog
-
-        what = _group_words(item)
-        preview = self.session.preview(members, label)
-        self.app.push_screen(
-            DecisionDialog(f"Label the group {LABELS.short(label)}", preview, f"Group: {what}"),
-            lambda answer: self._decided(preview, answer, "group", item.group_key, what, members))
-
-    def action_label_view(self) -> None:
-        rows = self.session.rows
-        kinds = {row.kind for row in rows}
-        if len(kinds) != 1:
-            self.notify("Nothing in this view to label." if not rows else
-                        "This view holds math and code replies, and a label fits one kind: "
-                        "narrow it first (/, e.g. by benchmark).", severity="warning", timeout=6)
-            return
-        from adjudicate.app.dialogs.choose_label import ChooseLabelDialog
-
-        view = self.session.filter.describe()
-        self.app.push_screen(
-            ChooseLabelDialog("Label every reply in this view",
-                              f"{len(rows):,} queued replies · view: {view}", kinds.pop()),
-            self._label_view)
-
-    def _label_view(self, label: str | None) -> None:
-        if label is None:
-            return
-        from adjudicate.app.dialogs.decision import DecisionDialog
-
-        view = self.session.filter.describe()
-        preview = self.session.preview(self.session.view_ids, label)
-        self.app.push_screen(
-            DecisionDialog(f"Label this view {LABELS.short(label)}", preview, f"View: {view}"),
-            lambda answer: self._decided(preview, answer, "view", None, view))
-
-    def _decided(self, preview: DecisionPreview, answer: Answer | None, scope: Scope,
-                 subject: str | None, description: str, advance: list[int] | None = None) -> None:
-        """Record a confirmed decision over many replies, then say what it did."""
-        if answer is None:
-            return
-        try:
-            decision = self.session.decide(preview, scope=scope, subject=subject,
-                                           description=description, replace=answer == "replace")
-        except StoreError as exc:
-            self.notify(visible(str(exc)), severity="error", markup=False)
-            return
-        if advance:
-            self.session.advance_past(advance)
-        kept = f", kept {decision.kept:,} of your earlier labels" if decision.kept else ""
-        self.notify(f"Labeled {plural(decision.written, 'reply')} "
-                    f"{LABELS.short(preview.label)}{kept}.")
-        self.show_current()
-        self._recount_soon()
-
-    def action_patterns(self) -> None:
-        from adjudicate.app.screens.patterns import PatternsScreen
-
-        self.app.push_screen(PatternsScreen(self.session), self._from_patterns)
-
-    def _from_patterns(self, pattern_id: str | None) -> None:
-        if pattern_id is not None:
-            self._apply_filter(replace(self.session.filter, patterns=(pattern_id,)))
-        else:
-            self.show_current()
-            self._recount_soon()
+            self.action_label(digit_label(self.item.kind, digit))
 
     def action_skip(self) -> None:
         if self.item is None:
             return
-        advanced = self.session.skip()
+        collect_after_frame(self)
+        try:
+            advanced = self.session.skip()
+        except NotSaved as exc:
+            self.not_saved(exc)
+            return
         self.show_current()
         self._recount_soon()
         if not advanced:
@@ -261,8 +225,18 @@ class ReviewScreen(EvidenceActions):
     def _save_note(self, text: str | None) -> None:
         if text is None:
             return
-        self.session.note(text)
+        try:
+            self.session.note(text)
+        except NotSaved as exc:
+            self.not_saved(exc)
+            return
         self.notify("Note saved." if text else "Note cleared.")
+        self.show_current()
+
+    def not_saved(self, refused: NotSaved) -> None:
+        """The database refused the write: say so (a toast, and a line until a write goes
+        through), and show the item as it is on disk (the cursor did not move)."""
+        say_not_saved(self, str(refused))
         self.show_current()
 
     def _at_end(self) -> None:
@@ -274,6 +248,7 @@ class ReviewScreen(EvidenceActions):
 
     # -- moving around -----------------------------------------------------------------------
     def action_move(self, delta: int) -> None:
+        collect_after_frame(self)
         if self.session.move(int(delta)):
             self.show_current()
         else:
@@ -311,7 +286,7 @@ class ReviewScreen(EvidenceActions):
         if flt is None:
             return
         self.session.load(flt)
-        self.notify(visible(f"{len(self.session.rows):,} queued replies match: {flt.describe()}."),
+        self.notify(visible(f"{len(self.session.rows):,} queued replies match: {describe(flt)}."),
                     markup=False)
         self.show_current()
 
@@ -325,41 +300,3 @@ class ReviewScreen(EvidenceActions):
 
         self.app.push_screen(HelpScreen())
 
-    # -- progress, recounted off the key path ---------------------------------------------------
-    def _recount_soon(self) -> None:
-        """Recount once the reviewer pauses, not on every key of a fast run."""
-        self._epoch += 1  # a count running now may have read the store before this label
-        if self._recount is not None:
-            self._recount.stop()
-        self._recount = self.set_timer(RECOUNT_AFTER_S, self.recount_progress)
-
-    def recount_progress(self) -> None:
-        """Recount in a worker; a count overtaken by a newer one, or by a label made while it
-        ran, is dropped (it would show fewer labels than are on disk)."""
-        self._epoch += 1
-        self._count_in_worker(self._epoch)
-
-    @property
-    def progress_settled(self) -> bool:
-        """The last recount asked for is the one on screen."""
-        return self._shown_epoch == self._epoch
-
-    @work(thread=True, exclusive=True, group="progress")
-    def _count_in_worker(self, epoch: int) -> None:
-        self.post_message(ProgressRefreshed(self.session.recount(), epoch))
-
-    def on_progress_refreshed(self, message: ProgressRefreshed) -> None:
-        if message.epoch != self._epoch:
-            return
-        self._shown_epoch = message.epoch
-        self.session.progress = message.progress
-        self.query_one(ProgressLine).show(message.progress, self.session.reviewer)
-
-
-def _group_words(item: QueueItem) -> str:
-    """What a group shares: 'answer 160.0 · key 160' (code: the same first failure)."""
-    if item.kind == "math":
-        extraction = main_extraction(item)
-        answer = extraction.answer if extraction and extraction.answer else "(none)"
-        return f"answer {answer} · key {item.key or '(none)'}"
-    return f"the same first failing input of {item.benchmark} {item.task_id}"

@@ -5,7 +5,6 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
-from textual.highlight import highlight
 from textual.widgets import Static
 
 from adjudicate.app.formatting import compact, counts
@@ -90,6 +89,8 @@ class CodeItemView(ItemView):
             yield Static(id="code-source")
 
     def show(self, item: QueueItem) -> None:
+        from textual.highlight import highlight  # Pygments: loaded by the first code item
+
         item = visible_data(item)  # control characters in the program or evidence shown, inert
         if item.statement != self._prompt:
             self._prompt = item.statement

@@ -11,7 +11,7 @@ from adjudicate.app.formatting import block, compact, exception_text, first_fail
 from adjudicate.app.session import QueueItem
 from adjudicate.safe_text import visible
 from adjudicate.words import plural
-from graders.evidence import TIMEOUT_KINDS
+from graders.evidence import TIMEOUT_KINDS, probe_stop_line
 from graders.labels import LABELS
 
 NOT_COMPUTED = "minimal input not computed yet: run adjudicate grade"
@@ -108,6 +108,9 @@ def tally_lines(tally: dict[str, Any] | None) -> list[Content]:
         rest = sum(g.get("count", 0) for g in groups[SHOWN_GROUPS:])
         parts.append(f"{rest} more in {plural(len(groups) - SHOWN_GROUPS, 'other output')}")
     lines = [_row("others", " · ".join(parts))]
+    stopped = probe_stop_line(tally)
+    if stopped:
+        lines.append(_row("", stopped))
     quirk = tally.get("reference_quirk")
     if quirk:
         lines.append(Content.from_markup(

@@ -8,8 +8,8 @@ from textual.widgets import Static
 from adjudicate.app.formatting import duration
 from adjudicate.app.session import QueueItem, ReviewProgress
 from adjudicate.safe_text import visible, visible_data
-from graders.disputes import REASONS
 from graders.labels import LABELS
+from graders.queue.disputes import REASONS
 
 
 def describe_item(item: QueueItem) -> str:
@@ -35,12 +35,10 @@ class ItemHeader(Static):
         group = (f" · {item.group_size} identical (Shift+key labels all)"
                  if item.group_size > 1 else "")
         note = f" · note: {item.my_note}" if item.my_note else ""
-        self.update(Content.from_markup(
-            "[b]$pos[/b] of $total · $where · [i]$reason[/i]\n"
-            "you: [b]$mine[/b]$note$group · view: $view",
-            pos=f"{position + 1:,}", total=f"{total:,}", where=describe_item(item),
-            reason=REASONS.get(item.reason or "", item.reason or "no longer queued"),
-            group=group, mine=mine, note=note, view=view,
+        reason = REASONS.get(item.reason or "", item.reason or "no longer queued")
+        self.update(Content.assemble(  # assembled, not markup: parsing was a tenth of a key
+            (f"{position + 1:,}", "bold"), f" of {total:,} · {describe_item(item)} · ",
+            (reason, "italic"), "\nyou: ", (mine, "bold"), f"{note}{group} · view: {view}",
         ), layout=False)  # a fixed two lines: no relayout of the screen
 
 
@@ -51,9 +49,8 @@ class ProgressLine(Static):
         p, reviewer = visible_data(progress), visible(reviewer)
         others = "  ".join(f"{r.reviewer} {r.labeled:,}" for r in p.reviewers) or "nobody yet"
         rate = f"{p.rate_per_min:.1f}/min" if p.rate_per_min else "—/min"
-        self.update(Content.from_markup(
-            "[b]$mine[/b]/$total labeled by $reviewer · $anyone/$total by anyone · "
-            "$others · $rate · $eta left",
-            mine=f"{p.labeled_by_me:,}", reviewer=reviewer, anyone=f"{p.labeled_by_anyone:,}",
-            total=f"{p.total:,}", others=others, rate=rate, eta=duration(p.minutes_left),
+        self.update(Content.assemble(
+            (f"{p.labeled_by_me:,}", "bold"),
+            f"/{p.total:,} labeled by {reviewer} · {p.labeled_by_anyone:,}/{p.total:,} by anyone"
+            f" · {others} · {rate} · {duration(p.minutes_left)} left",
         ), layout=False)

@@ -30,6 +30,9 @@ class ItemView(Vertical):
         """Show `item` (called on every move, so redraw only what changed)."""
         raise NotImplementedError
 
+    def prepare(self, item: QueueItem) -> None:
+        """Do ahead what `show(item)` will need (called while the reviewer reads another)."""
+
     def scroll_text(self, direction: str) -> None:
         """up/down/pageup/pagedown/home/end on the item's main text."""
         raise NotImplementedError

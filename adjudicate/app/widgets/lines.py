@@ -23,3 +23,12 @@ class Lines(Static):
         count = len(lines)
         self.update(Content("\n").join(lines), layout=count != self._count)
         self._count = count
+
+
+def update_in_place(static: Static, content: Content) -> None:
+    """Update `static`, relaying out the screen only when the new text takes another number of
+    rows at the width it has (a new problem of the same height is a repaint, not a reflow)."""
+    width = static.content_region.width
+    same = width > 0 and (content.get_height(static.styles, width)  # type: ignore[arg-type]
+                          == static.content_region.height)  # (as Widget.get_content_height)
+    static.update(content, layout=not same)

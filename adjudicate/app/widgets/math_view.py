@@ -10,7 +10,7 @@ from textual.widgets import Static
 from adjudicate.app.formatting import compact
 from adjudicate.app.session import ExtractionView, KeyStatus, QueueItem
 from adjudicate.app.widgets.item_view import ItemView
-from adjudicate.app.widgets.lines import Lines
+from adjudicate.app.widgets.lines import Lines, update_in_place
 from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.app.widgets.verdict_table import VerdictTable
 from adjudicate.safe_text import visible_data
@@ -94,9 +94,9 @@ class MathItemView(ItemView):
         problem = (item.statement, item.key, item.key_issue, item.key_status)
         if problem != self._problem:  # problem by problem
             self._problem = problem
-            self.query_one("#math-statement", Static).update(
-                Content(item.statement or "(no statement)"))
-            self.query_one("#math-key", Static).update(key_line(item))
+            update_in_place(self.query_one("#math-statement", Static),
+                            Content(item.statement or "(no statement)"))
+            update_in_place(self.query_one("#math-key", Static), key_line(item))
         self.query_one(VerdictTable).show(item.verdicts)
         extraction = main_extraction(item)
         lines = [describe_extraction(extraction)]
@@ -110,6 +110,13 @@ class MathItemView(ItemView):
         self.query_one("#math-reply", ReplyView).show(item.reply_text,
                                        extraction.start if extraction else None,
                                        extraction.end if extraction else None)
+
+    def prepare(self, item: QueueItem) -> None:
+        """Lay the next reply out (highlighted span, wrapped lines) before it is shown."""
+        extraction = main_extraction(item)
+        self.query_one("#math-reply", ReplyView).prepare(
+            item.reply_text, extraction.start if extraction else None,
+            extraction.end if extraction else None)
 
     def scroll_text(self, direction: str) -> None:
         """Scroll the reply (the keyboard never needs to focus it)."""

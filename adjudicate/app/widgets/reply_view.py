@@ -12,6 +12,7 @@ from textual import events
 from textual.content import Content
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.style import Style as VisualStyle
 from textual.widget import Widget
 
 
@@ -33,23 +34,54 @@ class ReplyView(Widget, can_focus=False):
         self._top = 0
         self._follow = True  # keep the span in view until the reviewer scrolls
         self._subtitle = ""
+        # prepare()'s layout of the next reply: (text, start, end), content, has span, width,
+        # wrapped lines, span lines, drawn rows
+        self._prepared: tuple[tuple[str, int | None, int | None], Content, bool, int,
+                              list[Content], tuple[int, int] | None,
+                              dict[tuple[int, int], Strip]] | None = None
 
     def show(self, text: str, start: int | None, end: int | None) -> None:
         """Show `text` with the span [start, end) marked, opened at the span."""
         if (text, start, end) != self._shown:
             self._shown = (text, start, end)
-            content = Content(text)
-            self._has_span = False
-            if start is not None and end is not None and 0 <= start < end <= len(text):
-                content = content.stylize(self._span_style(), start, end)
-                self._has_span = True
-            self._content, self._wrapped_width = content, -1
-            self._strips.clear()
+            prepared, self._prepared = self._prepared, None
+            if prepared is not None and prepared[0] == (text, start, end):
+                _, self._content, self._has_span, width, lines, span_at, strips = prepared
+                if width == self.content_region.width:  # laid out at this width ahead of time
+                    self._lines, self._wrapped_width, self._span_at = lines, width, span_at
+                    self._strips = strips
+                else:
+                    self._wrapped_width, self._strips = -1, {}
+            else:
+                self._content, self._has_span = self._styled(text, start, end)
+                self._wrapped_width = -1
+                self._strips = {}
         self._follow = True
         self._place()
         self.refresh()
 
-    def _span_style(self):
+    def prepare(self, text: str, start: int | None, end: int | None) -> None:
+        """Lay out a reply that `show` is about to get (the next item), while this one is
+        read: its wrapped lines and the rows it opens at, drawn."""
+        width, height = self.content_region.width, max(self.content_region.height, 1)
+        if width <= 0 or (text, start, end) == self._shown:
+            return
+        content, has_span = self._styled(text, start, end)
+        lines = content.wrap(width) or [Content("")]
+        span_at = self._span_of(lines) if has_span else None
+        top = max(0, min(self._top_for(span_at, height), len(lines) - height))
+        strips = {(index, width): self._strip(lines[index], width)
+                  for index in range(top, min(top + height, len(lines)))}
+        self._prepared = ((text, start, end), content, has_span, width, lines, span_at, strips)
+
+    def _styled(self, text: str, start: int | None, end: int | None) -> tuple[Content, bool]:
+        """The text with the span marked, and whether there is one to mark."""
+        content = Content(text)
+        if start is not None and end is not None and 0 <= start < end <= len(text):
+            return content.stylize(self._span_style(), start, end), True
+        return content, False
+
+    def _span_style(self) -> VisualStyle:
         return self.get_visual_style("reply-view--span")  # partial styles drop the background
 
     def _place(self) -> None:
@@ -62,7 +94,7 @@ class ReplyView(Widget, can_focus=False):
             self._lines = self._content.wrap(width) or [Content("")]
             self._wrapped_width = width
             self._span_at = self._find_span()
-            self._strips.clear()
+            self._strips = {}
         if self._follow:
             self._top = self._span_top(height)
         self._top = max(0, min(self._top, len(self._lines) - height))
@@ -79,19 +111,23 @@ class ReplyView(Widget, can_focus=False):
         return self._span_at
 
     def _find_span(self) -> tuple[int, int] | None:
-        if not self._has_span:
-            return None
+        return self._span_of(self._lines) if self._has_span else None
+
+    def _span_of(self, lines: list[Content]) -> tuple[int, int] | None:
         style = self._span_style()
-        marked = [i for i, line in enumerate(self._lines)
+        marked = [i for i, line in enumerate(lines)
                   if any(span.style == style for span in line.spans)]
         return (marked[0], marked[-1]) if marked else None
 
     def _span_top(self, height: int) -> int:
+        return self._top_for(self.span_lines(), height)
+
+    @staticmethod
+    def _top_for(span_at: tuple[int, int] | None, height: int) -> int:
         """The first line to show: the span a third down, its end too if the pane holds it."""
-        lines = self.span_lines()
-        if lines is None:
+        if span_at is None:
             return 0
-        first, last = lines
+        first, last = span_at
         return min(first, max(first - height // 3, last - height + 1))
 
     def render_lines(self, crop: Region) -> list[Strip]:
@@ -107,11 +143,13 @@ class ReplyView(Widget, can_focus=False):
         strip = self._strips.get((index, width))
         if strip is None:
             line = self._lines[index] if 0 <= index < len(self._lines) else Content("")
-            style = self.visual_style
-            strip = Strip(line.render_segments(style), line.cell_length)
-            strip = strip.extend_cell_length(width, style.rich_style).crop(0, width)
-            self._strips[(index, width)] = strip
+            strip = self._strips[(index, width)] = self._strip(line, width)
         return strip
+
+    def _strip(self, line: Content, width: int) -> Strip:
+        style = self.visual_style
+        strip = Strip(line.render_segments(style), line.cell_length)
+        return strip.extend_cell_length(width, style.rich_style).crop(0, width)
 
     def render(self) -> Content:
         """The window's lines as one Content (what `render_line` draws row by row)."""

@@ -5,7 +5,6 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
-from textual.highlight import highlight
 from textual.widgets import Static
 
 from adjudicate.app.reference import ReferenceText
@@ -26,6 +25,8 @@ class ReferencePanel(Vertical):
             yield Static(id="reference-contract")
 
     def show(self, kind: str, reference: ReferenceText) -> None:
+        from textual.highlight import highlight  # Pygments: loaded when first opened
+
         self.border_title = "Reference solution"
         text = visible(reference.text)  # one for one: the span still fits
         about = self.query_one("#reference-about", Static)

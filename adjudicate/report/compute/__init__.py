@@ -1,0 +1,1 @@
+"""The report's numbers: build_report and the statistics beside the scores."""

@@ -1,0 +1,1 @@
+"""The report as text: the terminal, Markdown, HTML, JSON and CSV formats."""
