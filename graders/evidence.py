@@ -71,6 +71,7 @@ class FirstFailure(TypedDict, total=False):
     stdout: str | None
     detail: str
     caught_by: str  # a timeout: the harness's clock, the host's watchdog or the CPU rlimit
+    resource: str  # a job-wide limit that killed the run ("memory budget")
     minimal: MinimalInput  # the input shrunk, when grading shrinks
     # older or foreign evidence
     input: str

@@ -44,6 +44,7 @@ class ResultChannel:
             if not chunk:
                 status = wait_done()
                 result.exit_code, result.signal = status.get("exit"), status.get("signal")
+                result.budget = status.get("budget")
                 if status.get("helper_failed"):
                     result.setup_error = (f"the sandbox could not start the sample's process: "
                                           f"{str(status['helper_failed'])[:500]}")

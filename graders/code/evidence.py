@@ -58,11 +58,22 @@ class Failure:
 RESOURCE_ERRORS = ("RecursionError", "MemoryError")  # what a limit raises in the program
 
 
+def budget_evidence(budget: dict[str, Any] | None) -> dict[str, Any]:
+    """What a first failure says when its job was killed for passing a job-wide budget."""
+    if not budget:
+        return {}
+    held, allowed = int(budget.get("memory_mb", 0)), int(budget.get("budget_mb", 0))
+    return {"detail": f"the job's processes held {held:,} MiB, over its {allowed:,} MiB memory "
+                      "budget: killed", "resource": "memory budget"}
+
+
 def suggested_triage(failure: Failure | None) -> str | None:
     """Only where the evidence alone settles it: a time limit exceeded is a timeout, the
-    recursion or memory limit raised is a resource limit."""
+    recursion or memory limit raised (or the job's memory budget) is a resource limit."""
     if failure is not None and failure.kind in TIMEOUT_KINDS:
         return "timeout"
+    if failure is not None and failure.detail.get("resource"):
+        return "resource_limit"
     exception = failure.detail.get("exception") if failure is not None else None
     if isinstance(exception, dict) and exception.get("type") in RESOURCE_ERRORS:
         return "resource_limit"

@@ -14,7 +14,7 @@ from typing import Any, Callable, Literal
 
 from graders.code.cases import NO_VALUE
 from graders.code.compare import coerce, judge
-from graders.code.evidence import Failure, build_verdicts, call_text, clip
+from graders.code.evidence import Failure, budget_evidence, build_verdicts, call_text, clip
 from graders.code.expected import ExpectedOutputs, TimeLimits, segments
 from graders.code.extract import assemble_program, extract_program
 from graders.code.first_failure import complete_failure
@@ -234,7 +234,7 @@ def _settle(state: _Judge, result: RunResult) -> str | None:
                   f"signal {result.signal})")
         state.failure = Failure(kind, index if result.loaded else None, {
             **(state.context(index, {}) if result.loaded and index < len(state.limits) else {}),
-            "detail": detail})
+            "detail": detail, **budget_evidence(result.budget)})
     return None
 
 

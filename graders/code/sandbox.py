@@ -43,6 +43,10 @@ MAX_MESSAGE = 4 << 20
 # builds from it) is the same on every run, node and executor: the same program, the same verdict
 HASH_SEED = "0"
 LINE_SLACK = 1 << 20  # a result line may exceed the output cap by this much (its other fields)
+# A job's helper kills it at `memory_mb` (inside/budget.py); the slot's cgroup, which also
+# counts page cache and kernel memory, sits above that, so the count that names the limit in
+# the verdict comes first and the cgroup catches only what the count misses.
+CGROUP_HEADROOM_MB = 512
 
 
 class SandboxError(RuntimeError):
@@ -144,7 +148,7 @@ class Sandbox:
         if self.config.use_cgroups:
             limits = self.config.limits
             self._cgroups = create_slot(f"adjudicate-{os.getpid()}-{self.slot}-{self._uid}",
-                                        limits.memory_mb, limits.processes)
+                                        limits.memory_mb + CGROUP_HEADROOM_MB, limits.processes)
         hello = self._spawn(isolated=self.config.use_namespaces)
         if self.config.use_namespaces and not hello.get("isolated"):
             reason = hello.get("refused") or "unknown"
@@ -166,7 +170,11 @@ class Sandbox:
         self.capabilities["versions"] = (package_versions(self.config.packages)
                                          if hello.get("isolated") else ["any installed"])
         if self.config.use_cgroups and self._cgroups.error:
-            say_once(f"no cgroup limits ({self._cgroups.error}); per-process rlimits only")
+            say_once(f"no cgroup limits ({self._cgroups.error}); per-process rlimits and each "
+                     "job's memory count")
+        if not hello.get("seccomp"):
+            say_once(f"no seccomp filter on {os.uname().machine}: samples may call what the "
+                     "filter refuses elsewhere (namespaces, mounts, keyrings, io_uring, ...)")
 
     def _spawn(self, isolated: bool) -> dict[str, Any]:
         self._mount_point = tempfile.TemporaryDirectory(

@@ -70,6 +70,7 @@ class RunResult:
     protocol_error: str | None = None
     exit_code: int | None = None
     signal: int | None = None
+    budget: dict[str, Any] | None = None  # the job-wide limit that ended it, from its helper
     elapsed_s: float = 0.0
     job: int = 0
 

@@ -139,10 +139,13 @@ def enter_job_namespaces(uid: int | None) -> None:
     map_own_ids(own_uid, own_gid)
 
 
+TMPFS_INODES = 4096  # each inode is kernel memory the tmpfs size does not count
+
+
 def mount_job_filesystems(tmpfs_mb: int) -> None:
     """In the job's pid 1: a fresh /proc of its own pid namespace, private tmpfs /tmp, /dev/shm."""
     mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
-    options = f"size={tmpfs_mb}m,mode=700"
+    options = f"size={tmpfs_mb}m,nr_inodes={TMPFS_INODES},mode=700"
     mount("tmpfs", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, options)
     mount("tmpfs", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, options)
 

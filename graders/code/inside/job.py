@@ -56,9 +56,13 @@ def helper(kit: Any, state: dict[str, Any], job: dict[str, Any], tests: list[Any
             _sample(kit, state, job, tests, fds, workdir)
         os.write(report, str(sample).encode())
         os.close(report)
-        for fd in fds:
+        for fd in fds[:2]:  # fds[2], if given, is the note pipe only the helper writes
             os.close(fd)
-        _, status = os.waitpid(sample, 0)
+        if state["isolated"]:  # the job's memory, counted whole (no cgroup needed)
+            status = kit.budget.wait_within(sample, int(job["limits"]["memory_mb"]) << 20,
+                                            fds[2] if len(fds) > 2 else None)
+        else:
+            _, status = os.waitpid(sample, 0)
         if state["isolated"]:  # everything in the pid namespace is dead: clear what it left
             kit.reap.clear_ipc()
         else:
@@ -110,6 +114,8 @@ def _sample(kit: Any, state: dict[str, Any], job: dict[str, Any], tests: list[An
         if state["isolated"]:
             sys.path[:] = state["sys_path"]
             sys.path_importer_cache.clear()
+        if state.get("seccomp"):  # last: the steps above need calls the filter refuses
+            kit.seccomp.install()
     except BaseException as error:  # noqa: B036
         os.write(result_fd, (json.dumps({"setup": repr(error)[:2000]}) + "\n").encode())
         os._exit(124)

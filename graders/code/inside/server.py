@@ -33,7 +33,8 @@ PRELOADED = ("math", "re", "collections", "itertools", "functools", "typing", "s
 
 
 KIT: Any = SimpleNamespace()  # the sibling modules, loaded by path from the host's folder
-SIBLINGS = ("tagged", "guard", "confine", "root", "harness", "reap", "job")
+SIBLINGS = ("tagged", "guard", "confine", "root", "harness", "reap", "job", "seccomp",
+            "budget")
 
 
 def load_kit(folder: str) -> None:
@@ -52,8 +53,9 @@ class RunningJob:
     """A job whose helper is alive: pidfds to watch and kill it, and its wall-clock deadline."""
 
     def __init__(self, spec: dict[str, Any], helper: int, sample: int | None,
-                 workdir: str | None, isolated: bool) -> None:
+                 workdir: str | None, isolated: bool, note_fd: int) -> None:
         self.number, self.helper, self.sample, self.workdir = spec["job"], helper, sample, workdir
+        self.note_fd = note_fd  # what the helper says about the job (a budget it passed)
         self.isolated = isolated
         self.helper_fd = os.pidfd_open(helper)
         self.sample_fd = _pidfd(sample)
@@ -79,6 +81,7 @@ class RunningJob:
 
     def close(self) -> None:
         os.close(self.helper_fd)
+        os.close(self.note_fd)
         if self.sample_fd is not None:
             os.close(self.sample_fd)
 
@@ -171,28 +174,33 @@ class ForkServer:
         deadline = time.monotonic() + 5.0
         while True:
             report_read, report_write = os.pipe()
+            note_read, note_write = os.pipe()
             helper = os.fork()
             if helper == 0:
                 self.control.close()
                 os.close(report_read)
-                KIT.job.helper(KIT, self.state, job, tests, [result_fd, program_fd],
+                os.close(note_read)
+                KIT.job.helper(KIT, self.state, job, tests, [result_fd, program_fd, note_write],
                                report_write, workdir)
             os.close(report_write)
+            os.close(note_write)
             text = _read_all(report_read)
             if not text.startswith(KIT.job.RETRY) or time.monotonic() > deadline:
                 break
             # a dying job still fills the slot's pids or memory: a new helper, a new namespace
             os.waitpid(helper, 0)
+            os.close(note_read)
             time.sleep(0.005)
         os.close(result_fd)
         os.close(program_fd)
         sample = int(text) if text.strip().isdigit() else None
-        running = RunningJob(job, helper, sample, workdir, self.state["isolated"])
+        running = RunningJob(job, helper, sample, workdir, self.state["isolated"], note_read)
         running.error = None if sample else (text or "the helper died")
         self.running[running.helper_fd] = running
 
     def finish_job(self, job: RunningJob, report: bool = True) -> None:
         _, status, usage = os.wait4(job.helper, 0)
+        note = _read_note(job.note_fd)
         job.close()
         if job.workdir:
             shutil.rmtree(job.workdir, ignore_errors=True)
@@ -200,7 +208,7 @@ class ForkServer:
         if report:
             self.send({"done": job.number, "exit": code if code < 128 else None,
                        "signal": code - 128 if code >= 128 else None, "killed": job.killed,
-                       "helper_failed": job.error,
+                       "helper_failed": job.error, "budget": note,
                        "cpu_s": usage.ru_utime + usage.ru_stime})
 
 
@@ -218,6 +226,8 @@ def probe(state: dict[str, Any]) -> str | None:
                 try:
                     KIT.confine.mount_job_filesystems(1)
                     KIT.confine.become_unprivileged(None)
+                    if state["seccomp"]:
+                        KIT.seccomp.install()
                     visible = sorted(entry for entry in os.listdir("/proc") if entry.isdigit())
                     error = "" if visible == ["1"] else f"/proc shows pids {visible[:5]}"
                 except BaseException as failure:  # noqa: B036
@@ -258,6 +268,20 @@ def _read_all(fd: int) -> str:
     return b"".join(chunks).decode(errors="replace")
 
 
+def _read_note(fd: int) -> dict[str, Any] | None:
+    """The helper's note on its job (it has exited, so the pipe is at its end)."""
+    os.set_blocking(fd, False)
+    try:
+        text = os.read(fd, 4096)
+    except BlockingIOError:  # a sample of the fallback may still hold it: no note
+        return None
+    try:
+        note = json.loads(text) if text else None
+    except ValueError:
+        return None
+    return note if isinstance(note, dict) else None
+
+
 def _pidfd(pid: int | None) -> int | None:
     try:
         return os.pidfd_open(pid) if pid else None
@@ -284,8 +308,11 @@ def main() -> None:
     state: dict[str, Any] = {
         "root": os.geteuid() == 0, "uid": config.get("uid"), "server_pid": os.getpid(),
         "isolated": False, "refused": None, "packages": [], "exposed": [],
+        "seccomp": KIT.seccomp.unsupported() is None,
         "cgroup_paths": config["cgroups"],
         "cgroup_fds": [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in config["cgroups"]]}
+    if state["seccomp"]:
+        KIT.seccomp.ready()  # built once here, so a job only makes the call
     if config["isolate"]:
         state["refused"] = isolate(state, config["mount_point"], config["packages"])
         state["isolated"] = state["refused"] is None
