@@ -51,6 +51,15 @@ def inspect_writer():
     worker.close()
 
 
+@pytest.fixture(scope="session")
+def graded_errata_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/errata/data.py's database, built and graded once for the session and read-only:
+    a test takes its own copy (`copy_errata_db`)."""
+    from tests.errata.data import build_errata_db
+
+    return build_errata_db(tmp_path_factory.mktemp("graded-errata"))
+
+
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "evals.db"
