@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -11,7 +12,9 @@ from db.connection import open_db
 from tests.early import EarlyCheck
 from tests.line_worker import LineWorker
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# ../shared/data beside the checkout; ADJUDICATE_SHARED_DATA names it elsewhere (a worktree)
+SHARED_DATA = Path(os.environ.get("ADJUDICATE_SHARED_DATA")
+                   or Path(__file__).resolve().parents[1].parent / "shared" / "data")
 _EARLY: list[EarlyCheck] = []
 
 
