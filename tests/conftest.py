@@ -9,10 +9,30 @@ from pathlib import Path
 import pytest
 
 from db.connection import open_db
+from tests.early import EarlyCheck
+from tests.line_worker import LineWorker
 
 # ../shared/data beside the checkout; ADJUDICATE_SHARED_DATA names it elsewhere (a worktree)
 SHARED_DATA = Path(os.environ.get("ADJUDICATE_SHARED_DATA")
                    or Path(__file__).resolve().parents[1].parent / "shared" / "data")
+_EARLY: list[EarlyCheck] = []
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the whole-process checks of the tests about to run (tests/early.py)."""
+    for item in session.items:
+        check = getattr(getattr(item, "function", None), "start_early", None)
+        skipped = any(item.iter_markers("skip")) or any(
+            mark.args and mark.args[0] is True for mark in item.iter_markers("skipif"))
+        if isinstance(check, EarlyCheck) and not skipped:
+            check.start()
+            _EARLY.append(check)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A check still running when the session ends (cut short) is stopped."""
+    for check in _EARLY:
+        check.stop()
 
 
 @pytest.fixture
@@ -21,6 +41,26 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"public benchmark data not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def inspect_writer():
+    """`inspect_writer(spec, *outs)`: an Inspect log written by inspect_ai itself, from one
+    writer process kept for the session (tests/importers/inspect_writer.py): inspect_ai stays
+    out of the test process and is loaded once."""
+    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
+    worker = LineWorker("tests.importers.inspect_writer")
+    yield lambda spec, *outs: worker.ask({"spec": spec, "outs": [str(out) for out in outs]})
+    worker.close()
+
+
+@pytest.fixture(scope="session")
+def graded_errata_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/errata/data.py's database, built and graded once for the session and read-only:
+    a test takes its own copy (`copy_errata_db`)."""
+    from tests.errata.data import build_errata_db
+
+    return build_errata_db(tmp_path_factory.mktemp("graded-errata"))
 
 
 @pytest.fixture

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import shutil
 import subprocess
 import sys
+import tempfile
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from tests.early import EarlyCheck
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ROOT / "pyproject.toml"
@@ -17,18 +23,32 @@ pytestmark = pytest.mark.skipif(importlib.util.find_spec("mypy") is None,
                                 reason="mypy is not installed (it comes with the [test] extra)")
 
 
-@pytest.fixture(scope="module")
-def cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+@functools.cache
+def _cache() -> Path:
     """One cache for this module's runs, so the second reuses the first's stdlib analysis."""
-    return tmp_path_factory.mktemp("mypy-cache")
+    return Path(tempfile.mkdtemp(prefix="mypy-cache-"))
+
+
+def _argv(cache_dir: Path, *files: str) -> list[str]:
+    return [sys.executable, "-m", "mypy", "--config-file", str(CONFIG), "--cache-dir",
+            str(cache_dir), *files]
+
+
+# The whole package, checked as the session starts (tests/early.py): about as long as a
+# tenth of the suite, beside it on the second core.
+WHOLE_PACKAGE = EarlyCheck(lambda: _argv(_cache()), ROOT)
+
+
+@pytest.fixture(scope="module")
+def cache_dir() -> Iterator[Path]:
+    if WHOLE_PACKAGE.started:
+        WHOLE_PACKAGE.result()  # no two runs share the cache at once
+    yield _cache()
+    shutil.rmtree(_cache(), ignore_errors=True)
 
 
 def _mypy(cache_dir: Path, *files: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(CONFIG), "--cache-dir",
-         str(cache_dir), *files],
-        capture_output=True, text=True, cwd=ROOT,
-    )
+    return subprocess.run(_argv(cache_dir, *files), capture_output=True, text=True, cwd=ROOT)
 
 
 def _mypy_config() -> dict:
@@ -57,10 +77,13 @@ def test_config_covers_the_core_and_the_app():
 
 
 def test_core_and_app_are_clean(cache_dir: Path):
-    result = _mypy(cache_dir)
+    result = WHOLE_PACKAGE.result()
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
     # every module under the configured paths was checked, none skipped
     assert f"no issues found in {len(_checked_files())} source files" in result.stdout
+
+
+test_core_and_app_are_clean.start_early = WHOLE_PACKAGE  # type: ignore[attr-defined]
 
 
 def test_config_checks_the_bodies_of_unannotated_functions(cache_dir: Path, tmp_path: Path):

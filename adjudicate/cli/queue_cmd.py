@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from adjudicate.cli.common import db_option, stderr
+from adjudicate.cli.common import db_option
+from adjudicate.cli.console import stderr
 from adjudicate.cli.queue_plan import print_plan
 from adjudicate.cli.sample_options import prepare_sample, sample_options
 from adjudicate.safe_text import json_text, visible

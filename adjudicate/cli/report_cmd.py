@@ -7,7 +7,8 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from adjudicate.cli.common import db_option, out_option, stderr
+from adjudicate.cli.common import db_option, out_option
+from adjudicate.cli.console import stderr
 from adjudicate.report import FORMATS, build_report, print_report, render
 from adjudicate.report.source import (
     allocation_from_db,

@@ -11,7 +11,8 @@ from pathlib import Path
 import click
 
 from adjudicate.app.filter_language import STATUS_HELP, parse_grader_pattern
-from adjudicate.cli.common import db_option, stderr
+from adjudicate.cli.common import db_option
+from adjudicate.cli.console import stderr
 from adjudicate.cli.sample_options import prepare_sample, sample_options
 from db.connection import check_writable, open_db
 from db.grading import queue_count

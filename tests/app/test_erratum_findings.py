@@ -20,14 +20,14 @@ from adjudicate.cli import main
 from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
-from tests.errata.data import build_errata_db
+from tests.errata.data import copy_errata_db
 
 SIZE = (140, 44)
 
 
 @pytest.fixture
-def errata_db(tmp_path) -> Path:
-    return build_errata_db(tmp_path)
+def errata_db(tmp_path, graded_errata_db) -> Path:
+    return copy_errata_db(graded_errata_db, tmp_path)
 
 
 async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:

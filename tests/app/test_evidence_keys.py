@@ -22,7 +22,7 @@ from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
 from tests.app.waiting import press_and_wait
 from tests.conftest import write_jsonl
-from tests.errata.data import build_errata_db
+from tests.errata.data import copy_errata_db
 from tests.grading.test_probe_stage import PROBLEM, SAMPLES
 
 SIZE = (140, 44)
@@ -30,8 +30,8 @@ GUIDELINES = "# Labeling guidelines\n\n- **correct**: the final answer equals th
 
 
 @pytest.fixture
-def errata_db(tmp_path) -> Path:
-    return build_errata_db(tmp_path)
+def errata_db(tmp_path, graded_errata_db) -> Path:
+    return copy_errata_db(graded_errata_db, tmp_path)
 
 
 @pytest.fixture(scope="module")

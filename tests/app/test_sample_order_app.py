@@ -98,14 +98,14 @@ def test_a_decision_in_sample_order_draws_only_the_reply_on_screen(review_db):
                       "'labeled'").fetchone()[0] == 3
 
 
-async def test_k_in_sample_order_is_the_replys_draw(tmp_path):
+async def test_k_in_sample_order_is_the_replys_draw(tmp_path, graded_errata_db):
     """A key erratum recorded in sample order draws its reply like any label there (before, the
     `k` was no draw: the sample stopped at it and every reading fell back to bounds)."""
     from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
     from tests.app.test_erratum_findings import until
-    from tests.errata.data import build_errata_db
+    from tests.errata.data import copy_errata_db
 
-    path = build_errata_db(tmp_path)
+    path = copy_errata_db(graded_errata_db, tmp_path)
     db = open_db(path)
     ensure_order(db, 9)
     order = [row.reply_id for row in sample_queue(db, "ann")]

@@ -14,6 +14,7 @@ import pytest
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.connection import open_db
 from db.errors import StoreError
 from tests.app.builders import build_review_db
@@ -23,11 +24,14 @@ ADJUDICATE = [sys.executable, "-m", "adjudicate"]
 
 
 def imported(path: Path) -> Path:
-    for args in ([str(TEST_DATA / "math_problems.jsonl")],
-                 [str(TEST_DATA / "math_replies.jsonl"), "--run", "m"]):
-        done = subprocess.run([*ADJUDICATE, "import", *args, "--db", str(path)],
-                              capture_output=True, text=True, timeout=300)
-        assert done.returncode == 0, done.stderr
+    """A database the commands under test then meet, imported in this process (only the
+    command under test needs a process of its own) and closed, so all of it is in the file."""
+    db = open_db(path)
+    try:
+        import_file(db, str(TEST_DATA / "math_problems.jsonl"), ImportOptions())
+        import_file(db, str(TEST_DATA / "math_replies.jsonl"), ImportOptions(run="m"))
+    finally:
+        db.close()
     return path
 
 

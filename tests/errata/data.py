@@ -3,6 +3,7 @@ needs 11 x 1.5), graded by the real math graders; shared by the errata tests."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from adjudicate.grading.math_pipeline import grade_math_replies
@@ -33,6 +34,14 @@ def build_errata_db(folder: Path, replies: list[dict] | None = None,
                 options or ImportOptions(run="gpt", benchmark="gsm8k"))
     grade_math_replies(db, jobs=1)
     db.close()
+    return path
+
+
+def copy_errata_db(graded: Path, folder: Path) -> Path:
+    """A writable copy of the default database in `folder` (the `graded_errata_db` fixture of
+    tests/conftest.py is built once a session: grading starts a process pool each time)."""
+    path = folder / "errata.db"
+    shutil.copyfile(graded, path)
     return path
 
 

@@ -26,12 +26,12 @@ from db.errors import StoreError
 from db.label_io import LabelWrite, write_labels
 from db.labels import next_undo, record_label, record_labels, undo_last_action
 from graders.registry import GRADERS
-from tests.errata.data import REPLIES, build_errata_db, reply_ids
+from tests.errata.data import REPLIES, build_errata_db, copy_errata_db, reply_ids
 
 
 @pytest.fixture
-def db(tmp_path):
-    database = open_db(build_errata_db(tmp_path))
+def db(tmp_path, graded_errata_db):
+    database = open_db(copy_errata_db(graded_errata_db, tmp_path))
     yield database
     database.close()
 

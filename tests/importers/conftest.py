@@ -8,8 +8,7 @@ from tests.importers.harness_files import write_inspect_logs
 
 
 @pytest.fixture(scope="session")
-def logs(tmp_path_factory):
+def logs(tmp_path_factory, inspect_writer):
     """The same eval written by inspect_ai as a .eval and as a .json log (read-only: copy to
     change)."""
-    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
-    return write_inspect_logs(tmp_path_factory.mktemp("inspect"))
+    return write_inspect_logs(tmp_path_factory.mktemp("inspect"), inspect_writer)

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from tests.conftest import write_jsonl
@@ -67,12 +65,9 @@ SPEC = {
 EPOCH_REPLIES = 5  # 3 samples x 2 epochs, less the one that errored
 
 
-def write_inspect_logs(folder: Path) -> dict[str, Path]:
-    """SPEC written by inspect_ai as a .eval and a .json log (in a subprocess: see
-    inspect_writer), by suffix."""
-    spec = folder / "spec.json"
-    spec.write_text(json.dumps(SPEC))
+def write_inspect_logs(folder: Path, writer: Callable[..., None]) -> dict[str, Path]:
+    """SPEC written by inspect_ai as a .eval and a .json log (by `writer`, the session's
+    writer process: see inspect_writer), by suffix."""
     outs = [folder / "toy.eval", folder / "toy.json"]
-    subprocess.run([sys.executable, "-m", "tests.importers.inspect_writer", str(spec),
-                    *map(str, outs)], check=True, capture_output=True)
+    writer(SPEC, *outs)
     return {path.suffix: path for path in outs}

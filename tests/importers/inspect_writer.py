@@ -1,9 +1,11 @@
 """Write Inspect AI logs with the real inspect_ai library, from a plain JSON description.
 
 Run as `python -m tests.importers.inspect_writer SPEC.json OUT.eval [OUT.json ...]` in a
-subprocess, so inspect_ai (which patches zipfile for Zstandard and loads much else) never
-enters the test process: the reader is tested as a user without inspect_ai runs it. No model
-is called: every sample's output is written from the description.
+subprocess, or with no arguments as the session's writer process (tests.line_worker: each
+request `{"spec": SPEC, "outs": [paths]}`; the `inspect_writer` fixture), so inspect_ai
+(which patches zipfile for Zstandard and loads much else) never enters the test process: the
+reader is tested as a user without inspect_ai runs it. No model is called: every sample's
+output is written from the description.
 
 SPEC: {"task", "model", "epochs", "task_args", "generate_config", "status",
        "samples": [{"id", "input" (text, or [[role, text], ...]), "target", "metadata",
@@ -59,14 +61,24 @@ def build_log(spec: dict[str, Any]) -> Any:
     return EvalLog(eval=eval_spec, samples=samples, status=spec.get("status", "success"))
 
 
-def main(argv: list[str]) -> None:
+def write(spec: dict[str, Any], outs: list[str]) -> None:
+    """SPEC built into a log and written to each of `outs` (the suffix picks the format)."""
     from inspect_ai.log import write_eval_log
 
-    with open(argv[0], encoding="utf-8") as handle:
-        log = build_log(json.load(handle))
-    for out in argv[1:]:
+    log = build_log(spec)
+    for out in outs:
         write_eval_log(log, out)
 
 
+def main(argv: list[str]) -> None:
+    with open(argv[0], encoding="utf-8") as handle:
+        write(json.load(handle), argv[1:])
+
+
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    if sys.argv[1:]:
+        main(sys.argv[1:])
+    else:
+        from tests.line_worker import serve
+
+        serve(lambda request: write(request["spec"], request["outs"]))

@@ -8,8 +8,9 @@ import pytest
 
 from adjudicate.errors import InputError
 from adjudicate.importers.pipeline import ImportOptions, import_file
+from db.connection import open_db
 from db.problems import get_problem
-from tests.conftest import TEST_DATA, dump, write_jsonl
+from tests.conftest import SHARED_DATA, TEST_DATA, dump, write_jsonl
 
 
 def problem(db, benchmark, task_id):
@@ -45,6 +46,23 @@ def test_humaneval_from_the_installed_package(db):
     assert "def check(candidate)" in stored["tests"]["test"]
 
 
+@pytest.fixture(scope="module")
+def releases(tmp_path_factory):
+    """`releases(name)`: (database, import summary) of an EvalPlus release in ../shared/data,
+    imported once for the module (the tests only read it)."""
+    made = {}
+
+    def imported(name):
+        if name not in made:
+            db = open_db(tmp_path_factory.mktemp("release") / "evals.db")
+            made[name] = (db, import_file(db, str(SHARED_DATA / name), ImportOptions()))
+        return made[name]
+
+    yield imported
+    for db, _ in made.values():
+        db.close()
+
+
 @pytest.mark.parametrize(
     ("name", "benchmark", "count", "task_id", "atol"),
     [
@@ -52,8 +70,8 @@ def test_humaneval_from_the_installed_package(db):
         ("MbppPlus.jsonl.gz", "mbppplus", 378, "Mbpp/2", 0),
     ],
 )
-def test_evalplus_releases(db, shared_data, name, benchmark, count, task_id, atol):
-    summary = import_file(db, str(shared_data / name), ImportOptions())
+def test_evalplus_releases(releases, shared_data, name, benchmark, count, task_id, atol):
+    db, summary = releases(name)
     assert (summary.fmt, summary.problems_added) == ("evalplus", count)
     stored = problem(db, benchmark, task_id)
     assert stored["kind"] == "code"
@@ -63,10 +81,10 @@ def test_evalplus_releases(db, shared_data, name, benchmark, count, task_id, ato
         assert "assertion" in stored["tests"]
 
 
-def test_evalplus_plus_inputs_survive_intact(db, shared_data):
+def test_evalplus_plus_inputs_survive_intact(releases, shared_data):
     import gzip
 
-    import_file(db, str(shared_data / "HumanEvalPlus.jsonl.gz"), ImportOptions())
+    db, _ = releases("HumanEvalPlus.jsonl.gz")
     with gzip.open(shared_data / "HumanEvalPlus.jsonl.gz", "rt") as handle:
         originals = [json.loads(line) for line in handle]
     total = sum(len(problem(db, "humanevalplus", o["task_id"])["tests"]["plus_input"])

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
+
+from tests.line_worker import LineWorker
 
 BOXED = "So the answer is $\\boxed{{{}}}$."
 RUN = "openai/gpt-4o-mini"
@@ -31,21 +29,37 @@ LEFT = {**FULL, "samples": [*FULL["samples"],
                             sample("d", "Halve $1$.", "\\frac{1}{2", ("0.5", "C"), ("1/2", "C"))]}
 
 
-def write_log(folder, spec, *names):
-    """`spec` written by inspect_ai (tests.importers.inspect_writer, in a subprocess)."""
+def write_log(writer, folder, spec, *names):
+    """`spec` written by inspect_ai (tests.importers.inspect_writer, the session's process)."""
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "spec.json").write_text(json.dumps(spec))
     outs = [folder / name for name in names]
-    subprocess.run([sys.executable, "-m", "tests.importers.inspect_writer",
-                    str(folder / "spec.json"), *map(str, outs)], check=True, capture_output=True)
+    writer(spec, *outs)
     return outs
 
 
 @pytest.fixture(scope="session")
-def written(tmp_path_factory):
+def written(tmp_path_factory, inspect_writer):
     """The logs, written once (read-only: copy them to change them)."""
-    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
     root = tmp_path_factory.mktemp("logs")
-    full_eval, full_json = write_log(root / "full", FULL, "full.eval", "full.json")
-    (left,) = write_log(root / "left", LEFT, "left.eval")
+    full_eval, full_json = write_log(inspect_writer, root / "full", FULL, "full.eval", "full.json")
+    (left,) = write_log(inspect_writer, root / "left", LEFT, "left.eval")
     return {"full.eval": full_eval, "full.json": full_json, "left.eval": left}
+
+
+@pytest.fixture(scope="session")
+def read_back():
+    """`read_back(log)`: the log as inspect_ai reads it (tests.readback.inspect_reader), from
+    one reader process kept for the session."""
+    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to read logs")
+    worker = LineWorker("tests.readback.inspect_reader")
+    yield lambda path: worker.ask(str(path))
+    worker.close()
+
+
+@pytest.fixture(scope="session")
+def cli_worker():
+    """A process kept for the session that runs `adjudicate` commands (tests.readback.cli_worker):
+    inspect_ai, which `export --format inspect` loads, stays out of the test process."""
+    worker = LineWorker("tests.readback.cli_worker")
+    yield worker
+    worker.close()

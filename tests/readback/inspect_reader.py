@@ -1,21 +1,23 @@
-"""Read an Inspect AI log back with the real inspect_ai library and print what the tests check.
+"""Read Inspect AI logs back with the real inspect_ai library and give what the tests check.
 
-Run as `python -m tests.readback.inspect_reader LOG` in a subprocess (as the writer is), so
-inspect_ai never enters the test process. Prints one JSON object: the eval's metadata, every
-scorer's metrics, and every sample's scores with their edit history.
+Run as `python -m tests.readback.inspect_reader` in a process of its own (as the writer is),
+so inspect_ai never enters the test process; it stays up for the session (tests.line_worker)
+and answers each log path with one JSON object: the eval's metadata, every scorer's
+metrics, and every sample's scores with their edit history.
 """
 
 from __future__ import annotations
 
-import json
-import sys
+from typing import Any
+
+from tests.line_worker import serve
 
 
-def main(path: str) -> None:
+def read(path: str) -> dict[str, Any]:
     from inspect_ai.log import read_eval_log
 
     log = read_eval_log(path)
-    out = {
+    return {
         "metadata": log.eval.metadata,
         "metrics": {s.name: {k: m.value for k, m in s.metrics.items()}
                     for s in (log.results.scores if log.results else [])},
@@ -24,8 +26,7 @@ def main(path: str) -> None:
                                 for name, score in (s.scores or {}).items()}}
                     for s in log.samples or []],
     }
-    print(json.dumps(out))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    serve(read)

@@ -1,5 +1,6 @@
 """`adjudicate export --format inspect`: the readings go back into a copy of the Inspect log,
-written and read back by the real inspect_ai (in subprocesses, as the import tests do)."""
+written and read back by the real inspect_ai (in processes of their own, as the import tests
+do: the reader and the exporting commands each one process kept for the session)."""
 
 from __future__ import annotations
 
@@ -53,20 +54,23 @@ def prepare(tmp_path, log, labels=()):
     return db_path, path
 
 
-def export(db_path, *args, code=0, script=None):
-    """`adjudicate export` in its own process (inspect_ai stays out of this one)."""
-    command = ([sys.executable, "-c", script] if script else [sys.executable, "-m", "adjudicate"])
-    result = subprocess.run([*command, "export", "--db", str(db_path), *map(str, args)],
-                            capture_output=True, text=True)
-    assert result.returncode == code, result.stderr
-    assert "Traceback" not in result.stderr
-    return result.stderr
-
-
-def read_back(path):
-    result = subprocess.run([sys.executable, "-m", "tests.readback.inspect_reader", str(path)],
-                            capture_output=True, text=True, check=True)
-    return json.loads(result.stdout)
+@pytest.fixture
+def export(cli_worker):
+    """`export(db, *args)`: `adjudicate export` out of this process (inspect_ai stays out of
+    it), in the session's command process; with `script`, in a process of its own."""
+    def run(db_path, *args, code=0, script=None):
+        command = ["export", "--db", str(db_path), *map(str, args)]
+        if script:
+            done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True,
+                                  text=True)
+            returncode, stderr = done.returncode, done.stderr
+        else:
+            result = cli_worker.ask(command)
+            returncode, stderr = result["code"], result["stderr"]
+        assert returncode == code, stderr
+        assert "Traceback" not in stderr
+        return stderr
+    return run
 
 
 def by_sample(log):
@@ -86,7 +90,7 @@ def sha(path):
 
 @pytest.mark.parametrize("name", ["full.eval", "full.json"])
 def test_the_added_reading_scores_are_the_labels_and_the_metric_the_reports(
-        written, tmp_path, name):
+        written, tmp_path, name, export, read_back):
     db_path, log = prepare(tmp_path, written[name], FULL_LABELS)
     before = sha(log)
     output = export(db_path, "--format", "inspect", "--out", tmp_path / "out")
@@ -127,7 +131,7 @@ def test_the_added_reading_scores_are_the_labels_and_the_metric_the_reports(
 
 
 def test_edit_changes_the_scorer_only_where_the_reading_differs_with_provenance(
-        written, tmp_path):
+        written, tmp_path, export, read_back):
     db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     output = export(db_path, "--format", "inspect", "--out", tmp_path / "out", "--edit",
                     "match")
@@ -150,7 +154,8 @@ def test_edit_changes_the_scorer_only_where_the_reading_differs_with_provenance(
     assert exported["metadata"]["adjudicate"]["mode"] == "edit match"
 
 
-def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_path):
+def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_path, export,
+                                                                  read_back):
     labels = [
         {"task_id": "b", "sample_index": 0, "label": "correct", "reviewer": "ann"},
         {"task_id": "b", "sample_index": 0, "label": "incorrect", "reviewer": "bob"},
@@ -172,7 +177,7 @@ def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_p
     assert [key for key, s in scores.items() if "reading" in s] == [(3, 1), (3, 2), ("b", 2)]
 
 
-def test_without_inspect_ai_one_line_names_the_extra(written, tmp_path):
+def test_without_inspect_ai_one_line_names_the_extra(written, tmp_path, export):
     db_path, _ = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     before = dump(open_db(db_path))
     script = ("import sys; sys.modules['inspect_ai'] = None\nfrom adjudicate.cli import main\n"
@@ -185,7 +190,7 @@ def test_without_inspect_ai_one_line_names_the_extra(written, tmp_path):
     assert not (tmp_path / "out").exists() and dump(open_db(db_path)) == before
 
 
-def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written, tmp_path):
+def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written, tmp_path, export, read_back):
     hostile = tmp_path / "src" / f"..{PAYLOAD}\n.eval"
     hostile.parent.mkdir()
     shutil.copyfile(written["full.eval"], hostile)
@@ -214,7 +219,7 @@ def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written, tmp_path):
     assert not unsafe_characters(reading["explanation"]) and MARKUP in reading["explanation"]
 
 
-def test_out_in_the_logs_own_folder_never_writes_the_original(written, tmp_path):
+def test_out_in_the_logs_own_folder_never_writes_the_original(written, tmp_path, export):
     db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     before = sha(log)
     output = export(db_path, "--format", "inspect", "--out", log.parent, code=1)
@@ -241,7 +246,8 @@ def grader_rows(db_path):
     return {g["grader"]: (g["score"], g.get("agreement")) for g in run["graders"]}
 
 
-def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(written, tmp_path):
+def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(written, tmp_path,
+                                                                            export):
     """The added `reading` score and a scorer's values `--edit` set are adjudicate's readings:
     imported again (into a fresh database, or the one they came from) they are neither a grader
     of their own nor the scorer's verdicts, which would then agree with the reading by fiat."""
@@ -266,7 +272,8 @@ def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(writ
     assert grader_rows(db_path) == before
 
 
-def test_an_export_after_its_copy_came_back_refreshes_the_copys_readings(written, tmp_path):
+def test_an_export_after_its_copy_came_back_refreshes_the_copys_readings(written, tmp_path, export,
+                                                                        read_back):
     """The copy imported again is a source like the log: the next export writes a copy of each,
     the `reading` score adjudicate added to the copy replaced by today's readings; a score of
     that name the harness wrote (here --as-score match) is still refused."""

@@ -3,7 +3,9 @@ functions: its report before any label (a partial queue) and after the bundled r
 
 from __future__ import annotations
 
+import shutil
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +15,7 @@ from adjudicate.report.source import (
     records_from_db,
     selfcheck_failures_from_db,
 )
+from db.connection import open_db
 
 from .demo_db import apply_bundled_reading, build_demo_db
 
@@ -25,8 +28,19 @@ class DemoReports:
 
 
 @pytest.fixture(scope="session")
-def demo_reports(tmp_path_factory) -> DemoReports:
-    db = build_demo_db(tmp_path_factory.mktemp("demo") / "demo.db", jobs=2)
+def graded_demo_db(tmp_path_factory) -> Path:
+    """The graded demo database, no labels, no sample order: built once for the session and
+    read-only (copy it to change it)."""
+    path = tmp_path_factory.mktemp("graded-demo") / "demo.db"
+    build_demo_db(path, jobs=2).close()
+    return path
+
+
+@pytest.fixture(scope="session")
+def demo_reports(graded_demo_db: Path, tmp_path_factory) -> DemoReports:
+    path = tmp_path_factory.mktemp("demo") / "demo.db"
+    shutil.copyfile(graded_demo_db, path)
+    db = open_db(path)
     try:
         unlabeled = build_report(records_from_db(db),
                                  selfcheck_failures=selfcheck_failures_from_db(db),

@@ -5,8 +5,6 @@ every two."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
 from click.testing import CliRunner
@@ -17,17 +15,15 @@ PROBLEMS = 8
 BOXED = "The answer is $\\boxed{{{}}}$."
 
 
-def _log(folder, scorers: int):
+def _log(writer, folder, scorers: int):
     """A log of PROBLEMS samples; scorer i accepts sample j unless (i + j) % 3 == 0."""
     spec = {"task": "many_scorers", "model": "toy/model", "epochs": 1, "samples": [
         {"id": f"p{j}", "input": f"What is {j} + 1?", "target": str(j + 1),
          "epochs": [{"completion": BOXED.format(j + 1), "scores": {
              f"s{i:03d}": {"value": "I" if (i + j) % 3 == 0 else "C"} for i in range(scorers)}}]}
         for j in range(PROBLEMS)]}
-    (folder / "spec.json").write_text(json.dumps(spec))
     out = folder / "log.json"
-    subprocess.run([sys.executable, "-m", "tests.importers.inspect_writer",
-                    str(folder / "spec.json"), str(out)], check=True, capture_output=True)
+    writer(spec, out)
     return out
 
 
@@ -53,10 +49,9 @@ def _report_json(log, scorers: int, folder, *extra: str) -> tuple[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def log(tmp_path_factory):
+def log(tmp_path_factory, inspect_writer):
     """One log with 300 scorers written by inspect_ai; fewer are that log with some dropped."""
-    pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
-    return _log(tmp_path_factory.mktemp("inspect"), 300)
+    return _log(inspect_writer, tmp_path_factory.mktemp("inspect"), 300)
 
 
 def test_the_report_grows_linearly_in_the_graders(log, tmp_path):

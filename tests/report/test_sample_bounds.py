@@ -20,18 +20,15 @@ from adjudicate.report.partial.imputation import stratum_total
 from adjudicate.report.source import records_from_db, sample_from_db
 from db.connection import open_db
 
-from .demo_db import build_demo_db
-
 RUN = "thinking-off"
 TOLERANCE = 1e-6  # the JSON rounds rates to 6 digits
 
 
-@pytest.fixture(scope="module")
-def demo_db(tmp_path_factory) -> Path:
-    """The graded demo database, no labels, no sample order (built once for the module)."""
-    path = tmp_path_factory.mktemp("sample-bounds") / "demo.db"
-    build_demo_db(path, jobs=2).close()
-    return path
+@pytest.fixture
+def demo_db(graded_demo_db: Path) -> Path:
+    """The graded demo database, no labels, no sample order (built once for the session by
+    tests/report/conftest.py; each test copies it)."""
+    return graded_demo_db
 
 
 def cli(*args: str) -> str:
