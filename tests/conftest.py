@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from db.connection import open_db
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sqlite_utils import Database
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 
@@ -26,7 +32,7 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def db(db_path: Path):
+def db(db_path: Path) -> Iterator[Database]:
     database = open_db(db_path)
     yield database
     database.close()
@@ -50,7 +56,7 @@ TEST_DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture
-def small_db(db):
+def small_db(db) -> Database:
     """A database with three math problems (4 replies, run 'm') and one code problem (2, run 'c')."""
     from adjudicate.importers.pipeline import ImportOptions, import_file
 

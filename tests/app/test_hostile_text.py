@@ -4,6 +4,7 @@ holds none of them (only Textual's own colours and cursor moves), on every scree
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -24,13 +25,16 @@ from tests.app.waiting import press_and_wait
 from tests.hostile_db import PAYLOAD, REVIEWER, build_hostile_db, unsafe_characters
 from tests.label_states import labels_for
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 SIZE = (120, 40)
 # What Textual itself writes between the cells: colours (SGR) and cursor positions.
 TEXTUAL_OWN = re.compile(r"\x1b\[[0-9;]*m|\x1b\[\d+;\d+H")
 
 
 @pytest.fixture
-def hostile_db(tmp_path):
+def hostile_db(tmp_path) -> Path:
     return build_hostile_db(tmp_path / "hostile.db", tmp_path)
 
 

@@ -5,6 +5,7 @@ so the pace is exact; the app is driven with Pilot and the line read as drawn.""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -17,6 +18,9 @@ from db.connection import open_db
 from db.review_progress import progress
 from tests.app.builders import build_review_db
 from tests.app.waiting import press_and_wait
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class Clock:
@@ -37,7 +41,7 @@ def clock(monkeypatch) -> Clock:
 
 
 @pytest.fixture
-def two_runs(tmp_path):
+def two_runs(tmp_path) -> Path:
     """17 queued replies: the \\dfrac{3}{4} pattern six times among them."""
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 

@@ -3,6 +3,8 @@ then read the events, batch ids and kept labels back through a fresh connection.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from textual.widgets import Checkbox, DataTable, Input
 
@@ -21,12 +23,15 @@ from tests.app.builders import build_review_db
 from tests.app.conftest import labels_on_disk
 from tests.app.waiting import press_and_wait
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 SIZE = (120, 40)
 FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
 
 
 @pytest.fixture
-def two_runs(tmp_path):
+def two_runs(tmp_path) -> Path:
     """The \\dfrac{3}{4} pair three times in each of two runs, among the usual replies."""
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,9 +21,14 @@ from db.queue import (
 from db.review_item import group_members, load_item
 from db.review_progress import conflicts, label_rate, progress
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sqlite_utils import Database
+
 
 @pytest.fixture
-def db(review_db):
+def db(review_db) -> Iterator[Database]:
     database = open_db(review_db)
     yield database
     database.close()

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.app import make_app
@@ -11,6 +13,9 @@ from adjudicate.app.widgets import code_view
 from adjudicate.app.widgets.item_view import ItemView
 from tests.app.builders import build_review_db
 from tests.app.waiting import press_and_wait
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 CODE_ITEM = 8  # moves from the first queued item to the first code item of review_db
 
@@ -39,7 +44,7 @@ def drawn_rows(app, widget) -> list[str]:
 
 
 @pytest.fixture
-def evidence_db(tmp_path):
+def evidence_db(tmp_path) -> Path:
     from tests.app.evidence_builder import build_evidence_db
 
     return build_evidence_db(tmp_path / "evidence.db")

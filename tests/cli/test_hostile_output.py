@@ -8,6 +8,7 @@ import io
 import json
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,9 @@ from db.runs import ensure_run
 from tests.conftest import TEST_DATA, dump, write_jsonl
 from tests.hostile_db import ESC, PAYLOAD, RUN, build_hostile_db, unsafe_characters
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 def invoke(*args: object) -> str:
     result = CliRunner().invoke(main, [str(a) for a in args], env={"COLUMNS": "400"})
@@ -29,7 +33,7 @@ def invoke(*args: object) -> str:
 
 
 @pytest.fixture
-def hostile(tmp_path):
+def hostile(tmp_path) -> Path:
     return build_hostile_db(tmp_path / "hostile.db", tmp_path)
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -15,9 +16,12 @@ from db.connection import open_db
 from tests.app.builders import build_review_db
 from tests.conftest import dump, write_jsonl
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 @pytest.fixture
-def graded(tmp_path):
+def graded(tmp_path) -> Path:
     return build_review_db(tmp_path / "review.db")
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -13,9 +14,12 @@ from db.connection import open_db
 from tests.app.builders import build_review_db
 from tests.conftest import dump, write_jsonl
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 @pytest.fixture
-def graded(tmp_path):
+def graded(tmp_path) -> Path:
     """7 math replies (run 'haiku') and 3 code samples, every one queued."""
     return build_review_db(tmp_path / "review.db")
 

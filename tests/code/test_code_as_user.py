@@ -15,10 +15,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.code.hostile import processes_of
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -31,7 +35,7 @@ MODULES = ("test_code_hostile.py", "test_code_attacks.py", "test_code_refusal.py
 
 
 @pytest.fixture
-def user_dir():
+def user_dir() -> Iterator[Path]:
     """A directory the throwaway uid owns and can reach (pytest's own tmp dirs are root's)."""
     path = Path(tempfile.mkdtemp(prefix="adjudicate-as-user-"))
     os.chown(path, THROWAWAY_UID, THROWAWAY_UID)

@@ -14,12 +14,16 @@ import re
 import resource
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.code import CodeJob, compute_expected, grade_code_many, grade_sample, load_human_eval
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
 from tests.code.hostile import FAST, HONEST, STATEMENT, assert_host_untouched, grade
+
+if TYPE_CHECKING:
+    from graders.code import CodeProblem, ExpectedOutputs
 
 # each writes lines meant to pass every input, the way an attacker who read the harness would
 FORGERIES = {
@@ -66,7 +70,7 @@ def test_forged_passes_are_never_accepted(sandbox, toy, toy_expected, name):
 
 
 @pytest.fixture(scope="module")
-def human_eval(sandbox):
+def human_eval(sandbox) -> dict[str, tuple[CodeProblem, ExpectedOutputs]]:
     problems = {p.task_id: p for p in load_human_eval()}
     chosen = ("HumanEval/32", "HumanEval/33", "HumanEval/38", "HumanEval/53")
     return {task: (problems[task], compute_expected(problems[task], sandbox)) for task in chosen}

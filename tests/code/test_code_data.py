@@ -8,6 +8,7 @@ HumanEval+ (and 378 MBPP+) problems run in `bench/code/selfcheck_data.py`, about
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,6 +20,9 @@ from graders.code import (
     selfcheck_many,
 )
 from graders.verdict import ACCEPT, REJECT
+
+if TYPE_CHECKING:
+    from graders.code import CodeProblem
 
 
 def selfcheck_all(problems):
@@ -36,12 +40,12 @@ MBPP_SLICE = ["Mbpp/2", "Mbpp/88", "Mbpp/124", "Mbpp/252", "Mbpp/558", "Mbpp/580
 
 
 @pytest.fixture(scope="module")
-def humaneval_plus(data_dir):
+def humaneval_plus(data_dir) -> dict[str, CodeProblem]:
     return {p.task_id: p for p in load_evalplus(data_dir / "HumanEvalPlus.jsonl.gz")}
 
 
 @pytest.fixture(scope="module")
-def mbpp_plus(data_dir):
+def mbpp_plus(data_dir) -> dict[str, CodeProblem]:
     return {p.task_id: p for p in load_evalplus(data_dir / "MbppPlus.jsonl.gz")}
 
 

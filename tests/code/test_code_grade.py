@@ -101,7 +101,7 @@ def test_time_limit_is_four_times_the_reference_with_a_floor(seconds, limit):
 
 
 @pytest.fixture(scope="module")
-def big(sandbox):
+def big(sandbox) -> tuple[CodeProblem, ExpectedOutputs]:
     """Outputs large enough to travel as digests."""
     problem = CodeProblem.from_fields(
         "toy/big", "def big(n):\n", "    return [i / 3 for i in range(n)]\n", "big",

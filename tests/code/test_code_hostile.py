@@ -14,6 +14,7 @@ import socket
 import threading
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -21,9 +22,12 @@ from graders.code import Sandbox, SandboxConfig, compute_expected, grade_sample
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
 from tests.code.hostile import FAST, STATEMENT, assert_host_untouched, grade
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 
 @pytest.fixture
-def victim(tmp_path):
+def victim(tmp_path) -> Path:
     """A file of the user who grades (the sandbox must neither see nor change it)."""
     directory = tmp_path / f"victim-{uuid.uuid4().hex[:8]}"
     directory.mkdir()
@@ -244,7 +248,7 @@ def test_forged_results_on_the_channel(sandbox, toy, toy_expected):
 
 
 @pytest.fixture(scope="module")
-def bare_sandbox():
+def bare_sandbox() -> Iterator[Sandbox]:
     """The fallback for kernels that refuse namespaces: uid, rlimits, guard, group/uid reaping."""
     with Sandbox(SandboxConfig(use_namespaces=False), slot=9) as box:
         yield box

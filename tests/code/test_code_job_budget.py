@@ -9,6 +9,8 @@ resource limit, not a timeout). `test_code_as_user.py` runs this module as an un
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from graders.code import Sandbox, SandboxConfig, grade_sample
@@ -17,11 +19,14 @@ from graders.verdict import REJECT
 from tests.code.hostile import FAST, STATEMENT, assert_host_untouched
 from tests.code.sample_run import run_once
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 BUDGET_MB = 384  # also each process's RLIMIT_AS: every attack keeps each process under it
 
 
 @pytest.fixture(scope="module")
-def small():
+def small() -> Iterator[Sandbox]:
     with Sandbox(SandboxConfig(limits=SandboxLimits(memory_mb=BUDGET_MB)), slot=14) as box:
         yield box
 

@@ -18,12 +18,17 @@ import mmap
 import os
 import sys
 import uuid
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.code import Sandbox, SandboxConfig
 from tests.code.hostile import assert_host_untouched
 from tests.code.sample_run import run_once
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
 
 PAGE = 4096
 FILES, PAGES = 16, 16
@@ -36,7 +41,7 @@ needs_table = pytest.mark.skipif(MACHINE not in NUMBERS, reason="x86_64 and aarc
 
 
 @pytest.fixture
-def exposed(tmp_path):
+def exposed(tmp_path) -> Iterator[tuple[Sandbox, Path, str]]:
     """A package of the test's own files, bound read-only into the sandbox's root."""
     name = f"adjudicate_cache_{uuid.uuid4().hex[:12]}"
     folder = tmp_path / name

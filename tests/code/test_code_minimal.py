@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.code import CodeGradeConfig, CodeProblem, TimeLimits, compute_expected, grade_sample
 from graders.code.minimal import ShrinkLimits
 from graders.code.reference_oracle import ReferenceOracle
+
+if TYPE_CHECKING:
+    from graders.code import ExpectedOutputs
 
 PROMPT = 'def total(xs):\n    """Sum of a list of non-negative ints."""\n'
 CONTRACT = ('\n    assert type(xs) == list, "invalid inputs" # $_CONTRACT_$\n'
@@ -29,7 +33,7 @@ def problem() -> CodeProblem:
 
 
 @pytest.fixture(scope="module")
-def expected(problem, sandbox):
+def expected(problem, sandbox) -> ExpectedOutputs:
     return compute_expected(problem, sandbox)
 
 

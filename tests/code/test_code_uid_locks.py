@@ -7,10 +7,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.code.uids import NoFreeUid, claim_uid
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are claimed only as root")
 
@@ -23,7 +27,7 @@ OLD_PATHS = [Path(tempfile.gettempdir()) / f"adjudicate-uid-{uid}.lock" for uid 
 
 
 @pytest.fixture
-def clean_old_paths():
+def clean_old_paths() -> Iterator[None]:
     yield
     for path in OLD_PATHS:
         path.unlink(missing_ok=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from click.testing import CliRunner
 
@@ -25,19 +27,25 @@ from tests.app.builders import build_review_db
 from tests.label_states import labels_for
 from tests.queue_counts import decisions_needed
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
 ASSIGNMENT = "wrapper(x =)/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
 TIMEOUT = "timeout/base=accept,plus=timeout"
 
 
 @pytest.fixture
-def path(tmp_path):
+def path(tmp_path) -> Path:
     """Two math runs (the \\dfrac{3}{4} pair 3 times in each) and three code samples."""
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 
 
 @pytest.fixture
-def db(path):
+def db(path) -> Iterator[Database]:
     database = open_db(path)
     yield database
     database.close()

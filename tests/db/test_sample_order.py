@@ -4,6 +4,7 @@ queued replies, and 'drawn' meaning acted on after the reply was ranked."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -24,9 +25,12 @@ from db.sample_order import (
 from graders.verdict import Verdict
 from tests.conftest import reply_ids
 
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
 
 @pytest.fixture
-def queued(small_db):
+def queued(small_db) -> tuple[Database, list[int]]:
     """Every math reply of run 'm' queued: two disagree, two all-reject."""
     ids = reply_ids(small_db, "m")
     entries = [QueueEntry(rid, "math", "disagree" if i < 2 else "all_reject", f"g{i}")

@@ -5,6 +5,7 @@ their reply is labeled later."""
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -28,9 +29,14 @@ from db.labels import next_undo, record_label, record_labels, undo_last_action
 from graders.registry import GRADERS
 from tests.errata.data import REPLIES, build_errata_db, reply_ids
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sqlite_utils import Database
+
 
 @pytest.fixture
-def db(tmp_path):
+def db(tmp_path) -> Iterator[Database]:
     database = open_db(build_errata_db(tmp_path))
     yield database
     database.close()

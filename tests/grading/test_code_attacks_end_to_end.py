@@ -13,6 +13,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -20,6 +21,11 @@ from click.testing import CliRunner
 from adjudicate.cli import main
 from db.connection import open_db
 from tests.conftest import TEST_DATA, write_jsonl
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from sqlite_utils import Database
 
 PTH = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / \
     "site-packages" / "zz_adjudicate_attack.pth"
@@ -83,7 +89,7 @@ def add(a, b):
 
 
 @pytest.fixture
-def graded(tmp_path: Path):
+def graded(tmp_path: Path) -> Iterator[tuple[Database, list[str], list[tuple], Path, Callable[..., str], Path]]:
     db_path = tmp_path / "evals.db"
     bashrc = tmp_path / "home" / ".bashrc"
     bashrc.parent.mkdir()
@@ -111,7 +117,7 @@ def graded(tmp_path: Path):
     PTH.unlink(missing_ok=True)
 
 
-def verdicts(db, run: str) -> list[tuple]:
+def verdicts(db: Database, run: str) -> list[tuple]:
     return db.execute(
         "SELECT r.sample_index, v.grader, v.verdict, v.evidence FROM verdicts v "
         "JOIN replies r ON r.id = v.reply_id JOIN runs ON runs.id = r.run_id "

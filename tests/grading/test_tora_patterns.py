@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,12 +16,17 @@ from db.connection import open_db
 from tests.conftest import SHARED_DATA
 from tests.queue_counts import decisions_needed
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sqlite_utils import Database
+
 FLOAT = re.compile(r"-?\d+\.0+(\\?%)?")  # an integer written as a float: 160.0, 50.0\%
 INTEGER = re.compile(r"-?\d[\d,]*")
 
 
 @pytest.fixture(scope="module")
-def tora(tmp_path_factory):
+def tora(tmp_path_factory) -> Iterator[Database]:
     """Imported and graded once for the module (about 15 s on two cores)."""
     if not SHARED_DATA.is_dir():
         pytest.skip(f"public benchmark data not found at {SHARED_DATA}")

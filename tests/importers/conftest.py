@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from tests.importers.harness_files import write_inspect_logs
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 @pytest.fixture(scope="session")
-def logs(tmp_path_factory):
+def logs(tmp_path_factory) -> dict[str, Path]:
     """The same eval written by inspect_ai as a .eval and as a .json log (read-only: copy to
     change)."""
     pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")

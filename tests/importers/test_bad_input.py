@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -16,11 +17,14 @@ from adjudicate.cli import main
 from db.connection import open_db
 from tests.conftest import TEST_DATA, dump, write_jsonl
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 GOOD = {"id": "t/algebra/2.json", "reply": "\\boxed{9}"}
 
 
 @pytest.fixture
-def seeded(db_path):
+def seeded(db_path) -> Path:
     """A database that already holds problems and one run, so 'unchanged' means something."""
     runner = CliRunner()
     for args in (

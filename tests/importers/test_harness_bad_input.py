@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import zipfile
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -14,6 +15,9 @@ from adjudicate.cli import main
 from db.connection import open_db
 from tests.conftest import dump, write_jsonl
 from tests.importers.harness_files import QWEN_FLAGS, qwen_file
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def refused(db_path, *args, usage=False):
@@ -35,7 +39,7 @@ def qwen_records(tmp_path):
 
 
 @pytest.fixture
-def seeded(tmp_path):
+def seeded(tmp_path) -> Path:
     """A database holding one good Qwen-style import, so 'nothing written' means something."""
     db_path = tmp_path / "e.db"
     result = CliRunner().invoke(main, ["import", str(qwen_file(tmp_path / "seed.jsonl")),
@@ -81,7 +85,7 @@ def test_a_verdict_field_name_that_cannot_be_a_grader_is_refused(tmp_path, seede
 
 
 @pytest.fixture
-def eval_log(logs):
+def eval_log(logs) -> Path:
     return logs[".eval"]
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -13,6 +14,9 @@ from adjudicate.cli import main
 from adjudicate.importers.problem_formats import humaneval_package_file
 from db.connection import open_db
 from tests.conftest import dump, write_jsonl
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 TASKS = ("HumanEval/0", "HumanEval/1")
 
@@ -24,7 +28,7 @@ def _humaneval() -> dict[str, dict]:
 
 
 @pytest.fixture
-def files(tmp_path):
+def files(tmp_path) -> tuple[Path, Path]:
     plain = _humaneval()
     # an EvalPlus release of the same problems: same prompts, with base and extended inputs
     plus = write_jsonl(tmp_path / "HumanEvalPlus.jsonl", [

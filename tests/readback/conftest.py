@@ -5,8 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 BOXED = "So the answer is $\\boxed{{{}}}$."
 RUN = "openai/gpt-4o-mini"
@@ -31,7 +36,7 @@ LEFT = {**FULL, "samples": [*FULL["samples"],
                             sample("d", "Halve $1$.", "\\frac{1}{2", ("0.5", "C"), ("1/2", "C"))]}
 
 
-def write_log(folder, spec, *names):
+def write_log(folder: Path, spec: dict[str, Any], *names: str) -> list[Path]:
     """`spec` written by inspect_ai (tests.importers.inspect_writer, in a subprocess)."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "spec.json").write_text(json.dumps(spec))
@@ -42,7 +47,7 @@ def write_log(folder, spec, *names):
 
 
 @pytest.fixture(scope="session")
-def written(tmp_path_factory):
+def written(tmp_path_factory) -> dict[str, Path]:
     """The logs, written once (read-only: copy them to change them)."""
     pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
     root = tmp_path_factory.mktemp("logs")

@@ -12,6 +12,7 @@ import io
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,6 +20,9 @@ from adjudicate.report import FORMATS, build_report, render
 from adjudicate.report.render.csv_rows import COLUMNS
 
 from .synthetic import GOLDEN_DECISIONS, GOLDEN_SELFCHECK, golden_records
+
+if TYPE_CHECKING:
+    from adjudicate.report import Report
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = os.environ.get("ADJUDICATE_REGEN_GOLDEN") == "1"
@@ -31,7 +35,7 @@ TOP_LEVEL_KEYS = ["schema", "settings", "partial", "queue", "runs", "run_differe
 
 
 @pytest.fixture(scope="module")
-def report():
+def report() -> Report:
     return build_report(golden_records(), bootstrap=200, seed=0, edge_cases_pass=True,
                         selfcheck_failures=GOLDEN_SELFCHECK, decisions=GOLDEN_DECISIONS)
 

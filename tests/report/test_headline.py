@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.report import build_report, render_markdown, render_terminal
 
 from .synthetic import humaneval_haiku, math500_thinking_off
 
+if TYPE_CHECKING:
+    from adjudicate.report import Report
+
 
 @pytest.fixture(scope="module")
-def math_report():
+def math_report() -> Report:
     return build_report(math500_thinking_off())
 
 
 @pytest.fixture(scope="module")
-def code_report():
+def code_report() -> Report:
     return build_report(humaneval_haiku(), bootstrap=200)
 
 

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -19,12 +20,17 @@ from adjudicate.report.source import records_from_db
 from db.connection import open_db
 from tests.hostile_db import PAYLOAD, RUN, build_hostile_db, unsafe_characters
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from adjudicate.report import Report
+
 SGR = re.compile(r"\x1b\[[0-9;]*m")  # the colours rich itself writes
 SHOWN = "␛]0;pwned␇"  # the window-title escape, neutralised: proof the payload was printed
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory):
+def hostile(tmp_path_factory) -> tuple[Path, Report]:
     tmp = tmp_path_factory.mktemp("hostile")
     path = build_hostile_db(tmp / "hostile.db", tmp)
     db = open_db(path)

@@ -7,17 +7,21 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
 
 from adjudicate.cli import main
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 PROBLEMS = 8
 BOXED = "The answer is $\\boxed{{{}}}$."
 
 
-def _log(folder, scorers: int):
+def _log(folder: Path, scorers: int) -> Path:
     """A log of PROBLEMS samples; scorer i accepts sample j unless (i + j) % 3 == 0."""
     spec = {"task": "many_scorers", "model": "toy/model", "epochs": 1, "samples": [
         {"id": f"p{j}", "input": f"What is {j} + 1?", "target": str(j + 1),
@@ -53,7 +57,7 @@ def _report_json(log, scorers: int, folder, *extra: str) -> tuple[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def log(tmp_path_factory):
+def log(tmp_path_factory) -> Path:
     """One log with 300 scorers written by inspect_ai; fewer are that log with some dropped."""
     pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
     return _log(tmp_path_factory.mktemp("inspect"), 300)

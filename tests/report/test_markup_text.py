@@ -4,6 +4,8 @@ the other commands that print stored text through rich."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from click.testing import CliRunner
 
@@ -15,17 +17,22 @@ from adjudicate.report.source import records_from_db
 from db.connection import open_db
 from tests.hostile_db import RICH_MARKUP, build_hostile_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from adjudicate.report import Report
+
 WIDE = 2000  # every cell on one line, so each stored string can be looked for whole
 
 
 @pytest.fixture(scope="module")
-def markup_db(tmp_path_factory):
+def markup_db(tmp_path_factory) -> Path:
     tmp = tmp_path_factory.mktemp("markup")
     return build_hostile_db(tmp / "markup.db", tmp, payload=RICH_MARKUP)
 
 
 @pytest.fixture(scope="module")
-def report(markup_db):
+def report(markup_db) -> Report:
     db = open_db(markup_db)
     try:
         return build_report(records_from_db(db), bootstrap=100, seed=0)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -21,6 +22,10 @@ from tests.report.partial_sim import (
     simulate_read,
 )
 
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
+
 SLICE = 120
 MODELS = ("6b_finetuning", "175b_verification")
 SEEDS = range(5)
@@ -28,7 +33,7 @@ NS = (8, 30, 90)
 
 
 @pytest.fixture(scope="module")
-def data():
+def data() -> Path:
     """../shared/data (module-wide: the slice is graded once), or a clean skip."""
     if not SHARED_DATA.is_dir():
         pytest.skip(f"public benchmark data not found at {SHARED_DATA}")
@@ -36,13 +41,13 @@ def data():
 
 
 @pytest.fixture(scope="module")
-def graded(data, tmp_path_factory):
+def graded(data, tmp_path_factory) -> Path:
     work = tmp_path_factory.mktemp("partial-read")
     return build_graded_db(data, work / "graded.db", limit=SLICE, models=MODELS, jobs=1)
 
 
 @pytest.fixture(scope="module")
-def solutions(data):
+def solutions(data) -> list[dict[str, Any]]:
     return load_solutions(data, SLICE)
 
 

@@ -3,6 +3,8 @@ across lines, and the demo's scores stay whole ("97.9% (93.8–100.0)") even at 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.report import build_report, render_terminal
@@ -12,9 +14,12 @@ from adjudicate.report.render.terminal import fit_widths, wrap_cell
 
 from .synthetic import GOLDEN_SELFCHECK, golden_records
 
+if TYPE_CHECKING:
+    from adjudicate.report import Report
+
 
 @pytest.fixture(scope="module")
-def synthetic_report():
+def synthetic_report() -> Report:
     return build_report(golden_records(), bootstrap=200, edge_cases_pass=True,
                         selfcheck_failures=GOLDEN_SELFCHECK)
 
