@@ -89,7 +89,9 @@ def add(a, b):
 
 
 @pytest.fixture
-def graded(tmp_path: Path) -> Iterator[tuple[Database, list[str], list[tuple], Path, Callable[..., str], Path]]:
+def graded(
+    tmp_path: Path,
+) -> Iterator[tuple[Database, list[str], list[tuple], Path, Callable[..., str], Path]]:
     db_path = tmp_path / "evals.db"
     bashrc = tmp_path / "home" / ".bashrc"
     bashrc.parent.mkdir()
