@@ -56,7 +56,7 @@ TEST_DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture
-def small_db(db) -> Database:
+def small_db(db: Database) -> Database:
     """A database with three math problems (4 replies, run 'm') and one code problem (2, run 'c')."""
     from adjudicate.importers.pipeline import ImportOptions, import_file
 

@@ -30,11 +30,11 @@ def _v(grader: str, outcome: str, evidence: dict | None = None) -> Verdict:
     ([_v("base", "accept"), _v("plus", "accept"), _v("harness", "accept")], None),
     ([_v("base", "accept"), _v("plus", "reject"), _v("harness", "reject")], "plus_only_fail"),
 ])
-def test_the_rule_reads_votes(verdicts, reason):
+def test_the_rule_reads_votes(verdicts: list, reason: str | None) -> None:
     assert dispute_reason(verdicts) == reason
 
 
-def test_a_registered_peer_votes_with_no_other_edit():
+def test_a_registered_peer_votes_with_no_other_edit() -> None:
     verdicts = {"exact": _v("exact", "accept"), "toy": _v("toy", "reject")}
     with GRADERS.registered(GraderSpec("toy", "math", "a toy")):
         assert dispute_reason(verdicts) == "disagree"
@@ -43,14 +43,14 @@ def test_a_registered_peer_votes_with_no_other_edit():
         assert dispute_reason({"base": _v("base", "accept"), **verdicts}) == "plus_only_fail"
 
 
-def test_group_keys_are_the_ones_stored_before():
+def test_group_keys_are_the_ones_stored_before() -> None:
     # pinned: databases hold these keys, and a group label reads them
     assert math_group_key(" \\dfrac{3}{4}", "\\frac{3}{4} ") == "cdcbd95719787923"
     first = {"set": "plus", "index": 3, "kind": "wrong_output", "call": "f(1)"}
     assert code_group_key("humanevalplus", "HumanEval/0", first) == "93598b9949aacc81"
 
 
-def test_disputes_carry_group_and_suggestion():
+def test_disputes_carry_group_and_suggestion() -> None:
     math = math_dispute({"exact": _v("exact", "reject"), "symbolic": _v("symbolic", "accept")},
                         "x = 9", "9")
     assert math is not None and math.reason == "disagree"

@@ -40,7 +40,7 @@ def _checked_files() -> list[Path]:
     return [f for p in paths for f in (sorted(p.rglob("*.py")) if p.is_dir() else [p])]
 
 
-def test_config_covers_the_core_and_the_app():
+def test_config_covers_the_core_and_the_app() -> None:
     checked = set(_checked_files())
     configured = {f.relative_to(ROOT).parts[0] for f in checked}
     assert {"graders", "db", "adjudicate"} <= configured
@@ -56,14 +56,14 @@ def test_config_covers_the_core_and_the_app():
             assert not override.get("ignore_errors", False), override
 
 
-def test_core_and_app_are_clean(cache_dir: Path):
+def test_core_and_app_are_clean(cache_dir: Path) -> None:
     result = _mypy(cache_dir)
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
     # every module under the configured paths was checked, none skipped
     assert f"no issues found in {len(_checked_files())} source files" in result.stdout
 
 
-def test_config_checks_the_bodies_of_unannotated_functions(cache_dir: Path, tmp_path: Path):
+def test_config_checks_the_bodies_of_unannotated_functions(cache_dir: Path, tmp_path: Path) -> None:
     # check_untyped_defs: an error inside a function without annotations still fails the run
     bad = tmp_path / "bad.py"
     bad.write_text('def total(rows):\n    count: int = "none"\n    return count\n')

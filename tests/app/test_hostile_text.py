@@ -34,11 +34,11 @@ TEXTUAL_OWN = re.compile(r"\x1b\[[0-9;]*m|\x1b\[\d+;\d+H")
 
 
 @pytest.fixture
-def hostile_db(tmp_path) -> Path:
+def hostile_db(tmp_path: Path) -> Path:
     return build_hostile_db(tmp_path / "hostile.db", tmp_path)
 
 
-async def go_to(pilot, db_path, wanted) -> None:
+async def go_to(pilot, db_path: Path, wanted) -> None:
     """Move to the first queued item for which `wanted(item)` holds (from the start)."""
     size = len(queue_order(db_path))
     for _ in range(size):
@@ -50,7 +50,7 @@ async def go_to(pilot, db_path, wanted) -> None:
     raise AssertionError("no such item in the queue")
 
 
-async def go_to_noted_reply(pilot, db_path) -> None:
+async def go_to_noted_reply(pilot, db_path: Path) -> None:
     """The first math reply: the one REVIEWER labeled and wrote a note on."""
     noted = next(reply_id for reply_id, kind, _ in queue_order(db_path) if kind == "math")
     await go_to(pilot, db_path, lambda item: item.reply_id == noted)
@@ -68,7 +68,7 @@ def assert_drawn_safely(app, shown: str = "␛") -> None:
     assert shown in cells  # the hostile text is on screen, neutralised
 
 
-async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
+async def test_every_screen_and_dialog_draws_no_escapes(hostile_db: Path) -> None:
     app = make_app(hostile_db, REVIEWER)  # the reviewer's own name is hostile too
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -119,7 +119,7 @@ async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
         assert_drawn_safely(app, "")
 
 
-async def test_the_highlighted_span_is_the_extracted_answer(hostile_db):
+async def test_the_highlighted_span_is_the_extracted_answer(hostile_db: Path) -> None:
     # BEL, backspace and CR come before the answer: had any been dropped rather than replaced,
     # the highlight would start that many characters late
     app = make_app(hostile_db, "carol")
@@ -133,7 +133,7 @@ async def test_the_highlighted_span_is_the_extracted_answer(hostile_db):
         assert highlighted == visible(f"9{PAYLOAD}")
 
 
-async def test_a_note_saved_over_a_hostile_one_is_inert(hostile_db):
+async def test_a_note_saved_over_a_hostile_one_is_inert(hostile_db: Path) -> None:
     # the dialog opens with the note as shown (stand-ins), so saving it stores no escapes
     app = make_app(hostile_db, REVIEWER)
     async with app.run_test(size=SIZE) as pilot:

@@ -34,14 +34,14 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch) -> Clock:
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     clock = Clock()
     monkeypatch.setattr("db.labels.now", clock)
     return clock
 
 
 @pytest.fixture
-def two_runs(tmp_path) -> Path:
+def two_runs(tmp_path: Path) -> Path:
     """17 queued replies: the \\dfrac{3}{4} pattern six times among them."""
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 
@@ -54,7 +54,7 @@ async def progress_line(app, pilot) -> str:
     return str(screen.query_one("#progress-line").render())
 
 
-async def test_a_pattern_decision_is_no_pace(two_runs):  # real time: microseconds apart
+async def test_a_pattern_decision_is_no_pace(two_runs: Path) -> None:  # real time: microseconds apart
     app = make_app(two_runs, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         await press_and_wait(pilot, "p", screen=PatternsScreen)
@@ -67,7 +67,7 @@ async def test_a_pattern_decision_is_no_pace(two_runs):  # real time: microsecon
     assert line.endswith("—/min · — left"), line  # six labels in one decision: no pace yet
 
 
-async def test_pace_and_time_left_come_from_the_one_by_one_labels(two_runs, clock):
+async def test_pace_and_time_left_come_from_the_one_by_one_labels(two_runs: Path, clock: Clock) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         review = await press_and_wait(pilot, screen=ReviewScreen)

@@ -31,7 +31,7 @@ FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverif
 
 
 @pytest.fixture
-def two_runs(tmp_path) -> Path:
+def two_runs(tmp_path: Path) -> Path:
     """The \\dfrac{3}{4} pair three times in each of two runs, among the usual replies."""
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 
@@ -63,7 +63,7 @@ def body(app) -> str:
     return str(app.screen.query_one("#decision-body").render())
 
 
-async def test_a_pattern_is_settled_in_one_decision_and_undone_whole_in_a_new_session(two_runs):
+async def test_a_pattern_is_settled_in_one_decision_and_undone_whole_in_a_new_session(two_runs: Path) -> None:
     ids = members(two_runs)
     label(two_runs, ids[0], "ann", "incorrect")  # read one by one before: kept
     label(two_runs, ids[1], "bob", "correct")
@@ -101,7 +101,7 @@ async def test_a_pattern_is_settled_in_one_decision_and_undone_whole_in_a_new_se
                           "AND action = 'undo'") == [(5,)]
 
 
-async def test_r_replaces_my_earlier_labels_too(two_runs):
+async def test_r_replaces_my_earlier_labels_too(two_runs: Path) -> None:
     ids = members(two_runs)
     label(two_runs, ids[0], "ann", "incorrect")
     app = make_app(two_runs, "ann")
@@ -117,7 +117,7 @@ async def test_r_replaces_my_earlier_labels_too(two_runs):
     assert rows(two_runs, "SELECT written, kept FROM label_batches") == [(6, 0)]
 
 
-async def test_no_pattern_is_read_one_by_one_not_settled_at_once(two_runs):
+async def test_no_pattern_is_read_one_by_one_not_settled_at_once(two_runs: Path) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
         screen = await press_and_wait(pilot, "p", screen=PatternsScreen)
@@ -135,7 +135,7 @@ async def test_no_pattern_is_read_one_by_one_not_settled_at_once(two_runs):
     assert rows(two_runs, "SELECT COUNT(*) FROM label_events") == [(0,)]
 
 
-async def test_everything_in_a_filtered_view_is_labeled_in_one_decision(two_runs):
+async def test_everything_in_a_filtered_view_is_labeled_in_one_decision(two_runs: Path) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
         dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
@@ -157,7 +157,7 @@ async def test_everything_in_a_filtered_view_is_labeled_in_one_decision(two_runs
         assert labels_on_disk(two_runs, "ann") == {}
 
 
-async def test_a_view_holding_math_and_code_is_not_labeled_at_once(two_runs):
+async def test_a_view_holding_math_and_code_is_not_labeled_at_once(two_runs: Path) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
         review = await press_and_wait(pilot, "V", screen=ReviewScreen)
@@ -165,7 +165,7 @@ async def test_a_view_holding_math_and_code_is_not_labeled_at_once(two_runs):
     assert rows(two_runs, "SELECT COUNT(*) FROM label_events") == [(0,)]
 
 
-async def test_a_bad_regular_expression_is_explained_in_the_filter_dialog(two_runs):
+async def test_a_bad_regular_expression_is_explained_in_the_filter_dialog(two_runs: Path) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
         dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
@@ -181,7 +181,7 @@ async def test_a_bad_regular_expression_is_explained_in_the_filter_dialog(two_ru
         assert len(review.session.rows) == 2
 
 
-async def test_a_group_of_conflicts_is_adjudicated_at_once(two_runs):
+async def test_a_group_of_conflicts_is_adjudicated_at_once(two_runs: Path) -> None:
     ids = members(two_runs)
     for reply_id in ids:
         label(two_runs, reply_id, "ann", "correct")

@@ -4,11 +4,16 @@ shows, and the text on screen is the reply's own."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicate.app import make_app
 from adjudicate.app.screens.review import ReviewScreen
 from db.connection import open_db
 from db.labels import record_label, set_note
 from tests.app.waiting import press_and_wait
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 def read_ahead(screen: ReviewScreen) -> bool:
@@ -16,7 +21,7 @@ def read_ahead(screen: ReviewScreen) -> bool:
     return screen._ahead is not None
 
 
-async def test_the_next_item_shows_what_another_connection_wrote_after_it_was_read(review_db):
+async def test_the_next_item_shows_what_another_connection_wrote_after_it_was_read(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await press_and_wait(pilot, screen=ReviewScreen, ready=read_ahead)
@@ -37,7 +42,7 @@ async def test_the_next_item_shows_what_another_connection_wrote_after_it_was_re
         assert "note: read in the other window" in header and "not labeled" not in header
 
 
-async def test_every_item_read_ahead_is_the_one_a_fresh_read_gives(review_db):
+async def test_every_item_read_ahead_is_the_one_a_fresh_read_gives(review_db: Path) -> None:
     """Label through the whole queue: each item shown equals the item read from the store."""
     app = make_app(review_db, "ann")
     async with app.run_test(size=(120, 40)) as pilot:

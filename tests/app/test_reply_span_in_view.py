@@ -6,12 +6,17 @@ pane's last line, the one with the answer, was cut while the subtitle said all w
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 
 from adjudicate.app import make_app
 from adjudicate.app.widgets.reply_view import ReplyView
 from tests.app.builders import LAST_LINE_LENGTHS, build_last_line_db
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 RANGE = re.compile(r"lines (\d+)–(\d+) of (\d+)")
 WHOLE = re.compile(r"(\d+) lines? ·")
@@ -42,7 +47,7 @@ def check_item(app, view: ReplyView, answer: str) -> None:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40), (160, 50)])
-async def test_the_span_on_the_last_line_is_in_view_on_every_item(tmp_path, size):
+async def test_the_span_on_the_last_line_is_in_view_on_every_item(tmp_path: Path, size: tuple) -> None:
     path = build_last_line_db(tmp_path / "last.db")
     app = make_app(path, "ann")
     async with app.run_test(size=size) as pilot:
@@ -59,7 +64,7 @@ async def test_the_span_on_the_last_line_is_in_view_on_every_item(tmp_path, size
             check_item(app, app.screen.query_one("#math-reply", ReplyView), app.screen.item.key)
 
 
-async def test_scrolling_away_from_the_span_keeps_the_range_true(tmp_path):
+async def test_scrolling_away_from_the_span_keeps_the_range_true(tmp_path: Path) -> None:
     path = build_last_line_db(tmp_path / "last.db")
     app = make_app(path, "ann")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from textual.widgets import Input
 
@@ -19,6 +21,10 @@ from db.queue import QueueFilter
 from db.review_item import load_item
 from tests.app.conftest import events_on_disk, labels_on_disk, queue_order
 from tests.app.waiting import press_and_wait
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 SIZE = (120, 40)
 
@@ -44,7 +50,7 @@ async def go_to(pilot, kind: str) -> None:
               ("left", None), ("left", None),
               ("r", "reference_quirk"), ("3", "timeout"), ("4", "reference_quirk")]),
 ])
-async def test_a_label_key_labels_and_advances(review_db, kind, presses):
+async def test_a_label_key_labels_and_advances(review_db: Path, kind: str, presses: list) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await go_to(pilot, kind)
@@ -72,7 +78,7 @@ async def test_a_label_key_labels_and_advances(review_db, kind, presses):
     ("code", ["c", "x", "k", "C"]),
     ("math", ["b", "e", "t", "r", "4", "B"]),
 ])
-async def test_keys_of_the_other_kind_write_nothing(review_db, kind, keys):
+async def test_keys_of_the_other_kind_write_nothing(review_db: Path, kind: str, keys: list) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await go_to(pilot, kind)
@@ -82,7 +88,7 @@ async def test_keys_of_the_other_kind_write_nothing(review_db, kind, keys):
         assert current_id(app) == before
 
 
-async def test_undo_reverts_the_label_as_a_new_event_and_goes_back(review_db):
+async def test_undo_reverts_the_label_as_a_new_event_and_goes_back(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = current_id(app)
@@ -98,7 +104,7 @@ async def test_undo_reverts_the_label_as_a_new_event_and_goes_back(review_db):
         assert len(events_on_disk(review_db, "ann")) == 4
 
 
-async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(review_db):
+async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         group = [r.reply_id for r in app.screen.session.rows[:3]]
@@ -114,7 +120,7 @@ async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(revie
         assert current_id(app) in group
 
 
-async def test_shift_label_cancelled_writes_nothing(review_db):
+async def test_shift_label_cancelled_writes_nothing(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = current_id(app)
@@ -126,7 +132,7 @@ async def test_shift_label_cancelled_writes_nothing(review_db):
         assert labels_on_disk(review_db, "ann") == {} and current_id(app) == first
 
 
-async def test_a_group_label_keeps_my_earlier_labels_unless_i_replace_them(review_db):
+async def test_a_group_label_keeps_my_earlier_labels_unless_i_replace_them(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         group = [r.reply_id for r in app.screen.session.rows[:3]]
@@ -148,7 +154,7 @@ async def test_a_group_label_keeps_my_earlier_labels_unless_i_replace_them(revie
             group, "correct")
 
 
-async def test_shift_label_on_a_single_reply_just_labels_it(review_db):
+async def test_shift_label_on_a_single_reply_just_labels_it(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await go_to(pilot, "code")
@@ -157,7 +163,7 @@ async def test_shift_label_on_a_single_reply_just_labels_it(review_db):
         assert labels_on_disk(review_db, "ann") == {only: ("timeout", "labeled", None)}
 
 
-async def test_skip_sets_aside_and_a_restart_shows_it_after_the_unlabeled(review_db):
+async def test_skip_sets_aside_and_a_restart_shows_it_after_the_unlabeled(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         skipped = current_id(app)
@@ -169,7 +175,7 @@ async def test_skip_sets_aside_and_a_restart_shows_it_after_the_unlabeled(review
     assert rows.rows[-1].reply_id == skipped
 
 
-async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db):
+async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = current_id(app)
@@ -184,7 +190,7 @@ async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db):
         assert [a for _, a, _ in events_on_disk(review_db, "ann")] == ["note", "label"]
 
 
-async def test_moving_never_labels_and_j_only_explains(review_db):
+async def test_moving_never_labels_and_j_only_explains(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         ids = [r.reply_id for r in app.screen.session.rows]
@@ -197,7 +203,7 @@ async def test_moving_never_labels_and_j_only_explains(review_db):
         assert labels_on_disk(review_db, "ann") == {}
 
 
-async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_db):
+async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
@@ -211,7 +217,7 @@ async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_
     assert set(labels_on_disk(review_db, "ann")) == expected
 
 
-async def test_a_bad_grader_pattern_is_explained_not_applied(review_db):
+async def test_a_bad_grader_pattern_is_explained_not_applied(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
@@ -230,7 +236,7 @@ async def test_a_bad_grader_pattern_is_explained_not_applied(review_db):
     (QueueFilter(rules=("boxed",)), ["math"] * 4),
     (QueueFilter(status="unlabeled", benchmarks=("humanevalplus",)), ["code"] * 3),
 ])
-async def test_filters_from_the_command_line(review_db, flt, kinds):
+async def test_filters_from_the_command_line(review_db: Path, flt, kinds) -> None:
     app = make_app(review_db, "ann", flt)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -238,7 +244,7 @@ async def test_filters_from_the_command_line(review_db, flt, kinds):
         assert [load_item(db, r.reply_id, "ann").kind for r in app.screen.session.rows] == kinds
 
 
-async def test_resume_where_this_reviewer_left_off(review_db):
+async def test_resume_where_this_reviewer_left_off(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", "c", "c", "right", "x")
@@ -255,7 +261,7 @@ async def test_resume_where_this_reviewer_left_off(review_db):
         assert current_id(other) == ids[0]
 
 
-async def test_progress_counts_my_labels_as_i_go(review_db):
+async def test_progress_counts_my_labels_as_i_go(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", "c")
@@ -272,7 +278,7 @@ def settled(screen: ReviewScreen) -> bool:
     return screen.progress_settled
 
 
-async def test_conflicts_view_records_the_adjudicated_label(review_db):
+async def test_conflicts_view_records_the_adjudicated_label(review_db: Path) -> None:
     db = open_db(review_db)
     first, second = [r for r, _, _ in queue_order(review_db)][:2]
     record_label(db, first, "ann", "correct")
@@ -293,7 +299,7 @@ async def test_conflicts_view_records_the_adjudicated_label(review_db):
     db.close()
 
 
-async def test_help_lists_every_key_of_both_screens(review_db):
+async def test_help_lists_every_key_of_both_screens(review_db: Path) -> None:
     from rich.console import Console
     from textual.binding import Binding
 

@@ -21,7 +21,7 @@ CODE_ITEM = 8  # moves from the first queued item to the first code item of revi
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-async def test_the_program_and_the_reply_are_readable(review_db, size):
+async def test_the_program_and_the_reply_are_readable(review_db: Path, size: tuple) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -44,13 +44,13 @@ def drawn_rows(app, widget) -> list[str]:
 
 
 @pytest.fixture
-def evidence_db(tmp_path) -> Path:
+def evidence_db(tmp_path: Path) -> Path:
     from tests.app.evidence_builder import build_evidence_db
 
     return build_evidence_db(tmp_path / "evidence.db")
 
 
-async def test_at_80x24_the_minimal_input_expected_and_actual_are_on_screen(evidence_db):
+async def test_at_80x24_the_minimal_input_expected_and_actual_are_on_screen(evidence_db: Path) -> None:
     app = make_app(evidence_db, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await press_and_wait(pilot, "right", screen=ReviewScreen)
@@ -60,7 +60,7 @@ async def test_at_80x24_the_minimal_input_expected_and_actual_are_on_screen(evid
             assert any(row.strip() == line for row in rows), (line, rows)
 
 
-async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db):
+async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db: Path) -> None:
     app = make_app(evidence_db, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         await press_and_wait(pilot, "right", screen=ReviewScreen)
@@ -75,7 +75,8 @@ async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db):
     ("math", ["math-problem", "math-verdicts", "math-reply"]),
     ("code", ["code-problem", "code-tests", "code-program"]),
 ])
-async def test_tab_picks_each_panel_and_the_scroll_keys_move_it(tmp_path, kind, panels):
+async def test_tab_picks_each_panel_and_the_scroll_keys_move_it(tmp_path: Path, kind: str,
+                                                                panels: list) -> None:
     path = build_review_db(tmp_path / "review.db", statement_lines=12)
     app = make_app(path, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -102,7 +103,7 @@ async def test_tab_picks_each_panel_and_the_scroll_keys_move_it(tmp_path, kind, 
         assert view.selected == panels[-1]  # another item opens at its main text
 
 
-async def test_a_long_statement_cut_at_80x24_scrolls_to_its_last_sentence(tmp_path):
+async def test_a_long_statement_cut_at_80x24_scrolls_to_its_last_sentence(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "review.db", statement_lines=12)
     app = make_app(path, "ann")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -57,7 +57,7 @@ def screen_text(app) -> tuple[str, str, bool]:
     return str(line.content), str(app.screen.query_one(ItemHeader).content), line.display
 
 
-async def test_a_read_only_database_keeps_the_app_open_and_the_item_unlabeled(review_db):
+async def test_a_read_only_database_keeps_the_app_open_and_the_item_unlabeled(review_db: Path) -> None:
     acked = await label_two(review_db)
     before = dump(review_db)
     with ExitStack() as read_only:
@@ -86,7 +86,7 @@ async def test_a_read_only_database_keeps_the_app_open_and_the_item_unlabeled(re
         (acked[0], "label"), (acked[1], "label"), (shown, "label")]
 
 
-async def test_a_database_locked_too_long_leaves_the_item_unlabeled(review_db):
+async def test_a_database_locked_too_long_leaves_the_item_unlabeled(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -111,7 +111,7 @@ async def test_a_database_locked_too_long_leaves_the_item_unlabeled(review_db):
     assert sorted(labels_on_disk(review_db, "ann")) == sorted([first, shown])
 
 
-def test_a_full_disk_mid_session_keeps_every_acknowledged_label(tmp_path, review_db):
+def test_a_full_disk_mid_session_keeps_every_acknowledged_label(tmp_path: Path, review_db: Path) -> None:
     """The database on a tmpfs that the test fills up between two labels (a mount namespace
     of its own); the copy taken back out holds exactly the acknowledged labels."""
     if shutil.which("unshare") is None:

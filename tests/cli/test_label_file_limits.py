@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 
 @pytest.fixture
-def graded(tmp_path) -> Path:
+def graded(tmp_path: Path) -> Path:
     return build_review_db(tmp_path / "review.db")
 
 
@@ -39,7 +39,7 @@ def invoke(*args):
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def test_a_csv_a_spreadsheet_saved_with_a_byte_order_mark_reads(graded, tmp_path):
+def test_a_csv_a_spreadsheet_saved_with_a_byte_order_mark_reads(graded: Path, tmp_path: Path) -> None:
     first, second = math_ids(graded)[:2]
     path = tmp_path / "labels.csv"
     path.write_bytes(f"reply_id,label\n{first},correct\n{second},incorrect\n".encode("utf-8-sig"))
@@ -51,8 +51,8 @@ def test_a_csv_a_spreadsheet_saved_with_a_byte_order_mark_reads(graded, tmp_path
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
-def test_two_rows_that_disagree_about_one_reply_are_refused_naming_both_lines(graded, tmp_path,
-                                                                               fmt):
+def test_two_rows_that_disagree_about_one_reply_are_refused_naming_both_lines(graded: Path, tmp_path: Path,
+                                                                               fmt: str) -> None:
     first, second = math_ids(graded)[:2]
     rows = [(first, "correct"), (second, "correct"), (first, "incorrect")]
     if fmt == "csv":
@@ -72,7 +72,7 @@ def test_two_rows_that_disagree_about_one_reply_are_refused_naming_both_lines(gr
     assert dump(open_db(graded)) == before
 
 
-def test_an_exact_repeat_is_read_once_and_other_reviewers_may_differ(graded, tmp_path):
+def test_an_exact_repeat_is_read_once_and_other_reviewers_may_differ(graded: Path, tmp_path: Path) -> None:
     first = math_ids(graded)[0]
     path = write_jsonl(tmp_path / "labels.jsonl", [
         {"reply_id": first, "label": "correct"}, {"reply_id": first, "label": "correct"},
@@ -84,7 +84,7 @@ def test_an_exact_repeat_is_read_once_and_other_reviewers_may_differ(graded, tmp
         ("ann", "correct"), ("bob", "incorrect")]
 
 
-def test_a_csv_gz_bomb_stops_early_in_bounded_memory(graded, tmp_path):
+def test_a_csv_gz_bomb_stops_early_in_bounded_memory(graded: Path, tmp_path: Path) -> None:
     """400 KB that would become 200 MB of CSV: refused by the reply imports' expansion limit
     after a few megabytes, in a process whose peak memory stays far below the expansion."""
     first = math_ids(graded)[0]

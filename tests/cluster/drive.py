@@ -24,6 +24,7 @@ import os
 import signal
 import sys
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import click
 
@@ -34,6 +35,9 @@ from adjudicate.grading.cluster.connect import import_ray
 from adjudicate.grading.cluster.executor import RayExecutor
 from db.connection import open_db
 from tests.cluster.faults import LOG
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
 
 
 def main() -> None:
@@ -96,7 +100,7 @@ def release_after(commits: int, path: str, batch_size: int) -> None:
     math_pipeline.COMMIT_EVERY = batch_size
     real_store, done = math_pipeline.store_batch, []
 
-    def store_then_release(db, graded, mark):
+    def store_then_release(db: Database, graded, mark):
         done.append(real_store(db, graded, mark))
         if len(done) == commits:
             open(path, "w").close()
@@ -110,7 +114,7 @@ def die_after(commits: int, batch_size: int) -> None:
     math_pipeline.COMMIT_EVERY = batch_size
     real_store, done = math_pipeline.store_batch, []
 
-    def store_then_die(db, graded, mark):
+    def store_then_die(db: Database, graded, mark):
         if len(done) == commits:
             os.kill(os.getpid(), signal.SIGKILL)
         done.append(real_store(db, graded, mark))

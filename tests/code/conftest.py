@@ -39,5 +39,5 @@ def toy() -> CodeProblem:
 
 
 @pytest.fixture(scope="session")
-def toy_expected(toy, sandbox) -> ExpectedOutputs:
+def toy_expected(toy: CodeProblem, sandbox: Sandbox) -> ExpectedOutputs:
     return compute_expected(toy, sandbox)

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graders.code import CodeGradeConfig, TimeLimits, grade_sample
 from graders.verdict import ACCEPT
+
+if TYPE_CHECKING:
+    from graders.code import CodeProblem, ExpectedOutputs, Sandbox
+
 
 FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))  # 0.5 s floor: timeouts come quickly
 STATEMENT = 'def add(a, b):\n    """Add two numbers."""\n'
@@ -69,7 +74,7 @@ def live_members(directory: Path, wait_s: float = 60.0) -> list[int]:
         time.sleep(0.1)
 
 
-def assert_host_untouched(sandbox, toy, toy_expected) -> None:
+def assert_host_untouched(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     """Nothing of any sample is alive; the fork server lives and still grades correctly."""
     sandbox.settle()
     assert sandbox.torn_down_through == sandbox.jobs_started
@@ -84,5 +89,5 @@ def assert_host_untouched(sandbox, toy, toy_expected) -> None:
     assert honest["plus"].outcome == ACCEPT
 
 
-def grade(body: str, sandbox, toy, toy_expected) -> dict:
+def grade(body: str, sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> dict:
     return grade_sample(STATEMENT + body, toy, toy_expected, sandbox, FAST)

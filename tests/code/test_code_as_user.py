@@ -55,7 +55,7 @@ def as_user(user_dir: Path, *tests: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
-def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
+def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir: Path) -> None:
     done = as_user(user_dir, *(str(HERE / name) for name in MODULES))
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
@@ -73,7 +73,7 @@ def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
 
 @pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
-def test_the_probe_budget_holds_as_an_ordinary_user(user_dir):
+def test_the_probe_budget_holds_as_an_ordinary_user(user_dir: Path) -> None:
     """Samples stalling on every probe input cost runs linear in their number as a user too."""
     done = as_user(user_dir, str(ROOT / "tests" / "grading" / "test_probe_budget.py"),
                    "-k", "linear_in_their_number and 3")

@@ -22,7 +22,9 @@ from graders.code import (
 from graders.verdict import ACCEPT, REJECT
 
 if TYPE_CHECKING:
-    from graders.code import CodeProblem
+    from pathlib import Path
+
+    from graders.code import CodeProblem, Sandbox
 
 
 def selfcheck_all(problems):
@@ -40,16 +42,16 @@ MBPP_SLICE = ["Mbpp/2", "Mbpp/88", "Mbpp/124", "Mbpp/252", "Mbpp/558", "Mbpp/580
 
 
 @pytest.fixture(scope="module")
-def humaneval_plus(data_dir) -> dict[str, CodeProblem]:
+def humaneval_plus(data_dir: Path) -> dict[str, CodeProblem]:
     return {p.task_id: p for p in load_evalplus(data_dir / "HumanEvalPlus.jsonl.gz")}
 
 
 @pytest.fixture(scope="module")
-def mbpp_plus(data_dir) -> dict[str, CodeProblem]:
+def mbpp_plus(data_dir: Path) -> dict[str, CodeProblem]:
     return {p.task_id: p for p in load_evalplus(data_dir / "MbppPlus.jsonl.gz")}
 
 
-def test_humaneval_plus_loads_whole(humaneval_plus):
+def test_humaneval_plus_loads_whole(humaneval_plus: dict[str, CodeProblem]) -> None:
     assert len(humaneval_plus) == 164
     assert sum(len(p.base) for p in humaneval_plus.values()) == 1570
     assert sum(len(p.plus) for p in humaneval_plus.values()) == 122683
@@ -58,7 +60,7 @@ def test_humaneval_plus_loads_whole(humaneval_plus):
     assert humaneval_plus["HumanEval/32"].oracle == "poly_root"
 
 
-def test_humaneval_plus_slice_selfcheck(humaneval_plus):
+def test_humaneval_plus_slice_selfcheck(humaneval_plus: dict[str, CodeProblem]) -> None:
     results = selfcheck_all({t: humaneval_plus[t] for t in HUMANEVAL_SLICE})
     assert sorted(r.task_id for r in results) == sorted(HUMANEVAL_SLICE)
     assert {r.task_id: r.issues for r in results if not r.ok} == {}
@@ -80,7 +82,7 @@ NEWTON_FROM_FAR = """    def newton(x):
 """
 
 
-def test_problem_32_accepts_any_root(humaneval_plus, sandbox):
+def test_problem_32_accepts_any_root(humaneval_plus: dict[str, CodeProblem], sandbox: Sandbox) -> None:
     # Newton from x=100 finds a different root than the reference on ~200 inputs
     problem = humaneval_plus["HumanEval/32"]
     expected = compute_expected(problem, sandbox)
@@ -90,7 +92,7 @@ def test_problem_32_accepts_any_root(humaneval_plus, sandbox):
     assert grade_sample(program, by_equality, expected, sandbox)["plus"].outcome == REJECT
 
 
-def test_mbpp_inputs_are_restored(mbpp_plus):
+def test_mbpp_inputs_are_restored(mbpp_plus: dict[str, CodeProblem]) -> None:
     assert mbpp_plus["Mbpp/2"].base[0].args == [(3, 4, 5, 6), (5, 7, 4, 10)]
     assert mbpp_plus["Mbpp/124"].base[0].args == [0.0, 1j]
     assert mbpp_plus["Mbpp/580"].base[0].args == [(4, 5, (7, 6, (2, 4)), 6, 8)]
@@ -98,6 +100,6 @@ def test_mbpp_inputs_are_restored(mbpp_plus):
     assert mbpp_plus["Mbpp/581"].oracle == "surface_area"
 
 
-def test_mbpp_plus_slice_selfcheck(mbpp_plus):
+def test_mbpp_plus_slice_selfcheck(mbpp_plus: dict[str, CodeProblem]) -> None:
     results = selfcheck_all({t: mbpp_plus[t] for t in MBPP_SLICE})
     assert {r.task_id: r.issues for r in results if not r.ok} == {}

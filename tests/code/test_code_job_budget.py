@@ -22,6 +22,8 @@ from tests.code.sample_run import run_once
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+    from graders.code import CodeProblem, ExpectedOutputs
+
 BUDGET_MB = 384  # also each process's RLIMIT_AS: every attack keeps each process under it
 
 
@@ -65,7 +67,8 @@ kept = hold(300)
 
 
 @pytest.mark.parametrize("attack", list(ATTACKS))
-def test_memory_past_the_jobs_budget_ends_the_job(small, toy, toy_expected, attack):
+def test_memory_past_the_jobs_budget_ends_the_job(small: Sandbox, toy: CodeProblem,
+                                                  toy_expected: ExpectedOutputs, attack) -> None:
     verdicts = grade_sample(ATTACKS[attack] + STATEMENT + "    return a + b\n", toy,
                             toy_expected, small, FAST)
     base = verdicts["base"]
@@ -107,7 +110,8 @@ def f():
 """
 
 
-def test_tmpfs_is_the_jobs_own_and_bounded(sandbox, toy, toy_expected):
+def test_tmpfs_is_the_jobs_own_and_bounded(sandbox: Sandbox, toy: CodeProblem,
+                                           toy_expected: ExpectedOutputs) -> None:
     nested, in_tmp, in_shm, files = run_once(sandbox, TMPFS).value
     assert nested == "refused"  # no tmpfs beyond the job's own two
     tmpfs_mb = SandboxLimits().tmpfs_mb

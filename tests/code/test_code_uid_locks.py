@@ -33,7 +33,8 @@ def clean_old_paths() -> Iterator[None]:
         path.unlink(missing_ok=True)
 
 
-def test_a_symlink_planted_where_a_lock_would_go_is_not_followed(tmp_path, clean_old_paths):
+def test_a_symlink_planted_where_a_lock_would_go_is_not_followed(tmp_path: Path,
+                                                                 clean_old_paths: None) -> None:
     target = tmp_path / "root-made-this"
     for path in OLD_PATHS:
         path.unlink(missing_ok=True)
@@ -61,7 +62,7 @@ sys.stdin.read()
 """
 
 
-def test_locks_held_by_another_user_cannot_starve_root(clean_old_paths):
+def test_locks_held_by_another_user_cannot_starve_root(clean_old_paths: None) -> None:
     claim_uid(BASE, 0)[1].close()  # the lock directory exists before the user tries it
     for path in OLD_PATHS:
         path.unlink(missing_ok=True)
@@ -81,7 +82,7 @@ def test_locks_held_by_another_user_cannot_starve_root(clean_old_paths):
         holder.wait()
 
 
-def test_a_lock_directory_someone_else_could_write_is_refused(tmp_path):
+def test_a_lock_directory_someone_else_could_write_is_refused(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
     os.chmod(shared, 0o777)
@@ -94,7 +95,7 @@ def test_a_lock_directory_someone_else_could_write_is_refused(tmp_path):
         claim_uid(BASE, 0, theirs)
 
 
-def test_a_symlinked_lock_directory_or_lock_is_refused(tmp_path):
+def test_a_symlinked_lock_directory_or_lock_is_refused(tmp_path: Path) -> None:
     real = tmp_path / "real"
     real.mkdir(mode=0o700)
     link = tmp_path / "link"

@@ -57,7 +57,7 @@ def immutable(path: Path):
 
 
 @pytest.mark.parametrize("command", ["grade", "labels import"])
-def test_a_read_only_database_is_one_line_and_unchanged(tmp_path, command):
+def test_a_read_only_database_is_one_line_and_unchanged(tmp_path: Path, command: str) -> None:
     path = imported(tmp_path / "evals.db")
     labels = tmp_path / "labels.jsonl"
     labels.write_text('{"reply_id": 1, "label": "correct"}\n')
@@ -72,7 +72,7 @@ def test_a_read_only_database_is_one_line_and_unchanged(tmp_path, command):
     assert rows(path) == before
 
 
-def test_a_full_disk_is_one_line_and_keeps_what_was_committed(tmp_path):
+def test_a_full_disk_is_one_line_and_keeps_what_was_committed(tmp_path: Path) -> None:
     """The database on a tmpfs with 32 KiB to spare (a mount namespace of its own): grading
     fails cleanly, and the copy taken back out holds exactly what was there before."""
     if shutil.which("unshare") is None:
@@ -97,7 +97,7 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_committed(tmp_path):
     assert rows(out / "evals.db") == before
 
 
-def test_another_sqlite_utils_applications_database_is_refused_untouched(tmp_path):
+def test_another_sqlite_utils_applications_database_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "other.db"
     theirs = Migrations("someone-else")
 
@@ -115,7 +115,7 @@ def test_another_sqlite_utils_applications_database_is_refused_untouched(tmp_pat
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
 
 
-def test_a_foreign_database_is_not_switched_to_wal(tmp_path):
+def test_a_foreign_database_is_not_switched_to_wal(tmp_path: Path) -> None:
     path = tmp_path / "foreign.db"
     with closing(sqlite3.connect(path)) as conn:
         conn.execute("CREATE TABLE t (x)")
@@ -126,7 +126,7 @@ def test_a_foreign_database_is_not_switched_to_wal(tmp_path):
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
 
 
-def test_our_own_database_still_opens(db_path):
+def test_our_own_database_still_opens(db_path: Path) -> None:
     open_db(db_path).close()
     db = open_db(db_path)
     assert dump(db)

@@ -138,7 +138,9 @@ def _strings(value):
             yield from _strings(item)
 
 
-def test_attacks_through_import_and_grade(graded):
+def test_attacks_through_import_and_grade(
+    graded: tuple[Database, list[str], list[tuple], Path, Callable[..., str], Path],
+) -> None:
     db, names, before, bashrc, cli, db_path = graded
     rows = verdicts(db, "attack")
     plus = {index: (outcome, json.loads(evidence)) for index, grader, outcome, evidence in rows
@@ -158,7 +160,9 @@ def test_attacks_through_import_and_grade(graded):
     assert "\ufffd" in plus[names.index("surrogates")][1]["first_failure"]["stdout"]
 
 
-def test_grading_again_never_crashes_on_the_same_samples(graded):
+def test_grading_again_never_crashes_on_the_same_samples(
+    graded: tuple[Database, list[str], list[tuple], Path, Callable[..., str], Path],
+) -> None:
     db, _names, _before, _bashrc, cli, db_path = graded
     first = verdicts(db, "attack")
     assert "Code: nothing new to grade." in cli("grade", "--db", db_path, "--jobs", "2")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.grading import math_pipeline
@@ -11,13 +13,18 @@ from graders.registry import GRADERS
 from tests.conftest import reply_ids
 from tests.label_states import labels_for
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def verdicts(db, reply_id):
+    from sqlite_utils import Database
+
+
+def verdicts(db: Database, reply_id):
     return dict(db.execute(
         "SELECT grader, verdict FROM verdicts WHERE reply_id = ? AND current = 1", [reply_id]))
 
 
-def test_grades_every_math_reply_and_queues_disputes(small_db):
+def test_grades_every_math_reply_and_queues_disputes(small_db: Database) -> None:
     summary = grade_math_replies(small_db, jobs=1)
     assert summary.graded == 4
     ids = reply_ids(small_db, "m")
@@ -38,7 +45,7 @@ def test_grades_every_math_reply_and_queues_disputes(small_db):
     assert rule[0] == "boxed" and text[rule[2]:rule[3]] == rule[1] == "\\dfrac{3}{4}"
 
 
-def test_regrading_is_idempotent_and_leaves_labels_alone(small_db):
+def test_regrading_is_idempotent_and_leaves_labels_alone(small_db: Database) -> None:
     grade_math_replies(small_db, jobs=1)
     first = reply_ids(small_db, "m")[0]
     record_label(small_db, first, "ann", "correct")
@@ -48,7 +55,8 @@ def test_regrading_is_idempotent_and_leaves_labels_alone(small_db):
     assert [s.label for s in labels_for(small_db, first)] == ["correct"]
 
 
-def test_an_interrupted_run_keeps_what_it_committed(small_db, monkeypatch):
+def test_an_interrupted_run_keeps_what_it_committed(small_db: Database,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C arriving as the third batch is about to commit keeps the first two, exactly.
 
     The interrupt is tied to the commits themselves (not to progress callbacks, whose batch
@@ -58,7 +66,7 @@ def test_an_interrupted_run_keeps_what_it_committed(small_db, monkeypatch):
     real_store = math_pipeline.store_batch
     commits = []
 
-    def store_then_interrupt(db, graded, mark):
+    def store_then_interrupt(db: Database, graded, mark):
         if len(commits) == 2:
             raise KeyboardInterrupt
         stored = real_store(db, graded, mark)
@@ -79,7 +87,8 @@ def test_an_interrupted_run_keeps_what_it_committed(small_db, monkeypatch):
     assert queued.get(fresh[0]) == "disagree" and fresh[1] not in queued
 
 
-def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatch):
+def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db: Database,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """An extractor or grader bug on one reply is stored as its `error`, and grading goes on."""
     from graders.math import engine
 
@@ -100,7 +109,7 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatc
     assert verdicts(small_db, reply_ids(small_db, "m")[1])["exact"] == "accept"
 
 
-def test_the_question_reaches_symbolic_from_the_store(db, tmp_path):
+def test_the_question_reaches_symbolic_from_the_store(db: Database, tmp_path: Path) -> None:
     """Issue 27: the problem's statement is what `symbolic` reads its givens and order from:
     a renamed parameter is accepted when the question does not give it, rejected when it
     does, and a labelled answer is compared in the order the question names the labels."""

@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 
 @pytest.fixture(scope="session")
-def logs(tmp_path_factory) -> dict[str, Path]:
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The same eval written by inspect_ai as a .eval and as a .json log (read-only: copy to
     change)."""
     pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")

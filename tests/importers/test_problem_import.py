@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -11,15 +12,20 @@ from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.problems import get_problem
 from tests.conftest import TEST_DATA, dump, write_jsonl
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def problem(db, benchmark, task_id):
+    from sqlite_utils import Database
+
+
+def problem(db: Database, benchmark, task_id):
     row = db.execute("SELECT id FROM problems WHERE benchmark = ? AND task_id = ?",
                      [benchmark, task_id]).fetchone()
     assert row is not None, (benchmark, task_id)
     return get_problem(db, row[0])
 
 
-def test_math500_real_file(db, shared_data):
+def test_math500_real_file(db: Database, shared_data: Path) -> None:
     summary = import_file(db, str(shared_data / "math500_test.jsonl"), ImportOptions())
     assert (summary.fmt, summary.problems_added) == ("math500", 500)
     first = json.loads((shared_data / "math500_test.jsonl").open().readline())
@@ -30,14 +36,14 @@ def test_math500_real_file(db, shared_data):
     assert stored["kind"] == "math"
 
 
-def test_gsm8k_real_file_takes_the_key_after_hashes(db, shared_data):
+def test_gsm8k_real_file_takes_the_key_after_hashes(db: Database, shared_data: Path) -> None:
     summary = import_file(db, str(shared_data / "gsm8k_test.jsonl"), ImportOptions())
     assert (summary.fmt, summary.problems_added) == ("gsm8k", 1319)
     assert problem(db, "gsm8k", "0")["answer"] == "18"
     assert "####" in problem(db, "gsm8k", "0")["reference"]
 
 
-def test_humaneval_from_the_installed_package(db):
+def test_humaneval_from_the_installed_package(db: Database) -> None:
     summary = import_file(db, "humaneval", ImportOptions())
     assert (summary.fmt, summary.problems_added) == ("humaneval", 164)
     stored = problem(db, "humaneval", "HumanEval/0")
@@ -52,7 +58,8 @@ def test_humaneval_from_the_installed_package(db):
         ("MbppPlus.jsonl.gz", "mbppplus", 378, "Mbpp/2", 0),
     ],
 )
-def test_evalplus_releases(db, shared_data, name, benchmark, count, task_id, atol):
+def test_evalplus_releases(db: Database, shared_data: Path, name: str, benchmark: str, count: int,
+                           task_id: str, atol: float | int) -> None:
     summary = import_file(db, str(shared_data / name), ImportOptions())
     assert (summary.fmt, summary.problems_added) == ("evalplus", count)
     stored = problem(db, benchmark, task_id)
@@ -63,7 +70,7 @@ def test_evalplus_releases(db, shared_data, name, benchmark, count, task_id, ato
         assert "assertion" in stored["tests"]
 
 
-def test_evalplus_plus_inputs_survive_intact(db, shared_data):
+def test_evalplus_plus_inputs_survive_intact(db: Database, shared_data: Path) -> None:
     import gzip
 
     import_file(db, str(shared_data / "HumanEvalPlus.jsonl.gz"), ImportOptions())
@@ -74,7 +81,7 @@ def test_evalplus_plus_inputs_survive_intact(db, shared_data):
     assert total == sum(len(o["plus_input"]) for o in originals) == 122_683
 
 
-def test_reimporting_problems_adds_nothing(db):
+def test_reimporting_problems_adds_nothing(db: Database) -> None:
     import_file(db, str(TEST_DATA / "math_problems.jsonl"), ImportOptions())
     before = dump(db)
     summary = import_file(db, str(TEST_DATA / "math_problems.jsonl"), ImportOptions())
@@ -83,12 +90,12 @@ def test_reimporting_problems_adds_nothing(db):
     assert after == [line for line in before if "INSERT INTO \"imports\"" not in line]
 
 
-def test_benchmark_name_can_be_chosen(db):
+def test_benchmark_name_can_be_chosen(db: Database) -> None:
     import_file(db, str(TEST_DATA / "math_problems.jsonl"), ImportOptions(benchmark="mine"))
     assert problem(db, "mine", "t/algebra/1.json")["answer"] == "\\frac{3}{4}"
 
 
-def test_original_math_release_takes_the_key_from_the_last_box(db, tmp_path):
+def test_original_math_release_takes_the_key_from_the_last_box(db: Database, tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "math.jsonl", [
         {"problem": "What is $1+1$?", "level": "Level 1", "type": "Algebra",
          "solution": "We add: $1+1=\\boxed{2}$. Check: \\boxed{\\frac{4}{2}}."},

@@ -47,7 +47,7 @@ def write_log(folder: Path, spec: dict[str, Any], *names: str) -> list[Path]:
 
 
 @pytest.fixture(scope="session")
-def written(tmp_path_factory) -> dict[str, Path]:
+def written(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     """The logs, written once (read-only: copy them to change them)."""
     pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
     root = tmp_path_factory.mktemp("logs")

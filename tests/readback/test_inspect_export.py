@@ -8,6 +8,7 @@ import json
 import shutil
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -20,6 +21,10 @@ from db.labels import record_label, set_note
 from tests.conftest import dump
 from tests.hostile_db import MARKUP, PAYLOAD, REVIEWER, unsafe_characters
 from tests.readback.conftest import RUN
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
 
@@ -34,7 +39,7 @@ FULL_LABELS = [
 ]
 
 
-def prepare(tmp_path, log, labels=()):
+def prepare(tmp_path: Path, log, labels=()):
     """A copy of `log` imported, graded and labeled; returns (db path, the log's path)."""
     folder = tmp_path / "logs"
     folder.mkdir(exist_ok=True)
@@ -53,7 +58,7 @@ def prepare(tmp_path, log, labels=()):
     return db_path, path
 
 
-def export(db_path, *args, code=0, script=None):
+def export(db_path: Path, *args, code=0, script=None):
     """`adjudicate export` in its own process (inspect_ai stays out of this one)."""
     command = ([sys.executable, "-c", script] if script else [sys.executable, "-m", "adjudicate"])
     result = subprocess.run([*command, "export", "--db", str(db_path), *map(str, args)],
@@ -73,7 +78,7 @@ def by_sample(log):
     return {(s["id"], s["epoch"]): s["scores"] for s in log["samples"]}
 
 
-def reading_score(db_path):
+def reading_score(db_path: Path):
     result = CliRunner().invoke(main, ["report", "--db", str(db_path), "--format", "json"])
     assert result.exit_code == 0, result.output
     (run,) = json.loads(result.output)["runs"]
@@ -86,7 +91,7 @@ def sha(path):
 
 @pytest.mark.parametrize("name", ["full.eval", "full.json"])
 def test_the_added_reading_scores_are_the_labels_and_the_metric_the_reports(
-        written, tmp_path, name):
+        written: dict[str, Path], tmp_path: Path, name: str) -> None:
     db_path, log = prepare(tmp_path, written[name], FULL_LABELS)
     before = sha(log)
     output = export(db_path, "--format", "inspect", "--out", tmp_path / "out")
@@ -127,7 +132,7 @@ def test_the_added_reading_scores_are_the_labels_and_the_metric_the_reports(
 
 
 def test_edit_changes_the_scorer_only_where_the_reading_differs_with_provenance(
-        written, tmp_path):
+        written: dict[str, Path], tmp_path: Path) -> None:
     db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     output = export(db_path, "--format", "inspect", "--out", tmp_path / "out", "--edit",
                     "match")
@@ -150,7 +155,8 @@ def test_edit_changes_the_scorer_only_where_the_reading_differs_with_provenance(
     assert exported["metadata"]["adjudicate"]["mode"] == "edit match"
 
 
-def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_path):
+def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written: dict[str, Path],
+                                                                  tmp_path: Path) -> None:
     labels = [
         {"task_id": "b", "sample_index": 0, "label": "correct", "reviewer": "ann"},
         {"task_id": "b", "sample_index": 0, "label": "incorrect", "reviewer": "bob"},
@@ -172,7 +178,7 @@ def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_p
     assert [key for key, s in scores.items() if "reading" in s] == [(3, 1), (3, 2), ("b", 2)]
 
 
-def test_without_inspect_ai_one_line_names_the_extra(written, tmp_path):
+def test_without_inspect_ai_one_line_names_the_extra(written: dict[str, Path], tmp_path: Path) -> None:
     db_path, _ = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     before = dump(open_db(db_path))
     script = ("import sys; sys.modules['inspect_ai'] = None\nfrom adjudicate.cli import main\n"
@@ -185,7 +191,7 @@ def test_without_inspect_ai_one_line_names_the_extra(written, tmp_path):
     assert not (tmp_path / "out").exists() and dump(open_db(db_path)) == before
 
 
-def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written, tmp_path):
+def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written: dict[str, Path], tmp_path: Path) -> None:
     hostile = tmp_path / "src" / f"..{PAYLOAD}\n.eval"
     hostile.parent.mkdir()
     shutil.copyfile(written["full.eval"], hostile)
@@ -214,7 +220,8 @@ def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written, tmp_path):
     assert not unsafe_characters(reading["explanation"]) and MARKUP in reading["explanation"]
 
 
-def test_out_in_the_logs_own_folder_never_writes_the_original(written, tmp_path):
+def test_out_in_the_logs_own_folder_never_writes_the_original(written: dict[str, Path],
+                                                              tmp_path: Path) -> None:
     db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     before = sha(log)
     output = export(db_path, "--format", "inspect", "--out", log.parent, code=1)

@@ -25,7 +25,7 @@ class DemoReports:
 
 
 @pytest.fixture(scope="session")
-def demo_reports(tmp_path_factory) -> DemoReports:
+def demo_reports(tmp_path_factory: pytest.TempPathFactory) -> DemoReports:
     db = build_demo_db(tmp_path_factory.mktemp("demo") / "demo.db", jobs=2)
     try:
         unlabeled = build_report(records_from_db(db),

@@ -13,11 +13,16 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from adjudicate.report import render, render_terminal
 from adjudicate.safe_text import json_text
+
+if TYPE_CHECKING:
+    from tests.report.conftest import DemoReports
+
 
 GOLDEN = Path(__file__).parent / "golden" / "demo"
 REGENERATE = os.environ.get("ADJUDICATE_REGEN_GOLDEN") == "1"
@@ -55,7 +60,7 @@ def scores(report, benchmark: str, run: str) -> dict[str, tuple[int, int]]:
     return {g.grader: (g.score.successes, g.score.n_replies) for g in found.graders}
 
 
-def test_every_queued_reply_has_its_reading(demo_reports):
+def test_every_queued_reply_has_its_reading(demo_reports: DemoReports) -> None:
     assert demo_reports.unlabeled.partial
     assert demo_reports.unlabeled.queue.labeled == 0
     labeled = demo_reports.labeled
@@ -75,12 +80,13 @@ def test_every_queued_reply_has_its_reading(demo_reports):
                                               "reading": (12, 24)}),
     ],
 )
-def test_scores_match_the_fixture_documentation(demo_reports, benchmark, run, expected):
+def test_scores_match_the_fixture_documentation(demo_reports: DemoReports, benchmark: str, run: str,
+                                                expected: dict) -> None:
     found = scores(demo_reports.labeled, benchmark, run)
     assert {g: found[g] for g in expected} == expected
 
 
-def test_the_story_reads_in_order(demo_reports):
+def test_the_story_reads_in_order(demo_reports: DemoReports) -> None:
     report = demo_reports.labeled
     # math first, as imported; the baseline run first
     assert [(r.benchmark, r.run) for r in report.runs] == [
@@ -111,7 +117,7 @@ TRIAGE = {
 
 
 @pytest.mark.parametrize("run", sorted(TRIAGE))
-def test_triage_counts_and_failing_inputs(demo_reports, run):
+def test_triage_counts_and_failing_inputs(demo_reports: DemoReports, run) -> None:
     found = next(r for r in demo_reports.labeled.runs if r.run == run)
     assert {t.category: (t.problems, t.samples) for t in found.triage} == TRIAGE[run]
     summary = {t.category: t.example.summary for t in found.triage if t.example}
@@ -122,14 +128,14 @@ def test_triage_counts_and_failing_inputs(demo_reports, run):
     assert bug["kind"] == "wrong_output" and bug["set"] == "plus"  # JSON keeps the evidence
 
 
-def test_unlabeled_timeouts_show_the_graders_suggestion(demo_reports):
+def test_unlabeled_timeouts_show_the_graders_suggestion(demo_reports: DemoReports) -> None:
     for run in demo_reports.unlabeled.runs[2:]:
         unresolved = next(t for t in run.triage if t.category == "unresolved")
         assert unresolved.suggested == {"timeout": 1}
 
 
 @pytest.mark.parametrize("fmt", sorted(FILES))
-def test_demo_report_matches_golden_file(demo_reports, fmt):
+def test_demo_report_matches_golden_file(demo_reports: DemoReports, fmt) -> None:
     path = GOLDEN / FILES[fmt]
     report = demo_reports.labeled
     text = render_terminal(report, width=80) if fmt == "table" else render(report, fmt)

@@ -39,7 +39,7 @@ MATH_SCORES = [("exact", 406, "81.2%"), ("normalized", 468, "93.6%"),
 
 
 @pytest.mark.parametrize(("grader", "passed", "shown"), MATH_SCORES)
-def test_math500_scores_are_printed(math_report, grader, passed, shown):
+def test_math500_scores_are_printed(math_report: Report, grader, passed, shown) -> None:
     score = next(g.score for g in math_report.runs[0].graders if g.grader == grader)
     assert (score.successes, score.n_replies, score.n_problems) == (passed, 500, 500)
     assert score.method == "wilson"  # one reply per problem
@@ -48,7 +48,7 @@ def test_math500_scores_are_printed(math_report, grader, passed, shown):
     assert f"| {name} | {shown} (" in render_markdown(math_report)
 
 
-def test_math500_structure_matches_the_seed(math_report):
+def test_math500_structure_matches_the_seed(math_report: Report) -> None:
     run = math_report.runs[0]
     diffs = {(d.a, d.b): d.difference.value for d in run.differences}
     # normalization added 12.4 points, symbolic another 3.8, reading 0.2
@@ -61,7 +61,7 @@ def test_math500_structure_matches_the_seed(math_report):
     assert run.queue.total == run.queue.labeled == 94 and not math_report.partial
 
 
-def test_humaneval_plus_scores_pass_at_10_and_triage(code_report):
+def test_humaneval_plus_scores_pass_at_10_and_triage(code_report: Report) -> None:
     run = code_report.runs[0]
     scores = {g.grader: g.score for g in run.graders}
     assert {g: round(s.value * 100, 1) for g, s in scores.items()} == {

@@ -35,7 +35,7 @@ def _log(folder: Path, scorers: int) -> Path:
     return out
 
 
-def _with_scorers(log, scorers: int, folder):
+def _with_scorers(log: Path, scorers: int, folder):
     """The same log keeping only its first `scorers` scorers."""
     data = json.loads(log.read_text())
     for sample in data["samples"]:
@@ -46,7 +46,7 @@ def _with_scorers(log, scorers: int, folder):
     return out
 
 
-def _report_json(log, scorers: int, folder, *extra: str) -> tuple[str, dict]:
+def _report_json(log: Path, scorers: int, folder, *extra: str) -> tuple[str, dict]:
     db = str(folder / f"many{scorers}.db")
     runner = CliRunner()
     for args in (["import", str(_with_scorers(log, scorers, folder))],
@@ -57,13 +57,13 @@ def _report_json(log, scorers: int, folder, *extra: str) -> tuple[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def log(tmp_path_factory) -> Path:
+def log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One log with 300 scorers written by inspect_ai; fewer are that log with some dropped."""
     pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
     return _log(tmp_path_factory.mktemp("inspect"), 300)
 
 
-def test_the_report_grows_linearly_in_the_graders(log, tmp_path):
+def test_the_report_grows_linearly_in_the_graders(log: Path, tmp_path: Path) -> None:
     small, small_report = _report_json(log, 30, tmp_path)
     large, large_report = _report_json(log, 300, tmp_path)
     graders = [g["grader"] for g in large_report["runs"][0]["graders"]]
@@ -78,7 +78,7 @@ def test_the_report_grows_linearly_in_the_graders(log, tmp_path):
     assert len(small_report["runs"][0]["differences"]) == 2 * 30 - 1
 
 
-def test_all_pairs_compares_every_two(log, tmp_path):
+def test_all_pairs_compares_every_two(log: Path, tmp_path: Path) -> None:
     _, report = _report_json(log, 12, tmp_path, "--all-pairs")
     columns = 12 + 1  # the graders and the reading
     assert len(report["runs"][0]["differences"]) == columns * (columns - 1) // 2

@@ -26,13 +26,13 @@ WIDE = 2000  # every cell on one line, so each stored string can be looked for w
 
 
 @pytest.fixture(scope="module")
-def markup_db(tmp_path_factory) -> Path:
+def markup_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("markup")
     return build_hostile_db(tmp / "markup.db", tmp, payload=RICH_MARKUP)
 
 
 @pytest.fixture(scope="module")
-def report(markup_db) -> Report:
+def report(markup_db: Path) -> Report:
     db = open_db(markup_db)
     try:
         return build_report(records_from_db(db), bootstrap=100, seed=0)
@@ -54,7 +54,7 @@ def _texts(block) -> list[str]:
     return []
 
 
-def test_every_terminal_section_prints_stored_text_literally(report):
+def test_every_terminal_section_prints_stored_text_literally(report: Report) -> None:
     from adjudicate.report.render.terminal import render_terminal
 
     text = render_terminal(report, width=WIDE)
@@ -70,14 +70,14 @@ def test_every_terminal_section_prints_stored_text_literally(report):
                 assert piece.strip() in shown, (type(block).__name__, piece)
 
 
-def test_the_disputed_pairs_table_shows_the_answer_and_the_key(report):
+def test_the_disputed_pairs_table_shows_the_answer_and_the_key(report: Report) -> None:
     text = render(report, "table")
     row = next(line for line in text.splitlines() if line.startswith("9["))
     assert row.startswith("9[a, b] [x] [bold]B[/bold] [str] [/] [l")  # the answer, cut at 40
     assert "9 a|b `c` <i>x</i> &amp; **d** [e](f) #" in row  # the key
 
 
-def test_the_report_and_runs_commands_print_markup_literally(markup_db):
+def test_the_report_and_runs_commands_print_markup_literally(markup_db: Path) -> None:
     env = {"COLUMNS": "1000"}
     report = CliRunner().invoke(main, ["report", "--db", str(markup_db), "--bootstrap", "100"],
                                 env=env)

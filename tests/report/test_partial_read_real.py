@@ -41,24 +41,25 @@ def data() -> Path:
 
 
 @pytest.fixture(scope="module")
-def graded(data, tmp_path_factory) -> Path:
+def graded(data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("partial-read")
     return build_graded_db(data, work / "graded.db", limit=SLICE, models=MODELS, jobs=1)
 
 
 @pytest.fixture(scope="module")
-def solutions(data) -> list[dict[str, Any]]:
+def solutions(data: Path) -> list[dict[str, Any]]:
     return load_solutions(data, SLICE)
 
 
-def reads(graded, tmp_path, reading, seeds=SEEDS):
+def reads(graded: Path, tmp_path: Path, reading, seeds=SEEDS):
     truth = full_read_scores(graded, reading)
     outcomes = {(seed, n): simulate_read(graded, tmp_path, seed, n, reading)[0]
                 for seed in seeds for n in NS}
     return truth, outcomes
 
 
-def test_is_correct_as_the_reading_is_covered_and_narrows(graded, solutions, tmp_path):
+def test_is_correct_as_the_reading_is_covered_and_narrows(graded: Path, solutions: list[dict[str, Any]],
+                                                          tmp_path: Path) -> None:
     truth, outcomes = reads(graded, tmp_path, is_correct(solutions), seeds=range(3))
     every = [o for runs in outcomes.values() for o in runs]
     assert len(every) == 3 * len(NS) * len(MODELS)
@@ -71,7 +72,9 @@ def test_is_correct_as_the_reading_is_covered_and_narrows(graded, solutions, tmp
     assert widths == sorted(widths, reverse=True)
 
 
-def test_a_clustered_reading_is_covered_at_about_the_nominal_rate(graded, solutions, tmp_path):
+def test_a_clustered_reading_is_covered_at_about_the_nominal_rate(graded: Path,
+                                                                  solutions: list[dict[str, Any]],
+                                                                  tmp_path: Path) -> None:
     truth, outcomes = reads(graded, tmp_path, clustered(solutions))
     every = [o for runs in outcomes.values() for o in runs]
     row = sum(o.low <= truth[o.run] <= o.high for o in every)
@@ -87,7 +90,8 @@ def test_a_clustered_reading_is_covered_at_about_the_nominal_rate(graded, soluti
         assert large < small
 
 
-def test_nothing_read_is_never_a_zero_width_100_percent(graded, solutions, tmp_path):
+def test_nothing_read_is_never_a_zero_width_100_percent(graded: Path, solutions: list[dict[str, Any]],
+                                                        tmp_path: Path) -> None:
     _, report = simulate_read(graded, tmp_path, 0, 0, is_correct(solutions))
     data = json.loads(render(report, "json"))
     for run in data["runs"]:

@@ -85,7 +85,7 @@ def estimated_passes(members: list[int], prefix: list[int], by_id: dict) -> floa
     return x + (len(members) - len(prefix)) * (x + 0.5) / (len(prefix) + 1)
 
 
-def test_the_estimate_is_n_times_each_strata_prefix_share():
+def test_the_estimate_is_n_times_each_strata_prefix_share() -> None:
     recs, slots, order = read_first(30)
     report = build_report(recs, bootstrap=300, seed=1, sample=slots)
     score, run = reading(report)
@@ -104,7 +104,7 @@ def test_the_estimate_is_n_times_each_strata_prefix_share():
     assert sum(s.drawn for s in run.sample.strata) == 30
 
 
-def test_agreement_and_false_rejects_are_estimated_like_the_score():
+def test_agreement_and_false_rejects_are_estimated_like_the_score() -> None:
     recs, slots, order = read_first(30)
     report = build_report(recs, bootstrap=300, seed=1, sample=slots)
     _, run = reading(report)
@@ -124,7 +124,7 @@ def test_agreement_and_false_rejects_are_estimated_like_the_score():
     assert symbolic.false_reject_rate.value == pytest.approx(x_r / len(recs))
 
 
-def test_false_accepts_and_rejects_of_a_partial_read_are_never_the_labeled_only_counts():
+def test_false_accepts_and_rejects_of_a_partial_read_are_never_the_labeled_only_counts() -> None:
     recs, slots, _ = read_first(30)
     report = build_report(recs, bootstrap=300, seed=1, sample=slots)
     _, run = reading(report)
@@ -148,7 +148,7 @@ def test_false_accepts_and_rejects_of_a_partial_read_are_never_the_labeled_only_
         assert "read so far" not in render(full, fmt)
 
 
-def test_nothing_read_gives_bounds_never_a_zero_width_score():
+def test_nothing_read_gives_bounds_never_a_zero_width_score() -> None:
     recs, slots, _ = read_first(0)
     report = build_report(recs, bootstrap=200, seed=1, sample=slots)
     score, run = reading(report)
@@ -166,7 +166,7 @@ def test_nothing_read_gives_bounds_never_a_zero_width_score():
     assert ",,0.333333,1.000000,bounds," in csv_row
 
 
-def test_labels_outside_the_prefix_count_as_read_but_not_in_the_share():
+def test_labels_outside_the_prefix_count_as_read_but_not_in_the_share() -> None:
     recs, slots, order = read_first(20)
     plain = build_report(recs, bootstrap=200, seed=1, sample=slots)
     # label 30 more, out of order (as a group label would), every one of them "correct"
@@ -184,7 +184,7 @@ def test_labels_outside_the_prefix_count_as_read_but_not_in_the_share():
         reading(plain)[0].score.value + gained / score.score.n_replies)
 
 
-def test_a_skip_in_the_prefix_is_bounded_so_the_interval_widens():
+def test_a_skip_in_the_prefix_is_bounded_so_the_interval_widens() -> None:
     recs, slots, order = read_first(30)
     skipped_recs, skipped_slots, _ = read_first(30, skip={order[3], order[7]})
     plain = reading(build_report(recs, bootstrap=300, seed=1, sample=slots))[0].score
@@ -193,7 +193,7 @@ def test_a_skip_in_the_prefix_is_bounded_so_the_interval_widens():
     assert skipped.low < plain.low and skipped.high > plain.high
 
 
-def test_the_interval_narrows_as_more_is_read():
+def test_the_interval_narrows_as_more_is_read() -> None:
     widths = []
     for n in (10, 30, 60, 79):
         recs, slots, _ = read_first(n)
@@ -202,7 +202,7 @@ def test_the_interval_narrows_as_more_is_read():
     assert widths == sorted(widths, reverse=True)
 
 
-def test_a_stratum_not_read_yet_leaves_a_range_until_it_is():
+def test_a_stratum_not_read_yet_leaves_a_range_until_it_is() -> None:
     recs, slots, order = read_first(1)  # only the first reply of one stratum
     score, run = reading(build_report(recs, bootstrap=200, seed=1, sample=slots))
     assert score.score.value is None and score.score.method == "bootstrap bounds"
@@ -213,7 +213,7 @@ def test_a_stratum_not_read_yet_leaves_a_range_until_it_is():
     assert "≈ estimated" not in text
 
 
-def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate():
+def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate() -> None:
     base = records()
     unanimous = [r.reply_id for r in base if not r.queued]
     audit = set(unanimous[:10])
@@ -242,7 +242,7 @@ def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate():
     assert drop == pytest.approx(-(1 + (len(unanimous) - read) * 1.5 / (read + 1)), abs=1e-6)
 
 
-def test_a_complete_read_is_unchanged_by_the_sample_order():
+def test_a_complete_read_is_unchanged_by_the_sample_order() -> None:
     base = records()
     labels = {r.reply_id: "correct" if right(r) else "incorrect" for r in base if r.queued}
     recs = records(labels)
@@ -254,7 +254,7 @@ def test_a_complete_read_is_unchanged_by_the_sample_order():
     assert reading(with_order)[1].sample is None
 
 
-def test_a_run_difference_of_two_partial_reads_is_paired_and_estimated():
+def test_a_run_difference_of_two_partial_reads_is_paired_and_estimated() -> None:
     recs, slots, _ = read_first(40)
     second, second_slots, _ = read_first(25, seed=8)
     offset = len(recs)
@@ -269,7 +269,7 @@ def test_a_run_difference_of_two_partial_reads_is_paired_and_estimated():
     assert diff.difference.low < diff.difference.value < diff.difference.high
 
 
-def test_pass_at_k_of_a_partial_read_is_bounded_at_every_k_the_graders_have():
+def test_pass_at_k_of_a_partial_read_is_bounded_at_every_k_the_graders_have() -> None:
     recs, slots, _ = read_first(0)  # nothing read: the known readings alone allow no k = 2
     report = build_report(recs, bootstrap=100, seed=1, sample=slots)
     _, run = reading(report)
@@ -284,7 +284,7 @@ def test_pass_at_k_of_a_partial_read_is_bounded_at_every_k_the_graders_have():
     assert (rows[2].low, rows[2].high) == pytest.approx((low, 1.0))
 
 
-def test_the_headline_says_what_a_partial_reading_rests_on():
+def test_the_headline_says_what_a_partial_reading_rests_on() -> None:
     recs, slots, _ = read_first(30)
     queued = sum(r.queued for r in recs)
     estimated = build_report(recs, bootstrap=100, seed=1, sample=slots)

@@ -59,7 +59,7 @@ def code(label=None, *, edge=False, base="accept", plus="reject", queued=True):
         (math(SPLIT, queued=True, labels={"ana": "bad_key"}), AGREED, None),
     ],
 )
-def test_math_reading(record: ScoredReply, status: str, outcome: bool | None):
+def test_math_reading(record: ScoredReply, status: str, outcome: bool | None) -> None:
     resolution = resolve(record)
     assert resolution.status == status
     assert reading_outcome(record, resolution) is outcome
@@ -80,11 +80,11 @@ def test_math_reading(record: ScoredReply, status: str, outcome: bool | None):
         (None, False, None),
     ],
 )
-def test_code_reading(label, edge, outcome):
+def test_code_reading(label: str | None, edge: bool, outcome: bool | None) -> None:
     assert code(label, edge=edge) is outcome
 
 
-def test_code_unqueued_samples_keep_their_verdicts():
+def test_code_unqueued_samples_keep_their_verdicts() -> None:
     assert code(base="accept", plus="accept", queued=False) is True
     assert code(base="reject", plus="reject", queued=False) is False
 
@@ -101,7 +101,7 @@ def test_code_unqueued_samples_keep_their_verdicts():
         {"kind": "math", "verdicts": {"exact": "yes"}},
     ],
 )
-def test_records_refuse_impossible_values(kwargs):
+def test_records_refuse_impossible_values(kwargs: dict) -> None:
     fields = {"reply_id": 1, "run": "r", "benchmark": "b", "problem": "p", "sample_index": 0,
               "verdicts": {"exact": "accept"}} | kwargs
     with pytest.raises(ValueError):

@@ -27,7 +27,7 @@ TOLERANCE = 1e-6  # the JSON rounds rates to 6 digits
 
 
 @pytest.fixture(scope="module")
-def demo_db(tmp_path_factory) -> Path:
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The graded demo database, no labels, no sample order (built once for the module)."""
     path = tmp_path_factory.mktemp("sample-bounds") / "demo.db"
     build_demo_db(path, jobs=2).close()
@@ -62,7 +62,7 @@ def within(value: float | None, low: float, high: float) -> bool:
     return value is not None and low - TOLERANCE <= value <= high + TOLERANCE
 
 
-def test_a_reply_labeled_outside_the_sample_counts_as_its_reading(demo_db, tmp_path):
+def test_a_reply_labeled_outside_the_sample_counts_as_its_reading(demo_db: Path, tmp_path: Path) -> None:
     """The user trial: one all_reject reply labeled incorrect in the review order, then the
     first 10 of the sample order labeled correct; the estimate had said 100% above 98.8%."""
     db = tmp_path / "s.db"
@@ -127,7 +127,8 @@ def configured_report(demo_db: Path, work: Path, seed: int):
 
 
 @pytest.mark.parametrize("seed", CONFIGURATIONS)
-def test_the_estimate_and_its_full_read_interval_stay_within_the_bounds(demo_db, tmp_path, seed):
+def test_the_estimate_and_its_full_read_interval_stay_within_the_bounds(demo_db: Path, tmp_path: Path,
+                                                                        seed) -> None:
     report = configured_report(demo_db, tmp_path, seed)
     estimated = [run for run in report.runs if run.sample is not None and run.kind == "math"]
     assert estimated, "every configuration leaves a math run partly read"
@@ -148,7 +149,7 @@ def test_the_estimate_and_its_full_read_interval_stay_within_the_bounds(demo_db,
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_a_replicates_stratum_total_lies_within_its_own_bounds(seed):
+def test_a_replicates_stratum_total_lies_within_its_own_bounds(seed) -> None:
     """What keeps every bootstrap replicate within the bounds of the problems it drew: known
     passes fixed, the share filling in only the unknown replies, whatever the counts."""
     rng = random.Random(seed)

@@ -39,13 +39,13 @@ from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interva
         (0, 10, 0.0, 0.2775),
     ],
 )
-def test_wilson_matches_published_bounds(successes: int, n: int, low: float, high: float):
+def test_wilson_matches_published_bounds(successes: int, n: int, low: float, high: float) -> None:
     got_low, got_high = wilson_interval(successes, n)
     assert got_low == pytest.approx(low, abs=5e-5)
     assert got_high == pytest.approx(high, abs=5e-5)
 
 
-def test_wilson_has_no_interval_without_observations_and_rejects_bad_counts():
+def test_wilson_has_no_interval_without_observations_and_rejects_bad_counts() -> None:
     assert wilson_interval(0, 0) is None
     with pytest.raises(ValueError):
         wilson_interval(11, 10)
@@ -67,11 +67,11 @@ def test_wilson_has_no_interval_without_observations_and_rejects_bad_counts():
         (0, 0, 1.0),
     ],
 )
-def test_mcnemar_exact_two_sided(a_only: int, b_only: int, p: float):
+def test_mcnemar_exact_two_sided(a_only: int, b_only: int, p: float) -> None:
     assert mcnemar_exact(a_only, b_only) == pytest.approx(p, rel=1e-12)
 
 
-def test_mcnemar_stays_exact_for_large_counts():
+def test_mcnemar_stays_exact_for_large_counts() -> None:
     # 600 vs 400 discordant pairs: exact binomial tail computed independently with Fractions
     tail = sum(Fraction(math.comb(1000, i), 2**1000) for i in range(401))
     assert mcnemar_exact(600, 400) == pytest.approx(float(2 * tail), rel=1e-9)
@@ -90,12 +90,12 @@ def test_mcnemar_stays_exact_for_large_counts():
         ([("a", "a"), ("a", "b"), ("b", "b"), ("b", "a"), ("c", "c")], 0.375),
     ],
 )
-def test_cohen_kappa(pairs, kappa):
+def test_cohen_kappa(pairs, kappa: float) -> None:
     a, b = zip(*pairs, strict=True)
     assert cohen_kappa(a, b) == pytest.approx(kappa)
 
 
-def test_cohen_kappa_undefined_cases():
+def test_cohen_kappa_undefined_cases() -> None:
     # one category used by both raters throughout: chance agreement is 1, kappa undefined
     assert cohen_kappa(["c", "c"], ["c", "c"]) is None
     assert cohen_kappa([], []) is None
@@ -114,11 +114,11 @@ def test_cohen_kappa_undefined_cases():
         (200, 1, 100, 0.5),  # 1 - C(199,100)/C(200,100) = 1 - 100/200
     ],
 )
-def test_pass_at_k_hand_values(n: int, c: int, k: int, expected: float):
+def test_pass_at_k_hand_values(n: int, c: int, k: int, expected: float) -> None:
     assert pass_at_k(n, c, k) == pytest.approx(expected, abs=1e-12)
 
 
-def test_pass_at_k_matches_the_exact_binomial_formula():
+def test_pass_at_k_matches_the_exact_binomial_formula() -> None:
     # the stable product form against 1 - C(n-c,k)/C(n,k) in exact rationals, over a grid
     for n in (1, 2, 5, 10, 37, 200):
         for c in range(0, n + 1, max(1, n // 7)):
@@ -127,13 +127,13 @@ def test_pass_at_k_matches_the_exact_binomial_formula():
                 assert pass_at_k(n, c, k) == pytest.approx(float(exact), abs=1e-12)
 
 
-def test_mean_pass_at_k_averages_problems_not_samples():
+def test_mean_pass_at_k_averages_problems_not_samples() -> None:
     # problem A: 10 samples, 10 pass; problem B: 2 samples, 0 pass -> mean of 1.0 and 0.0
     assert mean_pass_at_k([(10, 10), (2, 0)], 1) == pytest.approx(0.5)
     assert mean_pass_at_k([], 1) is None
 
 
-def test_percentile_interpolates_between_ranks():
+def test_percentile_interpolates_between_ranks() -> None:
     assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
     assert percentile([1.0, 2.0, 3.0, 4.0], 0.0) == 1.0
     assert percentile([1.0, 2.0, 3.0, 4.0], 1.0) == 4.0
@@ -155,7 +155,7 @@ def _reference_bootstrap(successes, totals, resamples, seed, level=0.95):
     return percentile_interval(reps, level)
 
 
-def test_bootstrap_follows_its_documented_protocol():
+def test_bootstrap_follows_its_documented_protocol() -> None:
     rng = random.Random(7)
     totals = [rng.randint(1, 6) for _ in range(40)]
     successes = [rng.randint(0, t) for t in totals]
@@ -163,14 +163,14 @@ def test_bootstrap_follows_its_documented_protocol():
     assert got == pytest.approx(_reference_bootstrap(successes, totals, 500, "s:MATH"))
 
 
-def test_bootstrap_is_deterministic_under_a_seed_and_moves_with_it():
+def test_bootstrap_is_deterministic_under_a_seed_and_moves_with_it() -> None:
     successes, totals = [3, 0, 5, 2, 1, 4, 4, 0], [5, 5, 5, 5, 5, 5, 5, 5]
     first = bootstrap_interval(successes, totals, resamples=300, seed=1)
     assert bootstrap_interval(successes, totals, resamples=300, seed=1) == first
     assert bootstrap_interval(successes, totals, resamples=300, seed=2) != first
 
 
-def test_bootstrap_resamples_problems_not_samples():
+def test_bootstrap_resamples_problems_not_samples() -> None:
     # one problem with 50 of 100 samples passing: every resample draws that same problem, so
     # the interval has no width; resampling samples would give about 40%-60%.
     assert bootstrap_interval([50], [100], resamples=200, seed=0) == (0.5, 0.5)
@@ -179,7 +179,7 @@ def test_bootstrap_resamples_problems_not_samples():
     assert bootstrap_interval([100, 0], [100, 100], resamples=400, seed=0) == (0.0, 1.0)
 
 
-def test_paired_bootstrap_cancels_problem_difficulty():
+def test_paired_bootstrap_cancels_problem_difficulty() -> None:
     # B passes exactly what A passes minus one sample on problem 0. Each score alone varies
     # by tens of points with the problems drawn; the paired difference only by how often
     # problem 0 is drawn, so its interval is narrow and never below zero.
@@ -193,7 +193,7 @@ def test_paired_bootstrap_cancels_problem_difficulty():
     assert paired_bootstrap_interval(succ_a, succ_a, totals, resamples=50, seed=3) == (0.0, 0.0)
 
 
-def test_packed_sums_equal_plain_sums_for_many_and_large_series():
+def test_packed_sums_equal_plain_sums_for_many_and_large_series() -> None:
     rng = random.Random(11)
     units = 37
     series = [[rng.randint(0, 3) for _ in range(units)] for _ in range(12)]
@@ -209,7 +209,7 @@ def test_packed_sums_equal_plain_sums_for_many_and_large_series():
             assert sums[series_id][replicate] == sum(s[i] for i in drawn)
 
 
-def test_reviewer_kappa_has_a_problem_bootstrap_interval():
+def test_reviewer_kappa_has_a_problem_bootstrap_interval() -> None:
     from adjudicate.report.compute.diagnostics import reviewer_kappa
     from adjudicate.report.records import ScoredReply
 

@@ -37,7 +37,7 @@ def _example(report):
       "minimal": {**SHRUNK, "kind": "timeout", "call": "f(37037037)"}},
      "first_timeout", "first (a timeout): f(10**9) exceeded 1.0 s"),
 ])
-def test_the_triage_example_shows_the_minimal_input_or_says_which(failure, which, shown):
+def test_the_triage_example_shows_the_minimal_input_or_says_which(failure, which: str, shown: str) -> None:
     report = _report(failure)
     example = _example(report)
     assert example.input == which
