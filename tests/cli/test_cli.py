@@ -75,8 +75,11 @@ def test_commands_on_a_missing_database_say_what_to_do(tmp_path: Path) -> None:
     assert not (tmp_path / "none.db").exists()
 
 
-def test_an_unexpected_error_is_one_line_and_keeps_what_was_committed(small_db: Database, db_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_unexpected_error_is_one_line_and_keeps_what_was_committed(
+    small_db: Database,
+    db_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """A bug deep in grading reaches the user as one line naming what to do, never a traceback."""
     from adjudicate.grading import code_pipeline
 

@@ -80,6 +80,7 @@ def assert_host_untouched(sandbox: Sandbox, toy: CodeProblem, toy_expected: Expe
     assert sandbox.torn_down_through == sandbox.jobs_started
     if sandbox.uid is not None:
         assert processes_of(sandbox.uid) == []
+    assert sandbox.server_pid is not None
     assert live_descendants(sandbox.server_pid) == []
     for directory in sandbox.cgroup_directories:
         if (directory / "pids.current").exists():

@@ -63,7 +63,7 @@ FORGERIES = {
 
 @pytest.mark.parametrize("name", sorted(FORGERIES))
 def test_forged_passes_are_never_accepted(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs,
-                                          name) -> None:
+                                          name: str) -> None:
     verdicts = grade(FORGERIES[name], sandbox, toy, toy_expected)
     assert verdicts["base"].outcome in (REJECT, ERROR), verdicts["base"].evidence
     assert verdicts["plus"].outcome in (REJECT, ERROR)
@@ -88,8 +88,13 @@ SHADOWING = {
 
 
 @pytest.mark.parametrize("task", sorted(SHADOWING))
-def test_shadowing_names_of_check_code_does_not_pass(sandbox: Sandbox, human_eval: dict[str, tuple[CodeProblem, ExpectedOutputs]], task, toy: CodeProblem,
-                                                     toy_expected: ExpectedOutputs) -> None:
+def test_shadowing_names_of_check_code_does_not_pass(
+    sandbox: Sandbox,
+    human_eval: dict[str, tuple[CodeProblem, ExpectedOutputs]],
+    task: str,
+    toy: CodeProblem,
+    toy_expected: ExpectedOutputs,
+) -> None:
     problem, expected = human_eval[task]
     reference = grade_sample(problem.reference_program, problem, expected, sandbox, FAST)
     assert reference["base"].outcome == ACCEPT
@@ -187,7 +192,7 @@ for path in ("/dev/shm/adjudicate-left", "/run/lock/adjudicate-left"):
     (b'{"i": 0, "d": ["00", 3], "t": 0, "w": 0}', "digest"),
 ])
 def test_malformed_result_lines_are_that_samples_error(sandbox: Sandbox, toy: CodeProblem,
-                                                       toy_expected: ExpectedOutputs, line,
+                                                       toy_expected: ExpectedOutputs, line: bytes,
                                                        reason: str) -> None:
     body = f"""    import os
     os.write(3, {line!r} + b"\\n")

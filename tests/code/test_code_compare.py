@@ -27,7 +27,7 @@ from graders.code.inside.tagged import Opaque
     # opaque objects (an always-equal object, a generator ...) never match
     (Opaque("x.Equal"), Opaque("x.Equal"), 0, False), (Opaque("builtins.map"), [1], 0, False),
 ])
-def test_plain_equal(actual, expected, atol: float | int, equal: bool) -> None:
+def test_plain_equal(actual: object, expected: object, atol: float | int, equal: bool) -> None:
     assert plain_equal(actual, expected, atol) is equal
 
 
@@ -55,7 +55,8 @@ def test_strict_numbers_tell_types_apart(actual: bool | float | int | list,
     # Mbpp/295 sum_div: 0 is also accepted
     ("equal_or_zero", 0, 7, [8], 0, True), ("equal_or_zero", 6, 7, [8], 0, False),
 ])
-def test_oracles(oracle: str, actual, expected, args: list, atol: float | int, passes: bool) -> None:
+def test_oracles(oracle: str, actual: object, expected: object, args: list, atol: float | int,
+                 passes: bool) -> None:
     assert judge(oracle, actual, expected, args, atol) is passes
 
 
@@ -67,6 +68,6 @@ def test_coerce_plain_values(name: str, value: list | tuple, result: list | set 
 
 
 @pytest.mark.parametrize("name, value", [("tuple", Opaque("x")), ("sorted", 3), ("float", "1")])
-def test_coerce_refuses_non_plain(name: str, value) -> None:
+def test_coerce_refuses_non_plain(name: str, value: object) -> None:
     with pytest.raises(TypeError):
         coerce(name, value)

@@ -11,13 +11,14 @@ from graders.code.problem import read_jsonl
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 
 HUMANEVAL_STYLE = ('def total(xs):\n    """Sum of xs."""\n', "\n    return sum(xs)\n")
 CONTRACT = '\n    assert isinstance(xs, list), "invalid inputs" # $_CONTRACT_$\n'
 
 
-def _run(program: str, *args):
+def _run(program: str, *args: object) -> Any:
     namespace: dict = {}
     exec(program, namespace)  # trusted test programs only
     return namespace["total"](*args)
@@ -50,7 +51,7 @@ def test_mbpp_style_definition_with_tabs_and_two_space_contract() -> None:
     ("def total(xs:\n", CONTRACT, "does not parse"),
     ("".join(HUMANEVAL_STYLE), "\n    assert (\n", "does not fit"),
 ])
-def test_a_contract_that_cannot_be_placed_says_why(program, contract, why: str) -> None:
+def test_a_contract_that_cannot_be_placed_says_why(program: str, contract: str, why: str) -> None:
     guarded = guarded_reference(program, "total", contract)
     assert not guarded.applied and why in guarded.why
     assert guarded.program == program  # the plain reference, so a caller can still run it

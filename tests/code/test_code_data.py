@@ -25,9 +25,10 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from graders.code import CodeProblem, Sandbox
+    from graders.code.selfcheck import SelfCheckResult
 
 
-def selfcheck_all(problems):
+def selfcheck_all(problems: dict[str, CodeProblem]) -> list[SelfCheckResult]:
     """Expected outputs, then the self-check, of every problem (keyed by task id here)."""
     expected = dict(expected_many(problems, jobs=2))
     pairs = {key: (problems[key], outputs) for key, outputs in expected.items()}

@@ -30,7 +30,7 @@ SOLUTION = "def f(xs):\n    return sum(xs)\n"
     ("    return sum(xs)\n", "raw_completion", "    return sum(xs)\n"),
     ("   \n", "empty", ""),
 ])
-def test_auto_extraction(reply: str, rule: str, code) -> None:
+def test_auto_extraction(reply: str, rule: str, code: str) -> None:
     extraction = extract_program(reply, "f")
     assert (extraction.rule, extraction.answer) == (rule, code)
     assert reply[extraction.start:extraction.end] == code

@@ -21,6 +21,7 @@ from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
 
 if TYPE_CHECKING:
     from graders.code import Sandbox
+    from graders.verdict import Verdict
 
 
 FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))  # 0.5 s floor: timeouts come quickly
@@ -28,7 +29,8 @@ FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))  # 0.5 s floor: time
 ADD = 'def add(a, b):\n    """Add two numbers."""\n'
 
 
-def grade(body, toy: CodeProblem, toy_expected: ExpectedOutputs, sandbox: Sandbox, config=FAST):
+def grade(body: str, toy: CodeProblem, toy_expected: ExpectedOutputs, sandbox: Sandbox,
+          config: CodeGradeConfig = FAST) -> dict[str, Verdict]:
     return grade_sample(ADD + body, toy, toy_expected, sandbox, config)
 
 
@@ -59,7 +61,7 @@ def test_reference_passes_base_and_plus(toy: CodeProblem, toy_expected: Expected
     ("    return (\n", REJECT, REJECT, {"set": "load", "index": None, "kind": "load_error"}),
 ])
 def test_first_failing_input(toy: CodeProblem, toy_expected: ExpectedOutputs, sandbox: Sandbox, body: str,
-                             base, plus, first: dict) -> None:
+                             base: str, plus: str, first: dict) -> None:
     verdicts = grade(body, toy, toy_expected, sandbox)
     assert (verdicts["base"].outcome, verdicts["plus"].outcome) == (base, plus)
     assert json.loads(json.dumps(verdicts["plus"].evidence)) == verdicts["plus"].evidence
@@ -86,7 +88,7 @@ def test_exception_and_output_evidence(toy: CodeProblem, toy_expected: ExpectedO
 
 @pytest.mark.parametrize("strict, outcome", [(False, ACCEPT), (True, REJECT)])
 def test_float_for_int_follows_strict_numbers(toy: CodeProblem, toy_expected: ExpectedOutputs,
-                                              sandbox: Sandbox, strict: bool, outcome) -> None:
+                                              sandbox: Sandbox, strict: bool, outcome: str) -> None:
     config = dataclasses.replace(FAST, strict_numbers=strict)
     verdicts = grade("    return float(a + b)\n", toy, toy_expected, sandbox, config)
     assert verdicts["plus"].outcome == outcome
@@ -127,7 +129,7 @@ def big(sandbox: Sandbox) -> tuple[CodeProblem, ExpectedOutputs]:
     ("    return [i / 3 for i in range(n - 1)] + [0.0] * (n == 30000) + "
      "[(n - 1) / 3] * (n != 30000)\n", REJECT, {"set": "plus", "index": 1}),
 ])
-def test_large_outputs(big: tuple[CodeProblem, ExpectedOutputs], sandbox: Sandbox, body: str, outcome,
+def test_large_outputs(big: tuple[CodeProblem, ExpectedOutputs], sandbox: Sandbox, body: str, outcome: str,
                        detail: dict | None) -> None:
     problem, expected = big
     verdicts = grade_sample("def big(n):\n" + body, problem, expected, sandbox, FAST)
@@ -164,7 +166,7 @@ HUMAN_EVAL_STYLE = CodeProblem.from_fields(
     ("    import builtins\n    builtins.AssertionError = type('Quiet', (Exception,), {})\n"
      "    return 2 if x == 1 else 0\n", REJECT),
 ])
-def test_check_cases_are_strict(sandbox: Sandbox, body: str, outcome) -> None:
+def test_check_cases_are_strict(sandbox: Sandbox, body: str, outcome: str) -> None:
     expected = compute_expected(HUMAN_EVAL_STYLE, sandbox)
     verdicts = grade_sample('def inc(x):\n    """x + 1"""\n' + body, HUMAN_EVAL_STYLE, expected,
                             sandbox, FAST)

@@ -211,7 +211,7 @@ def test_swallowing_the_timeout(sandbox: Sandbox, toy: CodeProblem, toy_expected
     STATEMENT + "    raise SystemExit(0)\n",
 ])
 def test_exit_zero_before_tests(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs,
-                                program) -> None:
+                                program: str) -> None:
     verdicts = grade_sample(program, toy, toy_expected, sandbox, FAST)
     assert verdicts["base"].outcome == REJECT
     assert verdicts["plus"].outcome == REJECT

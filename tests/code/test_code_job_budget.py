@@ -68,7 +68,7 @@ kept = hold(300)
 
 @pytest.mark.parametrize("attack", list(ATTACKS))
 def test_memory_past_the_jobs_budget_ends_the_job(small: Sandbox, toy: CodeProblem,
-                                                  toy_expected: ExpectedOutputs, attack) -> None:
+                                                  toy_expected: ExpectedOutputs, attack: str) -> None:
     verdicts = grade_sample(ATTACKS[attack] + STATEMENT + "    return a + b\n", toy,
                             toy_expected, small, FAST)
     base = verdicts["base"]

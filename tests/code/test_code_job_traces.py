@@ -62,7 +62,7 @@ def exposed(tmp_path: Path) -> Iterator[tuple[Sandbox, Path, str]]:
         sys.path.remove(str(tmp_path))
 
 
-def cached_pages(path) -> int:
+def cached_pages(path: Path) -> int:
     """Pages of `path` in the page cache, by mincore(2) on a mapping of it: the file is ours, so
     the kernel reports the cache itself, and asking reads nothing in (a RWF_NOWAIT read would
     start readahead of the pages after a missing one)."""

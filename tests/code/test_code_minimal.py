@@ -12,6 +12,8 @@ from graders.code.minimal import ShrinkLimits
 from graders.code.reference_oracle import ReferenceOracle
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from graders.code import ExpectedOutputs, Sandbox
 
 PROMPT = 'def total(xs):\n    """Sum of a list of non-negative ints."""\n'
@@ -20,7 +22,7 @@ CONTRACT = ('\n    assert type(xs) == list, "invalid inputs" # $_CONTRACT_$\n'
 LONG = [3, 9, 12, 0, 5, 7, 21, 4, 8, 30, 2, 6, 11, 13, 1]
 
 
-def config(**limits) -> CodeGradeConfig:
+def config(**limits: Any) -> CodeGradeConfig:
     return CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5),
                            shrink=ShrinkLimits(floor_s=0.5, **limits))
 
@@ -38,7 +40,7 @@ def expected(problem: CodeProblem, sandbox: Sandbox) -> ExpectedOutputs:
 
 
 def first_failure(body: str, problem: CodeProblem, expected: ExpectedOutputs, sandbox: Sandbox,
-                  **limits) -> dict:
+                  **limits: Any) -> dict:
     verdicts = grade_sample(PROMPT + body, problem, expected, sandbox, config(**limits),
                             ReferenceOracle(problem))
     evidence = verdicts["plus"].evidence

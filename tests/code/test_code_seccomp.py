@@ -133,7 +133,8 @@ def f():
 @pytest.mark.skipif(MACHINE != "x86_64", reason="i386 and x32 calls exist on x86_64 only")
 @pytest.mark.parametrize("program", [FOREIGN, X32], ids=["i386 int 0x80", "x32"])
 def test_a_call_of_a_foreign_architecture_kills_the_sample(sandbox: Sandbox, toy: CodeProblem,
-                                                           toy_expected: ExpectedOutputs, program) -> None:
+                                                           toy_expected: ExpectedOutputs,
+                                                           program: str) -> None:
     run = run_once(sandbox, program)
     assert run.value is None
     assert run.result.signal == signal.SIGSYS, run.result

@@ -85,7 +85,7 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_each_architecture_decides_by_its_own_numbers(case) -> None:
+def test_each_architecture_decides_by_its_own_numbers(case: str) -> None:
     x86, arm, args, expected = CASES[case]
     assert run("x86_64", X86, x86, *args) == expected
     assert run("aarch64", ARM, arm, *args) == expected

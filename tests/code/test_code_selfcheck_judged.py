@@ -3,6 +3,8 @@ again only where that run cannot settle it, with the same outcome a second run g
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from graders.code import (
     CodeGradeConfig,
     CodeProblem,
@@ -13,10 +15,13 @@ from graders.code import (
 from graders.code.selfcheck import judged_reference
 from graders.verdict import ACCEPT, REJECT
 
+if TYPE_CHECKING:
+    from graders.code.selfcheck import SelfCheckResult
+
 STATED = 'def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(2, 2) == 5\n'
 
 
-def jobs_for(problem: CodeProblem):
+def jobs_for(problem: CodeProblem) -> tuple[SelfCheckResult, int]:
     """The self-check's result and how many sandbox jobs it started."""
     with Sandbox(slot=6) as box:
         expected = compute_expected(problem, box)

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from graders.code.shrink_values import candidates, input_key, neighbours, size
+
+if TYPE_CHECKING:
+    from collections.abc import Sized
+    from typing import Any
 
 
 @pytest.mark.parametrize("value, wanted", [
@@ -18,7 +24,7 @@ from graders.code.shrink_values import candidates, input_key, neighbours, size
     # floats stay floats (contracts check isinstance(x, float))
     (3.75, {0.0, 1.0, -1.0, 3.0, 1.875}),  # round(3.75, 1) is larger: left out
 ])
-def test_number_neighbours(value: bool | float | int, wanted) -> None:
+def test_number_neighbours(value: bool | float | int, wanted: set[bool | float | int]) -> None:
     found = set(neighbours(value))
     assert found == wanted
     assert all(type(item) is type(value) for item in found)
@@ -28,7 +34,7 @@ def test_number_neighbours(value: bool | float | int, wanted) -> None:
     [5, 6, 7, 8], (5, 6, 7, 8), "hello", {"a": 1, "b": 2}, {1, 2, 3}, frozenset({1, 2}),
     [[1, 2], [3]],
 ])
-def test_containers_keep_their_type_and_get_shorter(value) -> None:
+def test_containers_keep_their_type_and_get_shorter(value: Sized) -> None:
     found = list(neighbours(value))
     assert found and all(type(item) is type(value) for item in found)
     assert type(value)() in found  # the empty one is offered
@@ -42,7 +48,7 @@ def test_string_neighbours_remove_a_balanced_pair_from_the_middle() -> None:
 
 
 def test_candidates_are_strictly_smaller_distinct_and_sorted() -> None:
-    args = [[True, False, None, 0, -10, "test", [], {}, 3.14]]
+    args: list[Any] = [[True, False, None, 0, -10, "test", [], {}, 3.14]]
     found = candidates(args)
     assert found[0] == [[]]
     sizes = [size(c) for c in found]

@@ -63,7 +63,9 @@ sys.stdin.read()
 
 
 def test_locks_held_by_another_user_cannot_starve_root(clean_old_paths: None) -> None:
-    claim_uid(BASE, 0)[1].close()  # the lock directory exists before the user tries it
+    lock = claim_uid(BASE, 0)[1]
+    assert lock is not None
+    lock.close()  # the lock directory exists before the user tries it
     for path in OLD_PATHS:
         path.unlink(missing_ok=True)
     holder = subprocess.Popen(
