@@ -28,6 +28,8 @@ from tests.cluster.stored import graded, replies
 from tests.label_states import labels_for
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from tests.cluster.ray_head import RayHead
 
 
@@ -35,13 +37,13 @@ pytestmark = [pytest.mark.slow, pytest.mark.ray]
 TIMEOUT_S = 900  # a hung driver fails the test instead of the whole run
 
 
-def cli(head, *args: str) -> subprocess.CompletedProcess[str]:
+def cli(head: RayHead, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "adjudicate", "grade", *args],
                           env=head.environment, capture_output=True, text=True,
                           timeout=TIMEOUT_S)
 
 
-def drive(head, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def drive(head: RayHead, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tests.cluster.drive", str(db), head.address,
                            *args], env=head.environment, capture_output=True, text=True,
                           timeout=TIMEOUT_S)
@@ -200,7 +202,7 @@ def test_a_slow_batch_holds_up_no_other(ray_cluster: RayHead, shared_data: Path,
     assert graded(ours) == local
 
 
-def printed(done: subprocess.CompletedProcess[str], what: str):
+def printed(done: subprocess.CompletedProcess[str], what: str) -> Any:
     """The JSON the driver printed after `what`."""
     line = next(line for line in done.stdout.splitlines() if line.startswith(what + " "))
     return json.loads(line.split(" ", 1)[1])
