@@ -18,6 +18,7 @@ from db.connection import open_db
 from tests.conftest import TEST_DATA, dump, write_jsonl
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 GOOD = {"id": "t/algebra/2.json", "reply": "\\boxed{9}"}
@@ -36,7 +37,7 @@ def seeded(db_path: Path) -> Path:
     return db_path
 
 
-def run_import(db_path: Path, *args):
+def run_import(db_path: Path, *args: object) -> str:
     result = CliRunner().invoke(main, ["import", *map(str, args), "--db", str(db_path)])
     assert result.exit_code != 0
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -45,11 +46,11 @@ def run_import(db_path: Path, *args):
     return lines[0]
 
 
-def unchanged(db_path: Path, before) -> None:
+def unchanged(db_path: Path, before: list[str]) -> None:
     assert dump(open_db(db_path)) == before
 
 
-def snapshot(db_path: Path):
+def snapshot(db_path: Path) -> list[str]:
     return dump(open_db(db_path))
 
 
@@ -191,7 +192,7 @@ def raw_line(reply_json: str, extra: str = "") -> str:
          "nesting-100k", "nesting-500", "int-5000-digits", "int-10MB", "int-id", "float-10MB",
          "int-beyond-sqlite"],
 )
-def test_hostile_lines_are_named_errors_and_change_nothing(seeded: Path, tmp_path: Path, line,
+def test_hostile_lines_are_named_errors_and_change_nothing(seeded: Path, tmp_path: Path, line: str,
                                                            expected: str) -> None:
     before = snapshot(seeded)
     path = write_jsonl(tmp_path / "hostile.jsonl", [GOOD, line])
@@ -209,7 +210,7 @@ def test_a_valid_surrogate_pair_is_the_character_it_encodes(seeded: Path, tmp_pa
     assert "🙂 x = 9" in texts
 
 
-def gzip_members(path, member: bytes, count: int, head: bytes = b""):
+def gzip_members(path: Path, member: bytes, count: int, head: bytes = b"") -> Path:
     """A gzip file of `count` copies of one compressed member: it expands to count x len(member)
     while staying small (a 1 MiB run of one byte compresses to about 1 KiB)."""
     packed = gzip.compress(member, mtime=0)
@@ -231,7 +232,7 @@ PEAK_RSS = (
 )
 
 
-def import_in_a_process(db_path: Path, path):
+def import_in_a_process(db_path: Path, path: Path) -> tuple[int, str, float]:
     """Run `adjudicate import` as its own process: (exit code, stderr, peak RSS in MiB)."""
     if not os.path.exists("/proc/self/status"):
         pytest.skip("needs /proc to read the peak RSS")
@@ -278,7 +279,8 @@ def test_a_small_file_may_compress_as_well_as_it_likes(seeded: Path, tmp_path: P
     [(lambda b: b[:-20], "cannot read"), (lambda b: b[:30] + b"\xff" * 40 + b[70:], "cannot read")],
     ids=["truncated", "corrupt"],
 )
-def test_a_damaged_gzip_file_is_a_named_error(seeded: Path, tmp_path: Path, damage, expected: str) -> None:
+def test_a_damaged_gzip_file_is_a_named_error(seeded: Path, tmp_path: Path, damage: Callable[[bytes], bytes],
+                                              expected: str) -> None:
     before = snapshot(seeded)
     path = tmp_path / "damaged.jsonl.gz"
     path.write_bytes(damage(gzip.compress(json.dumps(GOOD).encode() * 200 + b"\n")))

@@ -42,7 +42,7 @@ NAMED = ReadOptions(ReplyFields(id_field="idx", reply_field="code"))
     ({"task_id": "HumanEval/0", "completion": "  return 1"}, ReadOptions(), "samples"),
     ({"idx": 3, "code": ["x"]}, ReadOptions(), None),  # nothing fits: the caller's fallback
 ])
-def test_detection_follows_the_registry(record: dict, options, name: str | None) -> None:
+def test_detection_follows_the_registry(record: dict, options: ReadOptions, name: str | None) -> None:
     found = detect(record, options)
     assert (found.name if found else None) == name
 

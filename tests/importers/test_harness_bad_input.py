@@ -17,10 +17,12 @@ from tests.conftest import dump, write_jsonl
 from tests.importers.harness_files import QWEN_FLAGS, qwen_file
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
+    from typing import Any
 
 
-def refused(db_path: Path, *args, usage=False):
+def refused(db_path: Path, *args: object, usage: bool = False) -> str:
     """The one line an import that must fail prints (a usage error: click's usage lines, then
     that one); the database is as it was."""
     before = dump(open_db(db_path))
@@ -33,7 +35,7 @@ def refused(db_path: Path, *args, usage=False):
     return lines[-1]
 
 
-def qwen_records(tmp_path: Path):
+def qwen_records(tmp_path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in qwen_file(tmp_path / "good.jsonl").read_text()
             .splitlines()]
 
@@ -63,7 +65,8 @@ def seeded(tmp_path: Path) -> Path:
                                                 "or number, found list"),
     (lambda r: [r.pop(k) for k in ("gt", "answer")], ":2: no key field (looked for gt, answer"),
 ])
-def test_a_bad_record_names_file_record_and_field(tmp_path: Path, seeded: Path, change,
+def test_a_bad_record_names_file_record_and_field(tmp_path: Path, seeded: Path,
+                                                  change: Callable[[dict[str, Any]], object],
                                                   expected: str) -> None:
     records = qwen_records(tmp_path)
     change(records[1])

@@ -23,7 +23,7 @@ from tests.importers.harness_files import BOXED, EPOCH_REPLIES, MODEL
 
 pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
 
-def cli_import(db_path: Path, *args, code=0):
+def cli_import(db_path: Path, *args: object, code: int = 0) -> str:
     result = CliRunner().invoke(main, ["import", *map(str, args), "--db", str(db_path)])
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -161,7 +161,7 @@ def test_the_default_install_reads_zstandard_logs_without_inspect_ai(logs: dict[
         == EPOCH_REPLIES
 
 
-def refused(path, tmp_path: Path):
+def refused(path: Path, tmp_path: Path) -> tuple[str, int]:
     """`adjudicate import` of `path` in its own process: (stderr, peak RSS MiB); asserts exit 1,
     no traceback and the database unchanged."""
     db_path = tmp_path / "e.db"

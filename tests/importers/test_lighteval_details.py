@@ -17,7 +17,9 @@ from db.connection import open_db
 from tests.conftest import dump
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
+    from typing import Any
 
 
 pa = pytest.importorskip("pyarrow", reason="the test extra installs pyarrow")
@@ -28,7 +30,7 @@ NAME = f"details_{TASK}_2025-05-01T10-00-00.000000.parquet"
 SOLUTION = "Half of 4 is $\\boxed{2}$."
 
 
-def doc(query, choices, task_id, gold_index=0):
+def doc(query: str, choices: list[str], task_id: str, gold_index: int = 0) -> dict[str, Any]:
     """A lighteval Doc as `dataclasses.asdict` gives it (the fields a details file holds)."""
     return {"query": query, "choices": choices, "gold_index": gold_index, "instruction": None,
             "original_query": None, "id": task_id, "task_name": TASK, "specific": None,
@@ -36,7 +38,7 @@ def doc(query, choices, task_id, gold_index=0):
             "num_samples": 1}
 
 
-def response(*texts):
+def response(*texts: str) -> dict[str, Any]:
     """A lighteval ModelResponse as `dataclasses.asdict` gives it."""
     return {"input": "the prompt", "input_tokens": [1, 2], "text": list(texts),
             "output_tokens": [[3, 4]] * len(texts), "text_post_processed": None,
@@ -59,14 +61,14 @@ ROWS = [
 ]
 
 
-def write_details(path, rows):
+def write_details(path: Path, rows: list[dict[str, Any]]) -> Path:
     """As lighteval saves details: the rows' columns sorted, nested structs, one parquet file."""
     table = pa.Table.from_pylist(rows)
     pq.write_table(table.select(sorted(table.column_names)), path)
     return path
 
 
-def cli(*args, code=0):
+def cli(*args: object, code: int = 0) -> str:
     result = CliRunner().invoke(main, [*map(str, args)])
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -148,7 +150,9 @@ def test_metrics_of_several_predictions_or_not_correctness_are_left_out(tmp_path
     (lambda row: row["doc"].update(gold_index=3), ":row 2: field 'doc.gold_index'"),
     (lambda row: row["model_response"].update(text=[]), ":row 2: field 'model_response.text'"),
 ])
-def test_a_bad_row_names_file_row_and_field_and_changes_nothing(tmp_path: Path, change, where: str) -> None:
+def test_a_bad_row_names_file_row_and_field_and_changes_nothing(tmp_path: Path,
+                                                                change: Callable[[dict[str, Any]], object],
+                                                                where: str) -> None:
     rows = json.loads(json.dumps(ROWS))
     change(rows[1])
     path = write_details(tmp_path / NAME, rows)
@@ -192,7 +196,7 @@ PEAK_RSS = ("import atexit, sys\n"
             "from adjudicate.cli import main\nmain(sys.argv[1:], prog_name='adjudicate')")
 
 
-def import_measured(path, db_path: Path):
+def import_measured(path: Path, db_path: Path) -> tuple[int, str, int]:
     """(exit code, stderr, peak RSS in MiB) of `adjudicate import` in its own process."""
     result = subprocess.run([sys.executable, "-c", PEAK_RSS, "import", str(path), "--db",
                              str(db_path), "--run", "r"], capture_output=True, text=True)

@@ -13,15 +13,17 @@ from db.connection import open_db
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from click.testing import Result
+
 
 CODEGEN = "codet_humaneval_codegen16B_samples.jsonl"
 
 
-def run_cli(*args):
+def run_cli(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def stored(db_path: Path):
+def stored(db_path: Path) -> list[tuple[str, int]]:
     db = open_db(db_path, create=False)
     return db.execute(
         "SELECT p.task_id, r.sample_index FROM replies r JOIN problems p ON p.id = r.problem_id"

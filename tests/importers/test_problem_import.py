@@ -14,11 +14,12 @@ from tests.conftest import TEST_DATA, dump, write_jsonl
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
     from sqlite_utils import Database
 
 
-def problem(db: Database, benchmark, task_id):
+def problem(db: Database, benchmark: str, task_id: str) -> dict[str, Any]:
     row = db.execute("SELECT id FROM problems WHERE benchmark = ? AND task_id = ?",
                      [benchmark, task_id]).fetchone()
     assert row is not None, (benchmark, task_id)

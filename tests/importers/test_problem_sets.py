@@ -18,7 +18,7 @@ from tests.conftest import dump, write_jsonl
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from sqlite_utils import Database
+    from click.testing import Result
 
 TASKS = ("HumanEval/0", "HumanEval/1")
 
@@ -41,7 +41,7 @@ def files(tmp_path: Path) -> tuple[Path, Path]:
     return plus, samples
 
 
-def run(db: Database, *args):
+def run(db: Path, *args: object) -> Result:
     return CliRunner().invoke(main, [*map(str, args), "--db", str(db)])
 
 

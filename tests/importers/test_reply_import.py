@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
 
-def replies(db: Database, run):
+def replies(db: Database, run: str) -> list[tuple[str, int, str, str | None, str | None]]:
     return db.execute(
         "SELECT problems.task_id, replies.sample_index, replies.text, replies.form, "
         "replies.key_override FROM replies JOIN runs ON runs.id = replies.run_id "

@@ -20,10 +20,11 @@ from tests.conftest import dump, write_jsonl
 from tests.importers.harness_files import QWEN_FLAGS, QWEN_PROBLEMS, qwen_file
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
 
 
-def cli_import(db_path: Path, *args, code=0):
+def cli_import(db_path: Path, *args: object, code: int = 0) -> str:
     result = CliRunner().invoke(main, ["import", *map(str, args), "--db", str(db_path)])
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -85,8 +86,9 @@ def test_stored_problems_are_reused_and_a_different_key_is_refused(tmp_path: Pat
     output = cli_import(db_path, qwen_file(tmp_path / "qwen.jsonl"), *QWEN_FLAGS)
     assert "0 problems added (3 already there); 24 replies added" in output
     before = dump(open_db(db_path))
-    changed = [list(p) for p in QWEN_PROBLEMS]
-    changed[2][1] = "13"
+    changed = list(QWEN_PROBLEMS)
+    question, _, answer, level, boxed, correct = changed[2]
+    changed[2] = (question, "13", answer, level, boxed, correct)
     bad = qwen_file(tmp_path / "other.jsonl", changed)
     output = cli_import(db_path, bad, *QWEN_FLAGS[:1], "qwen-2", *QWEN_FLAGS[2:], code=1)
     assert f"{bad}:3: problem '2' of benchmark 'math500' is already in the database with the " \
@@ -107,7 +109,7 @@ def test_importing_the_same_file_again_adds_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("encode", [int, lambda s: "C" if s else "I"], ids=["0/1", "C/I"])
-def test_verdicts_written_as_numbers_or_letters(tmp_path: Path, encode) -> None:
+def test_verdicts_written_as_numbers_or_letters(tmp_path: Path, encode: Callable[[bool], object]) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl", scores_as=encode)
     cli_import(tmp_path / "e.db", path, *QWEN_FLAGS[:-1], "score:qwen-grader")
     outcomes = [r[0] for r in open_db(tmp_path / "e.db").execute(
