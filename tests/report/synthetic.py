@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from itertools import count
+from typing import TYPE_CHECKING
 
 from adjudicate.report.records import DecisionRecord, ScoredReply, SelfCheckFailure
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 MATH_GRADERS = ("exact", "normalized", "symbolic")
 
@@ -131,9 +135,11 @@ def timing_records(problems: int, samples: int, runs: int = 1) -> list[ScoredRep
 SELFCHECK = (SelfCheckFailure("HumanEval+", "HumanEval/32", "reference fails its own tests"),)
 
 
-def _math(rid, run, bench, problem, sample, accepting, *, rule="boxed", answer="", key="",
-          labels=None, adjudicated=None, queued=None, graders=MATH_GRADERS, decided_by=None,
-          adjudication_decision=None, key_issue=None):
+def _math(rid: int, run: str, bench: str, problem: str, sample: int, accepting: Iterable[str], *,
+          rule: str | None = "boxed", answer: str | None = "", key: str | None = "",
+          labels: dict[str, str] | None = None, adjudicated: str | None = None, queued: bool | None = None,
+          graders: tuple[str, ...] = MATH_GRADERS, decided_by: dict[str, int] | None = None,
+          adjudication_decision: int | None = None, key_issue: str | None = None) -> ScoredReply:
     verdicts = _verdicts(set(accepting), graders)
     if queued is None:
         queued = len(set(verdicts.values())) > 1 or "accept" not in verdicts.values()

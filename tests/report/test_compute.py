@@ -7,10 +7,14 @@ import json
 import math
 import random
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import pytest
 
 from adjudicate.report import ScoredReply, build_report, render_json
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
 
 SEED, RESAMPLES, Z = 5, 400, 1.959963984540054
 PROBLEMS = [f"q{i:02d}" for i in range(20)]
@@ -68,7 +72,7 @@ def wilson(x: int, n: int) -> tuple[float, float]:
     return (-b - root) / (2 * a), (-b + root) / (2 * a)
 
 
-def draws(n_units: int):
+def draws(n_units: int) -> list[list[int]]:
     rng = random.Random(f"{SEED}:B")
     return [rng.choices(range(n_units), k=n_units) for _ in range(RESAMPLES)]
 
@@ -85,7 +89,8 @@ def quantiles(values: list[float]) -> tuple[float, float]:
     return q(0.025), q(0.975)
 
 
-def per_problem(records, outcome) -> tuple[list[int], list[int]]:
+def per_problem(records: Iterable[ScoredReply],
+                outcome: Callable[[ScoredReply], bool | None]) -> tuple[list[int], list[int]]:
     num, den = [0] * len(PROBLEMS), [0] * len(PROBLEMS)
     for r in records:
         value = outcome(r)
@@ -96,7 +101,7 @@ def per_problem(records, outcome) -> tuple[list[int], list[int]]:
     return num, den
 
 
-def boot_ratio(num, den) -> tuple[float, float]:
+def boot_ratio(num: list[int], den: list[int]) -> tuple[float, float]:
     reps = []
     for drawn in draws(len(PROBLEMS)):
         d = sum(den[i] for i in drawn)
@@ -164,7 +169,7 @@ def test_agreement_false_accepts_and_rejects(full_report: dict, grader: str) -> 
     assert row["rate"]["n_replies"] == len(pairs)
     assert row["false_accept_rate"] is None  # counted exactly, nothing to estimate
 
-    def agrees(r):
+    def agrees(r: ScoredReply) -> bool | None:
         t = reading_of(r)
         return None if t is None else (r.verdicts[grader] == "accept") == t
 

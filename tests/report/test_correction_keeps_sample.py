@@ -31,7 +31,7 @@ def invoke(*args: object) -> str:
     return result.stdout
 
 
-def build(tmp_path: Path):
+def build(tmp_path: Path) -> Path:
     """12 problems, 2 runs: per run an all-reject stratum (p0 among it) and a disagree one."""
     problems, replies = tmp_path / "problems.jsonl", {}
     rows = [{"unique_id": f"p{k}", "problem": f"What is {k} times 10?",
@@ -62,7 +62,7 @@ def task_of(db: Database, reply_id: int) -> str:
                       "WHERE r.id = ?", [reply_id]).fetchone()[0]
 
 
-def report_json(path) -> dict:
+def report_json(path: Path) -> dict:
     return json.loads(invoke("report", "--db", path, "--format", "json", "--bootstrap", "200"))
 
 

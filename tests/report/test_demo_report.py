@@ -21,6 +21,9 @@ from adjudicate.report import render, render_terminal
 from adjudicate.safe_text import json_text
 
 if TYPE_CHECKING:
+    from typing import Any
+
+    from adjudicate.report import Report
     from tests.report.conftest import DemoReports
 
 
@@ -41,7 +44,7 @@ def stable(text: str, fmt: str = "") -> str:
     return ELAPSED.sub(r'\1"<elapsed>"', text)
 
 
-def _timeouts_as_any_machine_sees_them(value):
+def _timeouts_as_any_machine_sees_them(value: Any) -> Any:
     if isinstance(value, dict):
         if value.get("kind") == "timeout":
             value = {k: v for k, v in value.items() if k not in ("elapsed_s", "cpu_s", "stdout")}
@@ -55,7 +58,7 @@ def _timeouts_as_any_machine_sees_them(value):
     return value
 
 
-def scores(report, benchmark: str, run: str) -> dict[str, tuple[int, int]]:
+def scores(report: Report, benchmark: str, run: str) -> dict[str, tuple[int, int]]:
     found = next(r for r in report.runs if (r.benchmark, r.run) == (benchmark, run))
     return {g.grader: (g.score.successes, g.score.n_replies) for g in found.graders}
 
@@ -117,7 +120,7 @@ TRIAGE = {
 
 
 @pytest.mark.parametrize("run", sorted(TRIAGE))
-def test_triage_counts_and_failing_inputs(demo_reports: DemoReports, run) -> None:
+def test_triage_counts_and_failing_inputs(demo_reports: DemoReports, run: str) -> None:
     found = next(r for r in demo_reports.labeled.runs if r.run == run)
     assert {t.category: (t.problems, t.samples) for t in found.triage} == TRIAGE[run]
     summary = {t.category: t.example.summary for t in found.triage if t.example}
@@ -135,7 +138,7 @@ def test_unlabeled_timeouts_show_the_graders_suggestion(demo_reports: DemoReport
 
 
 @pytest.mark.parametrize("fmt", sorted(FILES))
-def test_demo_report_matches_golden_file(demo_reports: DemoReports, fmt) -> None:
+def test_demo_report_matches_golden_file(demo_reports: DemoReports, fmt: str) -> None:
     path = GOLDEN / FILES[fmt]
     report = demo_reports.labeled
     text = render_terminal(report, width=80) if fmt == "table" else render(report, fmt)

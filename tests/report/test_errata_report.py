@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.report import ScoredReply, build_report, render
@@ -13,6 +15,9 @@ from adjudicate.report.compute.errata import (
     PENDING,
 )
 from adjudicate.report.records import ErratumInput
+
+if TYPE_CHECKING:
+    from adjudicate.report import Report
 
 GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
 ALL = dict.fromkeys(GRADERS, "accept")
@@ -33,7 +38,7 @@ def records() -> list[ScoredReply]:
     return found
 
 
-def erratum(**changes) -> ErratumInput:
+def erratum(**changes: object) -> ErratumInput:
     fields = {"benchmark": "gsm8k", "problem": "p1", "kind": "wrong", "old_key": "15",
               "new_key": "16.5", "reviewer": "ann", "note": "10 x 1.5 should be 11 x 1.5",
               "created_at": "t", "replies": (0, 1, 2),
@@ -41,7 +46,7 @@ def erratum(**changes) -> ErratumInput:
     return ErratumInput(**{**fields, **changes})
 
 
-def reading(report) -> tuple[int, int]:
+def reading(report: Report) -> tuple[int, int]:
     run = report.runs[0]
     score = next(g for g in run.graders if g.grader == "reading").score
     return score.successes, score.n_replies
@@ -73,7 +78,7 @@ def test_a_corrected_key_scores_its_problem_against_the_new_key() -> None:
     ([erratum(), erratum(reviewer="bob", new_key="16")], DISAGREE),
     ([erratum(verdicts={0: dict(ALL)})], PENDING),  # not every reply graded against it yet
 ])
-def test_a_key_that_is_not_settled_stays_excluded(errata: list, status) -> None:
+def test_a_key_that_is_not_settled_stays_excluded(errata: list[ErratumInput], status: str) -> None:
     report = build_report(records(), bootstrap=20, errata=errata)
     assert [b.problem for b in report.bad_keys] == ["p1"]
     assert reading(report) == (3, 3)

@@ -45,7 +45,7 @@ def test_every_format_has_a_golden_file() -> None:
 
 
 @pytest.mark.parametrize("fmt", sorted(FILES))
-def test_output_matches_golden_file(report: Report, fmt) -> None:
+def test_output_matches_golden_file(report: Report, fmt: str) -> None:
     path = GOLDEN / FILES[fmt]
     text = render(report, fmt)
     if REGENERATE:

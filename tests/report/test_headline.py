@@ -39,7 +39,7 @@ MATH_SCORES = [("exact", 406, "81.2%"), ("normalized", 468, "93.6%"),
 
 
 @pytest.mark.parametrize(("grader", "passed", "shown"), MATH_SCORES)
-def test_math500_scores_are_printed(math_report: Report, grader, passed, shown) -> None:
+def test_math500_scores_are_printed(math_report: Report, grader: str, passed: int, shown: str) -> None:
     score = next(g.score for g in math_report.runs[0].graders if g.grader == grader)
     assert (score.successes, score.n_replies, score.n_problems) == (passed, 500, 500)
     assert score.method == "wilson"  # one reply per problem

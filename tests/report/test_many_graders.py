@@ -16,6 +16,7 @@ from adjudicate.cli import main
 
 if TYPE_CHECKING:
     from pathlib import Path
+    from typing import Any
 
 PROBLEMS = 8
 BOXED = "The answer is $\\boxed{{{}}}$."
@@ -35,7 +36,7 @@ def _log(folder: Path, scorers: int) -> Path:
     return out
 
 
-def _with_scorers(log: Path, scorers: int, folder):
+def _with_scorers(log: Path, scorers: int, folder: Path) -> Path:
     """The same log keeping only its first `scorers` scorers."""
     data = json.loads(log.read_text())
     for sample in data["samples"]:
@@ -46,7 +47,7 @@ def _with_scorers(log: Path, scorers: int, folder):
     return out
 
 
-def _report_json(log: Path, scorers: int, folder, *extra: str) -> tuple[str, dict]:
+def _report_json(log: Path, scorers: int, folder: Path, *extra: str) -> tuple[str, dict[str, Any]]:
     db = str(folder / f"many{scorers}.db")
     runner = CliRunner()
     for args in (["import", str(_with_scorers(log, scorers, folder))],

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from adjudicate.report import Report
+    from adjudicate.report.render.blocks import Block
 
 WIDE = 2000  # every cell on one line, so each stored string can be looked for whole
 
@@ -40,7 +41,7 @@ def report(markup_db: Path) -> Report:
         db.close()
 
 
-def _texts(block) -> list[str]:
+def _texts(block: Block) -> list[str]:
     """Every string a block hands the terminal renderer."""
     if isinstance(block, Heading):
         return [block.text.upper() if block.level == 1 else block.text]

@@ -23,8 +23,11 @@ from tests.report.partial_sim import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
     from typing import Any
+
+    from tests.report.partial_sim import Reading, RunOutcome
 
 SLICE = 120
 MODELS = ("6b_finetuning", "175b_verification")
@@ -51,7 +54,8 @@ def solutions(data: Path) -> list[dict[str, Any]]:
     return load_solutions(data, SLICE)
 
 
-def reads(graded: Path, tmp_path: Path, reading, seeds=SEEDS):
+def reads(graded: Path, tmp_path: Path, reading: Reading,
+          seeds: Iterable[int] = SEEDS) -> tuple[dict[str, float], dict[tuple[int, int], list[RunOutcome]]]:
     truth = full_read_scores(graded, reading)
     outcomes = {(seed, n): simulate_read(graded, tmp_path, seed, n, reading)[0]
                 for seed in seeds for n in NS}

@@ -9,12 +9,17 @@ import json
 import random
 from collections import defaultdict
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import pytest
 
 from adjudicate.report import build_report, render
 from adjudicate.report.records import SampleSlot, ScoredReply
 from adjudicate.sampling.order import interleave
+
+if TYPE_CHECKING:
+    from adjudicate.report import Report
+    from adjudicate.report.model import GraderScore, RunReport
 
 PROBLEMS = 60
 
@@ -61,7 +66,8 @@ def sample_order(recs: list[ScoredReply], seed: int = 3) -> list[int]:
     return sorted(keys, key=lambda reply_id: (keys[reply_id], reply_id))
 
 
-def read_first(n: int, *, skip: set[int] = frozenset(), seed: int = 3, extra: dict | None = None):
+def read_first(n: int, *, skip: set[int] = frozenset(), seed: int = 3,
+               extra: dict | None = None) -> tuple[list[ScoredReply], dict[int, SampleSlot], list[int]]:
     """Records and slots after reading the first n of the sample order (skips drawn, unlabeled)."""
     base = records()
     order = sample_order(base, seed)
@@ -73,7 +79,7 @@ def read_first(n: int, *, skip: set[int] = frozenset(), seed: int = 3, extra: di
     return records(labels), slots, order
 
 
-def reading(report, run: str = "r"):
+def reading(report: Report, run: str = "r") -> tuple[GraderScore, RunReport]:
     run_report = next(r for r in report.runs if r.run == run)
     return next(g for g in run_report.graders if g.grader == "reading"), run_report
 

@@ -25,7 +25,7 @@ def test_an_estimate_never_prints_without_its_interval(method: str) -> None:
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_the_best_allocation_never_needs_more_than_reading_on_in_order(seed) -> None:
+def test_the_best_allocation_never_needs_more_than_reading_on_in_order(seed: int) -> None:
     rng = random.Random(seed)
     strata = []
     for _ in range(rng.randint(1, 6)):

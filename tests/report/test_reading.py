@@ -22,12 +22,14 @@ SPLIT = {"exact": "reject", "symbolic": "accept"}
 ALL_REJECT = {"exact": "reject", "symbolic": "timeout"}
 
 
-def math(verdicts, *, queued=False, labels=None, adjudicated=None) -> ScoredReply:
+def math(verdicts: dict[str, str], *, queued: bool = False, labels: dict[str, str] | None = None,
+         adjudicated: str | None = None) -> ScoredReply:
     return ScoredReply(1, "run", "MATH", "math", "p", 0, verdicts, queued=queued,
                        labels=labels or {}, adjudicated=adjudicated)
 
 
-def code(label=None, *, edge=False, base="accept", plus="reject", queued=True):
+def code(label: str | None = None, *, edge: bool = False, base: str = "accept", plus: str = "reject",
+         queued: bool = True) -> bool | None:
     record = ScoredReply(1, "run", "HE+", "code", "p", 0, {"base": base, "plus": plus},
                          queued=queued, labels={"ben": label} if label else {})
     return reading_outcome(record, resolve(record), edge_cases_pass=edge)

@@ -23,6 +23,8 @@ from tests.conftest import write_jsonl
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from sqlite_utils import Database
+
 
 # (key, reply, reading): one reply per problem, so intervals are Wilson's
 CASES = [
@@ -44,7 +46,7 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float,
     return centre - half, centre + half
 
 
-def build(tmp_path: Path):
+def build(tmp_path: Path) -> tuple[Database, list[int], dict[tuple[int, str], str]]:
     db = open_db(tmp_path / "r.db")
     problems = [{"unique_id": f"p/{i}", "problem": f"Problem {i}", "answer": key}
                 for i, (key, _, _) in enumerate(CASES)]

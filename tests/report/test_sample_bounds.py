@@ -9,6 +9,7 @@ import json
 import random
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,9 @@ from adjudicate.report.source import records_from_db, sample_from_db
 from db.connection import open_db
 
 from .demo_db import build_demo_db
+
+if TYPE_CHECKING:
+    from adjudicate.report import Report
 
 RUN = "thinking-off"
 TOLERANCE = 1e-6  # the JSON rounds rates to 6 digits
@@ -98,7 +102,7 @@ def test_a_reply_labeled_outside_the_sample_counts_as_its_reading(demo_db: Path,
 CONFIGURATIONS = range(8)  # deterministic seeds: which replies, how many, which labels
 
 
-def configured_report(demo_db: Path, work: Path, seed: int):
+def configured_report(demo_db: Path, work: Path, seed: int) -> Report:
     """Label some queued replies in the review order, then a prefix of the sample order (some
     skipped), with labels drawn from Random(seed); build the report on that database."""
     rng = random.Random(seed)
@@ -128,7 +132,7 @@ def configured_report(demo_db: Path, work: Path, seed: int):
 
 @pytest.mark.parametrize("seed", CONFIGURATIONS)
 def test_the_estimate_and_its_full_read_interval_stay_within_the_bounds(demo_db: Path, tmp_path: Path,
-                                                                        seed) -> None:
+                                                                        seed: int) -> None:
     report = configured_report(demo_db, tmp_path, seed)
     estimated = [run for run in report.runs if run.sample is not None and run.kind == "math"]
     assert estimated, "every configuration leaves a math run partly read"
@@ -149,7 +153,7 @@ def test_the_estimate_and_its_full_read_interval_stay_within_the_bounds(demo_db:
 
 
 @pytest.mark.parametrize("seed", range(20))
-def test_a_replicates_stratum_total_lies_within_its_own_bounds(seed) -> None:
+def test_a_replicates_stratum_total_lies_within_its_own_bounds(seed: int) -> None:
     """What keeps every bootstrap replicate within the bounds of the problems it drew: known
     passes fixed, the share filling in only the unknown replies, whatever the counts."""
     rng = random.Random(seed)

@@ -90,7 +90,7 @@ def test_mcnemar_stays_exact_for_large_counts() -> None:
         ([("a", "a"), ("a", "b"), ("b", "b"), ("b", "a"), ("c", "c")], 0.375),
     ],
 )
-def test_cohen_kappa(pairs, kappa: float) -> None:
+def test_cohen_kappa(pairs: list[tuple[str, str]], kappa: float) -> None:
     a, b = zip(*pairs, strict=True)
     assert cohen_kappa(a, b) == pytest.approx(kappa)
 
@@ -142,7 +142,8 @@ def test_percentile_interpolates_between_ranks() -> None:
 
 # --- the bootstrap ---------------------------------------------------------------------------
 
-def _reference_bootstrap(successes, totals, resamples, seed, level=0.95):
+def _reference_bootstrap(successes: list[int], totals: list[int], resamples: int, seed: int,
+                         level: float = 0.95) -> tuple[float, float]:
     """The documented protocol, written out plainly: draw problems with replacement, ratio."""
     rng = random.Random(seed)
     units = list(range(len(successes)))

@@ -25,12 +25,12 @@ def synthetic_report() -> Report:
                         selfcheck_failures=GOLDEN_SELFCHECK)
 
 
-def pick(name, synthetic_report: Report, demo_reports: DemoReports):
+def pick(name: str, synthetic_report: Report, demo_reports: DemoReports) -> Report:
     return {"synthetic": synthetic_report, "demo unlabeled": demo_reports.unlabeled,
             "demo labeled": demo_reports.labeled}[name]
 
 
-def table_text(report) -> str:
+def table_text(report: Report) -> str:
     """Every header and cell of every table, as the renderers receive them."""
     parts = []
     for block in report_blocks(report):
@@ -45,7 +45,7 @@ REPORTS = ("synthetic", "demo unlabeled", "demo labeled")
 
 @pytest.mark.parametrize("width", [80, 100, 140])
 @pytest.mark.parametrize("name", REPORTS)
-def test_no_line_is_wider_than_the_console(name, width: int, synthetic_report: Report,
+def test_no_line_is_wider_than_the_console(name: str, width: int, synthetic_report: Report,
                                            demo_reports: DemoReports) -> None:
     text = render_terminal(pick(name, synthetic_report, demo_reports), width=width)
     too_wide = [line for line in text.splitlines() if len(line) > width]
@@ -54,7 +54,7 @@ def test_no_line_is_wider_than_the_console(name, width: int, synthetic_report: R
 
 @pytest.mark.parametrize("width", [80, 100, 140])
 @pytest.mark.parametrize("name", REPORTS)
-def test_no_word_or_number_is_split_across_lines(name, width: int, synthetic_report: Report,
+def test_no_word_or_number_is_split_across_lines(name: str, width: int, synthetic_report: Report,
                                                  demo_reports: DemoReports) -> None:
     report = pick(name, synthetic_report, demo_reports)
     text = render_terminal(report, width=width)
