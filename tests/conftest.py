@@ -47,7 +47,7 @@ def write_jsonl(path: Path, records: list) -> Path:
     return path
 
 
-def dump(database) -> list[str]:
+def dump(database: Database) -> list[str]:
     """Every row of every table, to prove an operation changed nothing."""
     return list(database.conn.iterdump())
 
@@ -67,7 +67,7 @@ def small_db(db: Database) -> Database:
     return db
 
 
-def reply_ids(database, run: str) -> list[int]:
+def reply_ids(database: Database, run: str) -> list[int]:
     return [r[0] for r in database.execute(
         "SELECT replies.id FROM replies JOIN runs ON runs.id = replies.run_id WHERE runs.name = ? "
         "ORDER BY replies.id", [run])]

@@ -89,7 +89,7 @@ CASES = [
 
 
 @pytest.mark.parametrize(("answer", "key", "kind", "detail"), CASES)
-def test_answer_key_pairs_get_their_kind(answer, key, kind, detail) -> None:
+def test_answer_key_pairs_get_their_kind(answer: str | None, key: str | None, kind: str, detail: str) -> None:
     assert classify_math(answer, key) == (kind, detail)
 
 
@@ -155,7 +155,7 @@ def test_an_imported_grader_votes_in_the_vector_after_ours_and_is_named_when_it_
     Pattern("reordered", "set", (("lm-eval=harness", "accept"),)),  # odd grader names survive
     Pattern("none", "", ()),
 ])
-def test_stored_ids_read_back(pattern) -> None:
+def test_stored_ids_read_back(pattern: Pattern) -> None:
     assert parse_pattern(pattern.id) == pattern
 
 

@@ -66,7 +66,7 @@ def test_visible(raw: str, shown: str | None) -> None:
 
 
 @pytest.mark.parametrize("char", UNSAFE)
-def test_every_unsafe_code_point_is_replaced(char) -> None:
+def test_every_unsafe_code_point_is_replaced(char: str) -> None:
     out = visible(f"a{char}b")
     assert len(out) == 3 and out[0] == "a" and out[2] == "b" and out[1] != char
     assert not acts_on_a_terminal(out)

@@ -19,7 +19,7 @@ def current_verdicts(db: Database) -> dict[int, dict[str, str]]:
     return out
 
 
-def graded(reply_id, version="1", outcome="accept"):
+def graded(reply_id: int, version: str = "1", outcome: str = "accept") -> GradedReply:
     return GradedReply(
         reply_id,
         Extraction("math", version, "boxed", "9", 3, 4),

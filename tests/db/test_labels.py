@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
 
-def state(db: Database, reply_id, reviewer):
+def state(db: Database, reply_id: int, reviewer: str) -> tuple[str | None, str, str | None] | None:
     return next(((s.label, s.status, s.note) for s in labels_for(db, reply_id)
                  if s.reviewer == reviewer), None)
 

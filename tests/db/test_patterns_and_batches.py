@@ -241,7 +241,7 @@ def test_the_export_carries_the_pattern_next_to_the_group(db: Database) -> None:
     (QueueFilter(patterns=(FRACTION, TIMEOUT)), 7),
     (QueueFilter(answer=TextMatch("FRAC")), 0),  # substrings are case-sensitive
 ])
-def test_answer_key_and_pattern_filters(db: Database, flt, count: int) -> None:
+def test_answer_key_and_pattern_filters(db: Database, flt: QueueFilter, count: int) -> None:
     assert len(load_queue(db, "ann", flt)) == count
 
 

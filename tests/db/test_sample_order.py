@@ -26,6 +26,7 @@ from graders.verdict import Verdict
 from tests.conftest import reply_ids
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
 
     from sqlite_utils import Database
@@ -123,7 +124,7 @@ def test_rows_count_as_the_sample_only_in_sample_order_within_their_stratum(
     ensure_order(db, 1)
     order = order_of(db)
 
-    def by(who, ids):
+    def by(who: str, ids: Iterable[int]) -> list[tuple[int, str]]:
         return [(reply_id, who) for reply_id in ids]
 
     assert in_sample_order(db, by("ann", order)) == set(by("ann", order))

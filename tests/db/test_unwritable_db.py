@@ -9,6 +9,7 @@ import subprocess
 import sys
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlite_utils import Database
@@ -17,6 +18,9 @@ from sqlite_utils.migrations import Migrations
 from db.connection import open_db
 from db.errors import StoreError
 from tests.conftest import TEST_DATA, dump
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ADJUDICATE = [sys.executable, "-m", "adjudicate"]
 
@@ -44,7 +48,7 @@ def one_clean_error(done: subprocess.CompletedProcess[str]) -> str:
 
 
 @contextmanager
-def immutable(path: Path):
+def immutable(path: Path) -> Iterator[None]:
     """The file cannot be written even by root (chattr +i); skip where the filesystem or the
     user cannot set that."""
     if shutil.which("chattr") is None or subprocess.run(

@@ -43,7 +43,7 @@ def db(tmp_path: Path) -> Iterator[Database]:
     database.close()
 
 
-def verdicts(db: Database, reply_id):
+def verdicts(db: Database, reply_id: int) -> dict[str, str]:
     return dict(db.execute("SELECT grader, verdict FROM verdicts WHERE reply_id = ? AND current = 1",
                            [reply_id]).fetchall())
 

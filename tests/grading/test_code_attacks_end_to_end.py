@@ -126,7 +126,7 @@ def verdicts(db: Database, run: str) -> list[tuple]:
         "WHERE runs.name = ? AND v.current = 1 ORDER BY r.sample_index, v.grader", [run]).fetchall()
 
 
-def _strings(value):
+def _strings(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):

@@ -10,10 +10,12 @@ from db.grading import failed_selfchecks
 from tests.conftest import reply_ids
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from sqlite_utils import Database
 
 
-def verdict(db: Database, reply_id, grader):
+def verdict(db: Database, reply_id: int, grader: str) -> tuple[str, dict[str, Any]]:
     outcome, evidence = db.execute(
         "SELECT verdict, evidence FROM verdicts WHERE reply_id = ? AND grader = ? AND current = 1",
         [reply_id, grader]).fetchone()

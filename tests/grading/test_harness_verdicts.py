@@ -28,14 +28,14 @@ WITH_VERDICTS = ReplyFields(question_field="question", reply_field="response",
                             verdict_fields=(("score", "harness"),))
 
 
-def imported(tmp_path: Path, name, fields):
+def imported(tmp_path: Path, name: str, fields: ReplyFields) -> Database:
     db = open_db(tmp_path / f"{name}.db")
     import_file(db, str(qwen_file(tmp_path / "qwen.jsonl")),
                 ImportOptions(run="qwen", benchmark="math500", fields=fields))
     return db
 
 
-def queue(db: Database):
+def queue(db: Database) -> dict[tuple[str, int], tuple[str, str | None]]:
     """(task id, sample) -> (reason, pattern) of every queued reply."""
     return {(task, sample): (reason, pattern) for task, sample, reason, pattern in db.execute(
         "SELECT p.task_id, r.sample_index, q.reason, q.pattern FROM queue q JOIN replies r ON "

@@ -14,12 +14,16 @@ from tests.conftest import reply_ids
 from tests.label_states import labels_for
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
     from pathlib import Path
 
     from sqlite_utils import Database
 
+    from db.grading import GradedReply, QueueMarks
+    from graders.verdict import Extraction
 
-def verdicts(db: Database, reply_id):
+
+def verdicts(db: Database, reply_id: int) -> dict[str, str]:
     return dict(db.execute(
         "SELECT grader, verdict FROM verdicts WHERE reply_id = ? AND current = 1", [reply_id]))
 
@@ -66,7 +70,8 @@ def test_an_interrupted_run_keeps_what_it_committed(small_db: Database,
     real_store = math_pipeline.store_batch
     commits = []
 
-    def store_then_interrupt(db: Database, graded, mark):
+    def store_then_interrupt(db: Database, graded: Sequence[GradedReply],
+                             mark: Callable[[], QueueMarks]) -> QueueMarks:
         if len(commits) == 2:
             raise KeyboardInterrupt
         stored = real_store(db, graded, mark)
@@ -94,7 +99,7 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db: Database,
 
     real = engine.extract_final_answer
 
-    def extract(reply):
+    def extract(reply: str) -> Extraction:
         if "dfrac" in reply:
             raise RuntimeError("extractor bug")
         return real(reply)

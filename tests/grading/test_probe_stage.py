@@ -11,6 +11,7 @@ from db.probes import tally_for
 from tests.conftest import write_jsonl
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
 
     from sqlite_utils import Database
@@ -29,7 +30,7 @@ SAMPLES = {
 }
 
 
-def load(db: Database, tmp_path: Path, runs) -> None:
+def load(db: Database, tmp_path: Path, runs: Iterable[str]) -> None:
     import_file(db, str(write_jsonl(tmp_path / "problems.jsonl", [PROBLEM])), ImportOptions())
     for run in runs:
         path = write_jsonl(tmp_path / f"{run}.jsonl",

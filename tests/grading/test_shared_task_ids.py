@@ -18,7 +18,11 @@ from db.connection import open_db
 from tests.conftest import write_jsonl
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from sqlite_utils import Database
+
+    from graders.verdict import Extraction, Verdict
 
 
 PROMPT = 'def add(a: int, b: int) -> int:\n    """Return a + b."""\n'
@@ -43,7 +47,7 @@ SAMPLES = [
 ]
 
 
-def without_timings(value):
+def without_timings(value: Any) -> Any:
     """Evidence minus what the clock decides (wall and CPU seconds, limits derived from them)."""
     if isinstance(value, dict):
         return {k: without_timings(v) for k, v in value.items() if not k.endswith("_s")}
@@ -141,7 +145,7 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db: Database,
     if broken == "extract":
         real = code_pipeline.extract_program
 
-        def extract(text, *args, **kwargs):
+        def extract(text: str, *args: Any, **kwargs: Any) -> Extraction:
             if target in text:
                 raise RuntimeError("extractor bug")
             return real(text, *args, **kwargs)
@@ -150,7 +154,7 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db: Database,
     else:
         real_grade = engine.grade_sample
 
-        def grade(program, *args, **kwargs):
+        def grade(program: str, *args: Any, **kwargs: Any) -> dict[str, Verdict]:
             if target in program:
                 raise RuntimeError("grader bug")
             return real_grade(program, *args, **kwargs)

@@ -42,7 +42,7 @@ def tora(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     db.close()
 
 
-def queued(db: Database):
+def queued(db: Database) -> list[tuple[int, str, str | None, str | None, str | None]]:
     return db.execute(
         """SELECT q.reply_id, q.reason, q.pattern, COALESCE(r.key_override, p.answer),
                   (SELECT e.answer FROM extractions e WHERE e.reply_id = q.reply_id

@@ -17,7 +17,7 @@ BOXED = "So the answer is $\\boxed{{{}}}$."
 RUN = "openai/gpt-4o-mini"
 
 
-def sample(id_, question, target, *epochs):
+def sample(id_: str, question: str, target: str, *epochs: tuple[str, str]) -> dict[str, Any]:
     """A sample whose epochs are (boxed answer, match value)."""
     return {"id": id_, "input": question, "target": target,
             "epochs": [{"completion": BOXED.format(answer), "scores": {"match": {"value": value}}}

@@ -18,17 +18,19 @@ from tests.conftest import dump, write_jsonl
 from tests.importers.harness_files import QWEN_FLAGS, QWEN_PROBLEMS, qwen_file
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
+    from typing import Any
 
 
-def cli(*args, code=0):
+def cli(*args: object, code: int = 0) -> str:
     result = CliRunner().invoke(main, [*map(str, args)])
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     return result.output
 
 
-def graded(db_path: Path, path, *flags, labels=()) -> None:
+def graded(db_path: Path, path: Path, *flags: str, labels: Iterable[dict[str, object]] = ()) -> None:
     """`path` imported with `flags`, graded, and `labels` (rows of a label file) imported."""
     cli("import", path, "--db", db_path, *flags)
     db = open_db(db_path)
@@ -39,7 +41,7 @@ def graded(db_path: Path, path, *flags, labels=()) -> None:
         cli("labels", "import", rows, "--db", db_path)
 
 
-def settled_labels(db_path: Path):
+def settled_labels(db_path: Path) -> dict[tuple[str, int], tuple[str, list[str]]]:
     """(task_id, sample_index) -> (label, reviewers) as `labels export` gives them: the
     adjudicated label where there is one, else the label every reviewer gave."""
     rows = [json.loads(line) for line in cli("labels", "export", "--db", db_path).splitlines()]
@@ -53,14 +55,16 @@ def settled_labels(db_path: Path):
     return found
 
 
-def queued(db_path: Path):
+def queued(db_path: Path) -> set[tuple[str, int]]:
     db = open_db(db_path)
     return {(t, s) for t, s in db.execute(
         "SELECT p.task_id, r.sample_index FROM queue q JOIN replies r ON r.id = q.reply_id "
         "JOIN problems p ON p.id = r.problem_id")}
 
 
-def check_readings(copied, labels, waiting) -> None:
+def check_readings(copied: dict[tuple[str, int], tuple[object, dict[str, Any]]],
+                   labels: dict[tuple[str, int], tuple[str, list[str]]],
+                   waiting: set[tuple[str, int]]) -> None:
     """Each reply's reading: its settled label's meaning, None where queued and unread, the
     graders' verdict elsewhere."""
     for key, (value, detail) in copied.items():

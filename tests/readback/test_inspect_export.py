@@ -23,7 +23,9 @@ from tests.hostile_db import MARKUP, PAYLOAD, REVIEWER, unsafe_characters
 from tests.readback.conftest import RUN
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
+    from typing import Any
 
 
 pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
@@ -39,7 +41,7 @@ FULL_LABELS = [
 ]
 
 
-def prepare(tmp_path: Path, log, labels=()):
+def prepare(tmp_path: Path, log: Path, labels: Iterable[dict[str, object]] = ()) -> tuple[Path, Path]:
     """A copy of `log` imported, graded and labeled; returns (db path, the log's path)."""
     folder = tmp_path / "logs"
     folder.mkdir(exist_ok=True)
@@ -58,7 +60,7 @@ def prepare(tmp_path: Path, log, labels=()):
     return db_path, path
 
 
-def export(db_path: Path, *args, code=0, script=None):
+def export(db_path: Path, *args: object, code: int = 0, script: str | None = None) -> str:
     """`adjudicate export` in its own process (inspect_ai stays out of this one)."""
     command = ([sys.executable, "-c", script] if script else [sys.executable, "-m", "adjudicate"])
     result = subprocess.run([*command, "export", "--db", str(db_path), *map(str, args)],
@@ -68,24 +70,24 @@ def export(db_path: Path, *args, code=0, script=None):
     return result.stderr
 
 
-def read_back(path):
+def read_back(path: Path) -> dict[str, Any]:
     result = subprocess.run([sys.executable, "-m", "tests.readback.inspect_reader", str(path)],
                             capture_output=True, text=True, check=True)
     return json.loads(result.stdout)
 
 
-def by_sample(log):
+def by_sample(log: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
     return {(s["id"], s["epoch"]): s["scores"] for s in log["samples"]}
 
 
-def reading_score(db_path: Path):
+def reading_score(db_path: Path) -> dict[str, Any]:
     result = CliRunner().invoke(main, ["report", "--db", str(db_path), "--format", "json"])
     assert result.exit_code == 0, result.output
     (run,) = json.loads(result.output)["runs"]
     return next(g["score"] for g in run["graders"] if g["grader"] == "reading")
 
 
-def sha(path):
+def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 

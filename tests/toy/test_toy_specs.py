@@ -105,7 +105,7 @@ def without_time(text: str) -> str:
 
 
 @pytest.mark.parametrize("name", REPORTS)
-def test_report_matches_golden_file(out: Path, name) -> None:
+def test_report_matches_golden_file(out: Path, name: str) -> None:
     text = without_time((out / name).read_text(encoding="utf-8"))
     path = GOLDEN / name
     if REGENERATE:
