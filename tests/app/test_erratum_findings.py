@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,11 @@ from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
 from tests.errata.data import build_errata_db
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from adjudicate.report import Report
 
 SIZE = (140, 44)
 
@@ -66,7 +72,7 @@ def state(path: Path, reply_id: int) -> tuple[list, list, str]:
     return errata, label, listed.output
 
 
-def report(path: Path):
+def report(path: Path) -> Report:
     db = open_db(path)
     try:
         return build_report(records_from_db(db), errata=errata_from_db(db), bootstrap=20)
@@ -175,7 +181,7 @@ def test_labels_import_after_k_keeps_the_erratum(errata_db: Path, tmp_path: Path
     assert "11 pens" in listed
 
 
-def key_text(app) -> str:
+def key_text(app: App[None]) -> str:
     return str(app.screen.query_one("#math-key", Static).render())
 
 

@@ -26,7 +26,13 @@ from tests.hostile_db import PAYLOAD, REVIEWER, build_hostile_db, unsafe_charact
 from tests.label_states import labels_for
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from pathlib import Path
+
+    from textual.app import App
+    from textual.pilot import Pilot
+
+    from db.review_item import QueueItem
 
 SIZE = (120, 40)
 # What Textual itself writes between the cells: colours (SGR) and cursor positions.
@@ -38,7 +44,7 @@ def hostile_db(tmp_path: Path) -> Path:
     return build_hostile_db(tmp_path / "hostile.db", tmp_path)
 
 
-async def go_to(pilot, db_path: Path, wanted) -> None:
+async def go_to(pilot: Pilot[None], db_path: Path, wanted: Callable[[QueueItem], bool]) -> None:
     """Move to the first queued item for which `wanted(item)` holds (from the start)."""
     size = len(queue_order(db_path))
     for _ in range(size):
@@ -50,19 +56,19 @@ async def go_to(pilot, db_path: Path, wanted) -> None:
     raise AssertionError("no such item in the queue")
 
 
-async def go_to_noted_reply(pilot, db_path: Path) -> None:
+async def go_to_noted_reply(pilot: Pilot[None], db_path: Path) -> None:
     """The first math reply: the one REVIEWER labeled and wrote a note on."""
     noted = next(reply_id for reply_id, kind, _ in queue_order(db_path) if kind == "math")
     await go_to(pilot, db_path, lambda item: item.reply_id == noted)
 
 
-def drawn(app) -> str:
+def drawn(app: App[None]) -> str:
     """Exactly what the app would write to the terminal for its current screen (Textual's
     compositor output; the headless test driver itself writes nothing)."""
     return app.screen._compositor.render_full_update().render_segments(app.console)
 
 
-def assert_drawn_safely(app, shown: str = "␛") -> None:
+def assert_drawn_safely(app: App[None], shown: str = "␛") -> None:
     cells = TEXTUAL_OWN.sub("", drawn(app))
     assert unsafe_characters(cells) == set(), type(app.screen).__name__
     assert shown in cells  # the hostile text is on screen, neutralised

@@ -22,6 +22,9 @@ from tests.app.waiting import press_and_wait
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from textual.app import App
+    from textual.pilot import Pilot
+
 
 class Clock:
     """The time label events are stamped with, moved by the test."""
@@ -46,7 +49,7 @@ def two_runs(tmp_path: Path) -> Path:
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 
 
-async def progress_line(app, pilot) -> str:
+async def progress_line(app: App[None], pilot: Pilot[None]) -> str:
     """The progress line once a recount asked for now is on screen."""
     screen = app.screen
     screen.recount_progress()  # a timer's recount may take over: wait for the last one

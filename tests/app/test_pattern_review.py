@@ -24,7 +24,10 @@ from tests.app.conftest import labels_on_disk
 from tests.app.waiting import press_and_wait
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from pathlib import Path
+
+    from textual.app import App
 
 SIZE = (120, 40)
 FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
@@ -36,7 +39,7 @@ def two_runs(tmp_path: Path) -> Path:
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 
 
-def members(path, pattern: str = FRACTION) -> list[int]:
+def members(path: Path, pattern: str = FRACTION) -> list[int]:
     db = open_db(path, create=False)
     try:
         return [r for (r,) in db.execute(
@@ -45,7 +48,7 @@ def members(path, pattern: str = FRACTION) -> list[int]:
         db.close()
 
 
-def rows(path, sql: str, params=()) -> list[tuple]:
+def rows(path: Path, sql: str, params: Sequence[object] = ()) -> list[tuple]:
     db = open_db(path, create=False)
     try:
         return [tuple(row) for row in db.execute(sql, list(params))]
@@ -53,13 +56,13 @@ def rows(path, sql: str, params=()) -> list[tuple]:
         db.close()
 
 
-def label(path, reply_id: int, reviewer: str, name: str) -> None:
+def label(path: Path, reply_id: int, reviewer: str, name: str) -> None:
     db = open_db(path)
     record_label(db, reply_id, reviewer, name)
     db.close()
 
 
-def body(app) -> str:
+def body(app: App[None]) -> str:
     return str(app.screen.query_one("#decision-body").render())
 
 

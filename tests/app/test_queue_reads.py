@@ -22,10 +22,12 @@ from db.review_item import group_members, load_item
 from db.review_progress import conflicts, label_rate, progress
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Iterable, Iterator
     from pathlib import Path
 
     from sqlite_utils import Database
+
+    from db.queue import QueueRow
 
 
 @pytest.fixture
@@ -35,7 +37,7 @@ def db(review_db: Path) -> Iterator[Database]:
     database.close()
 
 
-def tasks(db: Database, rows):
+def tasks(db: Database, rows: Iterable[QueueRow]) -> list[str]:
     return [load_item(db, r.reply_id, "ann").task_id for r in rows]
 
 
@@ -49,7 +51,7 @@ def tasks(db: Database, rows):
     ("base passes; plus fails", (("base", "accept"), ("plus", "reject"))),
     ("", ()),
 ])
-def test_grader_patterns_parse(text, expected: tuple) -> None:
+def test_grader_patterns_parse(text: str, expected: tuple) -> None:
     assert parse_grader_pattern(text) == expected
 
 
@@ -95,7 +97,7 @@ def test_my_labeled_and_skipped_replies_go_last_others_labels_do_not_matter(db: 
      ["test/algebra/2.json", "test/geometry/3.json", "test/algebra/4.json"]),
     (QueueFilter(runs=("nope",)), []),
 ])
-def test_filters(db: Database, flt, expected) -> None:
+def test_filters(db: Database, flt: QueueFilter, expected: list[str]) -> None:
     assert tasks(db, load_queue(db, "ann", flt)) == expected
 
 
@@ -107,7 +109,7 @@ def test_status_filters_are_relative_to_the_reviewer(db: Database) -> None:
     record_skip(db, ids[2], "ann")
     adjudicate(db, ids[3], "carol", "correct")
 
-    def status(name, reviewer="ann"):
+    def status(name: str, reviewer: str = "ann") -> set[int]:
         return {r.reply_id for r in load_queue(db, reviewer, QueueFilter(status=name))}
 
     assert status("labeled") == {ids[0], ids[1], ids[3]}
@@ -194,7 +196,7 @@ def test_a_label_files_rows_and_a_break_are_no_pace(db: Database, monkeypatch: p
     clock = FixedClock()
     monkeypatch.setattr("db.labels.now", clock)
 
-    def label(row) -> None:
+    def label(row: QueueRow) -> None:
         record_label(db, row.reply_id, "ann", "correct" if row.kind == "math" else "bug")
 
     for row in rows[:5]:  # a label file's rows

@@ -10,7 +10,7 @@ PROBE = ProbeInput("k", [[-1, 0]], [-1, 0], Case([[-1, 0]]), 1.0, "unique([-1, 0
 RIGHT, WRONG = ProbeAnswer("pass", "[-1, 0]"), ProbeAnswer("wrong_output", "[0, -1]")
 
 
-def _shown(answers) -> str:
+def _shown(answers: list[tuple[str, ProbeAnswer]]) -> str:
     return "\n".join(line.plain for line in tally_lines(tally(PROBE, answers)))
 
 

@@ -17,12 +17,14 @@ from tests.app.builders import LAST_LINE_LENGTHS, build_last_line_db
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from textual.app import App
+
 
 RANGE = re.compile(r"lines (\d+)–(\d+) of (\d+)")
 WHOLE = re.compile(r"(\d+) lines? ·")
 
 
-def drawn_pane(app, view: ReplyView) -> tuple[list[str], str]:
+def drawn_pane(app: App[None], view: ReplyView) -> tuple[list[str], str]:
     """The rows drawn inside the pane's border (padding trimmed) and its bottom border row."""
     strips = app.screen._compositor.render_strips()
     region = view.region
@@ -30,7 +32,7 @@ def drawn_pane(app, view: ReplyView) -> tuple[list[str], str]:
     return [row[2:-2].rstrip() for row in rows[1:-1]], rows[-1]
 
 
-def check_item(app, view: ReplyView, answer: str) -> None:
+def check_item(app: App[None], view: ReplyView, answer: str) -> None:
     inner, bottom = drawn_pane(app, view)
     assert any(f"So \\boxed{{{answer}}}" in row for row in inner), (answer, inner[-3:], bottom)
     wrapped = [line.plain.rstrip() for line in view._lines]

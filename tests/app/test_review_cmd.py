@@ -56,7 +56,8 @@ def test_help_has_an_example() -> None:
     ("/dev/zero", "not a regular file"),  # a device reads forever
     ("FIFO", "not a regular file"),  # a FIFO with no writer blocks forever
 ])
-def test_bad_guidelines_are_one_clear_line(review_db: Path, tmp_path: Path, content, message: str) -> None:
+def test_bad_guidelines_are_one_clear_line(review_db: Path, tmp_path: Path, content: bytes | str | None,
+                                           message: str) -> None:
     path = tmp_path / "GUIDE.md"
     if content == "/dev/zero":
         path = Path(content)

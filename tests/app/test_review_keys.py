@@ -25,16 +25,19 @@ from tests.app.waiting import press_and_wait
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from textual.app import App
+    from textual.pilot import Pilot
+
 
 SIZE = (120, 40)
 
 
-def current_id(app) -> int | None:
+def current_id(app: App[None]) -> int | None:
     item = app.screen.item
     return item.reply_id if item else None
 
 
-async def go_to(pilot, kind: str) -> None:
+async def go_to(pilot: Pilot[None], kind: str) -> None:
     """Move right until the item on screen is of `kind`."""
     while pilot.app.screen.item.kind != kind:
         await pilot.press("right")
@@ -236,7 +239,7 @@ async def test_a_bad_grader_pattern_is_explained_not_applied(review_db: Path) ->
     (QueueFilter(rules=("boxed",)), ["math"] * 4),
     (QueueFilter(status="unlabeled", benchmarks=("humanevalplus",)), ["code"] * 3),
 ])
-async def test_filters_from_the_command_line(review_db: Path, flt, kinds) -> None:
+async def test_filters_from_the_command_line(review_db: Path, flt: QueueFilter, kinds: list[str]) -> None:
     app = make_app(review_db, "ann", flt)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()

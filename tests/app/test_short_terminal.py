@@ -17,6 +17,9 @@ from tests.app.waiting import press_and_wait
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from textual.app import App
+    from textual.widget import Widget
+
 CODE_ITEM = 8  # moves from the first queued item to the first code item of review_db
 
 
@@ -35,7 +38,7 @@ async def test_the_program_and_the_reply_are_readable(review_db: Path, size: tup
 
 
 # -- issue 23 item 8: at 80x24 the evidence comes first, and Tab reaches every panel ------------
-def drawn_rows(app, widget) -> list[str]:
+def drawn_rows(app: App[None], widget: Widget) -> list[str]:
     """The rows drawn inside a bordered panel (its border, padding and scrollbar trimmed)."""
     strips = app.screen._compositor.render_strips()
     region = widget.region

@@ -19,17 +19,20 @@ from tests.app.conftest import queue_order
 from tests.app.waiting import press_and_wait
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
     from pathlib import Path
+
+    from textual.pilot import Pilot
 
 
 SIZE = (120, 40)
 
 
-def opening(*steps: tuple[tuple[str, ...], type[Screen]], then: tuple[str, ...] = ()):
+def opening(*steps: tuple[tuple[str, ...], type[Screen]],
+            then: tuple[str, ...] = ()) -> Callable[[Pilot[None]], Awaitable[None]]:
     """A `run_before` pressing each step's keys and waiting for the screen it opens, then
     pressing `then` on the last one (the snapshot is taken of what is on top)."""
-    async def run(pilot) -> None:
+    async def run(pilot: Pilot[None]) -> None:
         for keys, screen in steps:
             await press_and_wait(pilot, *keys, screen=screen)
         if then:
@@ -151,7 +154,7 @@ def test_code_item_view_on_an_80x24_terminal(review_db: Path, snap_compare: Call
                         press=["right"] * 8)
 
 
-def _corrected_evidence_db(tmp_path: Path):
+def _corrected_evidence_db(tmp_path: Path) -> Path:
     """The evidence database with ann's erratum: key 15 → 16.5, its reply graded against it."""
     from db.errata import record_erratum, save_erratum_verdicts
     from graders.registry import GRADERS

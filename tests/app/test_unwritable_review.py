@@ -11,6 +11,7 @@ import subprocess
 import sys
 from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from textual.widgets import Static
@@ -18,6 +19,11 @@ from textual.widgets import Static
 from adjudicate.app import make_app
 from adjudicate.app.widgets.item_lines import ItemHeader
 from tests.app.conftest import events_on_disk, labels_on_disk
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from textual.app import App
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +34,7 @@ def dump(path: Path) -> list[str]:
 
 
 @contextmanager
-def immutable(path: Path):
+def immutable(path: Path) -> Iterator[Path]:
     """The file cannot be written even by root (chattr +i); skip where that cannot be set."""
     if shutil.which("chattr") is None or subprocess.run(
             ["chattr", "+i", str(path)], capture_output=True).returncode != 0:
@@ -51,7 +57,7 @@ async def label_two(path: Path) -> list[int]:
     return acked
 
 
-def screen_text(app) -> tuple[str, str, bool]:
+def screen_text(app: App[None]) -> tuple[str, str, bool]:
     """(the not-saved line, the item header, whether the line is shown)."""
     line = app.screen.query_one("#not-saved", Static)
     return str(line.content), str(app.screen.query_one(ItemHeader).content), line.display

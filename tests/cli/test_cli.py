@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
 
-def invoke(*args):
+def invoke(*args: object) -> str:
     result = CliRunner().invoke(main, [str(a) for a in args])
     assert result.exit_code == 0, result.output
     return result.output
@@ -30,12 +30,12 @@ def test_version() -> None:
     assert invoke("--version").strip() == f"adjudicate, version {__version__}"
 
 
-def all_commands():
+def all_commands() -> list[tuple[str, click.Command]]:
     return sorted(main.commands.items())
 
 
 @pytest.mark.parametrize(("name", "command"), all_commands(), ids=[n for n, _ in all_commands()])
-def test_every_command_has_help_with_an_example(name, command: click.Command) -> None:
+def test_every_command_has_help_with_an_example(name: str, command: click.Command) -> None:
     text = invoke(name, "--help")
     assert command.help and len(command.help.split()) > 5
     assert "Example" in text and f"adjudicate {name}" in text
@@ -83,7 +83,7 @@ def test_an_unexpected_error_is_one_line_and_keeps_what_was_committed(
     """A bug deep in grading reaches the user as one line naming what to do, never a traceback."""
     from adjudicate.grading import code_pipeline
 
-    def broken(*args, **kwargs) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("something no one expected")
 
     monkeypatch.setattr(code_pipeline, "grade_code_replies", broken)
@@ -106,7 +106,7 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(small_db: Database, db
     """`adjudicate runs | head -1`: a closed pipe is no bug of ours and prints nothing."""
     from adjudicate.cli import runs_cmd
 
-    def closed_pipe(*args, **kwargs) -> None:
+    def closed_pipe(*args: object, **kwargs: object) -> None:
         raise BrokenPipeError(32, "Broken pipe")
 
     monkeypatch.setattr(runs_cmd, "list_runs", closed_pipe)

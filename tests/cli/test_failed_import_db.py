@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
 
-def bad_inputs(tmp_path: Path):
+def bad_inputs(tmp_path: Path) -> list[tuple[str, str]]:
     """(file argument, what the error says) for imports that fail before anything is stored."""
     malformed = write_jsonl(tmp_path / "broken.jsonl", ['{"unique_id": "a", "problem"'])
     unreadable = tmp_path / "corrupt.jsonl.gz"
@@ -29,7 +29,7 @@ def bad_inputs(tmp_path: Path):
 
 
 @pytest.mark.parametrize("case", range(4))
-def test_a_failed_import_creates_no_database(tmp_path: Path, case) -> None:
+def test_a_failed_import_creates_no_database(tmp_path: Path, case: int) -> None:
     file, says = bad_inputs(tmp_path)[case]
     db_path = tmp_path / "e.db"
     result = CliRunner().invoke(main, ["import", file, "--db", str(db_path), "--run", "r"])

@@ -19,13 +19,15 @@ from tests.conftest import dump, write_jsonl
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from click.testing import Result
+
 
 @pytest.fixture
 def graded(tmp_path: Path) -> Path:
     return build_review_db(tmp_path / "review.db")
 
 
-def math_ids(path) -> list[int]:
+def math_ids(path: Path) -> list[int]:
     db = open_db(path, create=False)
     try:
         return [row[0] for row in db.execute(
@@ -35,7 +37,7 @@ def math_ids(path) -> list[int]:
         db.close()
 
 
-def invoke(*args):
+def invoke(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args])
 
 

@@ -15,7 +15,11 @@ from tests.app.builders import build_review_db
 from tests.conftest import dump, write_jsonl
 
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from pathlib import Path
+    from typing import Any
+
+    from click.testing import Result
 
 
 @pytest.fixture
@@ -24,7 +28,7 @@ def graded(tmp_path: Path) -> Path:
     return build_review_db(tmp_path / "review.db")
 
 
-def replies(path) -> list[dict]:
+def replies(path: Path) -> list[dict]:
     db = open_db(path, create=False)
     try:
         return [dict(zip(("reply_id", "run", "task_id", "sample_index", "kind"), row, strict=True))
@@ -36,7 +40,7 @@ def replies(path) -> list[dict]:
         db.close()
 
 
-def invoke(*args):
+def invoke(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
@@ -94,7 +98,7 @@ def test_export_then_import_moves_labels_to_another_database(graded: Path, tmp_p
     assert invoke("labels", "import", path, "--db", other).exit_code == 0
     again = invoke("labels", "export", "--db", other)
 
-    def without_times(text):
+    def without_times(text: str) -> list[dict[str, Any]]:
         return [{k: v for k, v in json.loads(line).items() if k != "updated_at"}
                 for line in text.splitlines()]
 
@@ -132,7 +136,7 @@ def test_an_import_in_sample_order_is_the_sample_and_one_out_of_order_is_not(gra
     biggest = max(strata.values(), key=len)  # 4 math replies every grader but exact accepts
     assert len(biggest) == 4
 
-    def labels(ids):
+    def labels(ids: Iterable[int]) -> list[dict[str, object]]:
         return [{"reply_id": reply_id, "label": "correct"} for reply_id in ids]
 
     first = invoke("labels", "import", write_jsonl(tmp_path / "a.jsonl", labels(biggest[:2])),
@@ -145,7 +149,7 @@ def test_an_import_in_sample_order_is_the_sample_and_one_out_of_order_is_not(gra
     assert jsonl_drawn(graded) == set(biggest[:2])
 
 
-def jsonl_drawn(path) -> set[int]:
+def jsonl_drawn(path: Path) -> set[int]:
     listed = CliRunner().invoke(main, ["queue", "--db", str(path), "--order", "sample",
                                        "--format", "jsonl"])
     return {json.loads(line)["reply_id"] for line in listed.stdout.splitlines()

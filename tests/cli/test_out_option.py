@@ -11,6 +11,7 @@ from adjudicate.cli import main
 from tests.conftest import dump
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from pathlib import Path
 
     from sqlite_utils import Database
@@ -26,13 +27,13 @@ OUT_COMMANDS = [
 ]
 
 
-def files_under(root):
+def files_under(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
 
 
 @pytest.mark.parametrize("command", OUT_COMMANDS, ids=" ".join)
 def test_out_into_a_missing_directory_is_a_bad_parameter(small_db: Database, db_path: Path, tmp_path: Path,
-                                                         command) -> None:
+                                                         command: tuple[str, ...]) -> None:
     before, files = dump(small_db), files_under(tmp_path)
     out = tmp_path / "nonexistent" / "dir" / "r.html"
     result = CliRunner().invoke(main, [*command, "--db", str(db_path), "--out", str(out)])
@@ -67,7 +68,8 @@ def test_every_out_option_shares_the_checking_type() -> None:
 
     from adjudicate.cli.common import OutputPath
 
-    def commands(group, prefix=()):
+    def commands(group: click.Group,
+                 prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
         for name, command in group.commands.items():
             if isinstance(command, click.Group):
                 yield from commands(command, (*prefix, name))

@@ -16,12 +16,14 @@ from tests.app.builders import build_review_db
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from click.testing import Result
 
-def invoke(*args):
+
+def invoke(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def jsonl(result) -> list[dict]:
+def jsonl(result: Result) -> list[dict]:
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in result.stdout.splitlines()]
 

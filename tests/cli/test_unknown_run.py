@@ -27,14 +27,14 @@ RUN_COMMANDS = [
 ]
 
 
-def files_under(root):
+def files_under(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*") if "-wal" not in p.name
                   and "-shm" not in p.name)
 
 
 @pytest.mark.parametrize("command", RUN_COMMANDS, ids=" ".join)
 def test_an_unknown_run_is_named_with_the_known_ones(small_db: Database, db_path: Path, tmp_path: Path,
-                                                     command) -> None:
+                                                     command: tuple[str, ...]) -> None:
     before, files = dump(small_db), files_under(tmp_path)
     result = CliRunner().invoke(main, [*command, "--db", str(db_path), "--run", "nosuch"])
     assert result.exit_code == 2, result.output
