@@ -29,6 +29,7 @@ def read_acks(process: subprocess.Popen, wanted: int | None, timeout: float = 60
     """Reply ids acknowledged on screen, until `wanted` of them (or DONE) arrive."""
     acked: list[int] = []
     deadline = time.monotonic() + timeout
+    assert process.stdout is not None
     for line in process.stdout:
         if line.startswith("ACK "):
             acked.append(int(line.split()[1]))

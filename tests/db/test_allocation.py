@@ -70,7 +70,8 @@ def test_the_allocation_is_recorded_and_changing_it_keeps_the_sample(tmp_path: P
     db.close()
     invoke("queue", "--db", path, "--order", "sample", "--allocation", "neyman")
     db = open_db(path)
-    assert current_order(db).allocation == "neyman"
+    order = current_order(db)
+    assert order is not None and order.allocation == "neyman"
     assert {r: s.drawn for r, s in sample_slots(db).items()} == before
     served = [r.reply_id for r in sample_queue(db, "ann")]
     assert served[:3] == first  # the drawn prefix first, then Neyman's choice
@@ -81,5 +82,6 @@ def test_a_new_order_is_neyman_unless_asked(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "r.db")
     invoke("queue", "--db", path, "--order", "sample")
     db = open_db(path)
-    assert current_order(db).allocation == "neyman"
+    order = current_order(db)
+    assert order is not None and order.allocation == "neyman"
     db.close()

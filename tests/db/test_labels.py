@@ -103,7 +103,8 @@ def test_group_label_is_all_or_nothing(small_db: Database) -> None:
         record_labels(small_db, [*math_ids[:2], code_reply], "ann", "correct")
     assert all(state(small_db, r, "ann") is None for r in math_ids)
     record_labels(small_db, math_ids[:2], "ann", "correct")
-    assert [state(small_db, r, "ann")[0] for r in math_ids[:2]] == ["correct", "correct"]
+    states = [state(small_db, r, "ann") for r in math_ids[:2]]
+    assert [s[0] if s else None for s in states] == ["correct", "correct"]
 
 
 def test_adjudication_overrides_and_undoes(small_db: Database) -> None:

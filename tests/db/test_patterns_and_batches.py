@@ -55,7 +55,7 @@ def patterns(db: Database) -> dict[int, str]:
     return dict(db.execute("SELECT reply_id, pattern FROM queue ORDER BY reply_id").fetchall())
 
 
-def mine(db: Database, reviewer: str) -> dict[int, str]:
+def mine(db: Database, reviewer: str) -> dict[int, str | None]:
     return {r: next(s.label for s in labels_for(db, r) if s.reviewer == reviewer)
             for (r,) in db.execute("SELECT DISTINCT reply_id FROM labels WHERE reviewer = ? "
                                    "AND status = 'labeled'", [reviewer])}

@@ -48,7 +48,7 @@ def one_clean_error(done: subprocess.CompletedProcess[str]) -> str:
 
 
 @contextmanager
-def immutable(path: Path) -> Iterator[None]:
+def immutable(path: Path) -> Iterator[Path]:
     """The file cannot be written even by root (chattr +i); skip where the filesystem or the
     user cannot set that."""
     if shutil.which("chattr") is None or subprocess.run(
@@ -107,7 +107,7 @@ def test_another_sqlite_utils_applications_database_is_refused_untouched(tmp_pat
 
     @theirs()
     def m001(db: Database) -> None:
-        db["notes"].create({"id": int, "text": str}, pk="id")
+        db.table("notes").create({"id": int, "text": str}, pk="id")
 
     with closing(sqlite3.connect(path)) as conn:
         theirs.apply(Database(conn))

@@ -48,7 +48,7 @@ def test_a_harness_rejecting_what_every_grader_accepts_is_queued(tmp_path: Path)
     marks = queue(db)
     reason, pattern = marks[("0", 3)]
     assert reason == "disagree"
-    assert pattern.endswith("mathverify-full=accept,harness=reject")
+    assert pattern is not None and pattern.endswith("mathverify-full=accept,harness=reject")
     # the other seven replies to problem 0: every grader and the harness accept
     assert not any(task == "0" and sample != 3 for task, sample in marks)
 
@@ -100,8 +100,10 @@ def test_the_report_sets_the_harness_against_the_graders_and_the_reading(tmp_pat
 
 
 def test_verdicts_imported_after_grading_keep_a_suspect_key_queued_with_its_issue(tmp_path: Path) -> None:
-    problems = [list(p) for p in QWEN_PROBLEMS]
-    problems[0][1] = "4:30p.."  # a mangled key, as real outputs carry: every reply is queued
+    problems = list(QWEN_PROBLEMS)
+    question, _, answer, level, boxed, correct = problems[0]
+    # a mangled key, as real outputs carry: every reply is queued
+    problems[0] = (question, "4:30p..", answer, level, boxed, correct)
     db = open_db(tmp_path / "s.db")
     path = qwen_file(tmp_path / "suspect.jsonl", problems)
     summary = import_file(db, str(path), ImportOptions(run="qwen", benchmark="math500",

@@ -7,7 +7,7 @@ results, not to timing, so every run sees the same interrupt.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -26,6 +26,7 @@ def first_then_interrupt(results: Iterator[Any]) -> Iterator[Any]:
         yield next(iter(results))
         raise KeyboardInterrupt
     finally:
+        assert isinstance(results, Generator)  # a local stage: closing it stops its pool
         results.close()
 
 

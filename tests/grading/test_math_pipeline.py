@@ -68,7 +68,7 @@ def test_an_interrupted_run_keeps_what_it_committed(small_db: Database,
     """
     monkeypatch.setattr(math_pipeline, "COMMIT_EVERY", 1)
     real_store = math_pipeline.store_batch
-    commits = []
+    commits: list[int] = []
 
     def store_then_interrupt(db: Database, graded: Sequence[GradedReply],
                              mark: Callable[[], QueueMarks]) -> QueueMarks:

@@ -89,9 +89,10 @@ def test_honest_samples_alone_run_on_every_input(db: Database, tmp_path: Path) -
     load(db, tmp_path, HONEST)
     grade_code_replies(db, jobs=2)
     assert probe_runs(db, "Toy/len") == {0: 1, 1: 1}
-    (only,) = evidence(db, "Toy/len").values()
-    assert only[0]["call"] == "size('Z')" and only[1]["samples"] == 2
-    assert "budget" not in only[1]
+    ((minimal, tally),) = evidence(db, "Toy/len").values()
+    assert tally is not None
+    assert minimal["call"] == "size('Z')" and tally["samples"] == 2
+    assert "budget" not in tally
 
 
 @pytest.mark.slow
@@ -194,4 +195,5 @@ def test_grade_probe_seconds_sets_each_samples_allowance(db_path: Path, tmp_path
             "SELECT problem_id, input_key FROM probe_tallies")) if tally is not None}
     db.close()
     assert notes["size(7)"] is None
-    assert (notes["size(-1)"]["run"], notes["size(-1)"]["of"]) == (0, 3)
+    budget = notes["size(-1)"]
+    assert budget is not None and (budget["run"], budget["of"]) == (0, 3)

@@ -42,7 +42,7 @@ def tora(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     db.close()
 
 
-def queued(db: Database) -> list[tuple[int, str, str | None, str | None, str | None]]:
+def queued(db: Database) -> list[tuple[int, str, str | None, str, str | None]]:
     return db.execute(
         """SELECT q.reply_id, q.reason, q.pattern, COALESCE(r.key_override, p.answer),
                   (SELECT e.answer FROM extractions e WHERE e.reply_id = q.reply_id
@@ -69,7 +69,7 @@ def test_the_float_against_integer_disputes_fall_into_two_patterns(tora: Databas
               and INTEGER.fullmatch(row[3].strip())]
     assert len(floats) > 200
     patterns = {row[2] for row in floats}
-    assert len(patterns) <= 2 and all(p.startswith("same_number/") for p in patterns)
+    assert len(patterns) <= 2 and all(p is not None and p.startswith("same_number/") for p in patterns)
 
 
 def test_the_disagreements_need_at_most_thirty_decisions(tora: Database) -> None:

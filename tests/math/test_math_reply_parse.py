@@ -41,7 +41,7 @@ def _real_replies(data: Path) -> list[str]:
 def test_same_parse_as_math_verify_on_real_replies(shared_data: Path) -> None:
     replies = _real_replies(shared_data) + EDGES
     differ = [r for r in replies
-              if parse_reply(r) != parse(r, FULL_REPLY, parsing_timeout=None)]  # type: ignore[arg-type]
+              if parse_reply(r) != parse(r, FULL_REPLY, parsing_timeout=None)]
     assert len(replies) > 3000 and differ == []
 
 

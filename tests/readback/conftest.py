@@ -17,7 +17,7 @@ BOXED = "So the answer is $\\boxed{{{}}}$."
 RUN = "openai/gpt-4o-mini"
 
 
-def sample(id_: str, question: str, target: str, *epochs: tuple[str, str]) -> dict[str, Any]:
+def sample(id_: str | int, question: str, target: str, *epochs: tuple[str, str]) -> dict[str, Any]:
     """A sample whose epochs are (boxed answer, match value)."""
     return {"id": id_, "input": question, "target": target,
             "epochs": [{"completion": BOXED.format(answer), "scores": {"match": {"value": value}}}
@@ -26,7 +26,7 @@ def sample(id_: str, question: str, target: str, *epochs: tuple[str, str]) -> di
 
 # every sample has two epochs with a reply, so Inspect's per-sample epoch mean followed by the
 # mean over samples is the report's mean over replies
-FULL = {"task": "toy_math", "model": RUN, "epochs": 2, "samples": [
+FULL: dict[str, Any] = {"task": "toy_math", "model": RUN, "epochs": 2, "samples": [
     sample("a", "What is $1+1$?", "2", ("2", "C"), ("3", "I")),  # epoch 2: all reject
     sample("b", "What is $2+2$?", "4", ("4", "I"), ("4", "C")),  # match misreads epoch 1
     sample(3, "What is $3 \\cdot 4$?", "12", ("12", "C"), ("12", "C")),  # never queued

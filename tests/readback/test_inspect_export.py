@@ -76,7 +76,7 @@ def read_back(path: Path) -> dict[str, Any]:
     return json.loads(result.stdout)
 
 
-def by_sample(log: dict[str, Any]) -> dict[tuple[str, int], dict[str, Any]]:
+def by_sample(log: dict[str, Any]) -> dict[tuple[str | int, int], dict[str, Any]]:
     return {(s["id"], s["epoch"]): s["scores"] for s in log["samples"]}
 
 
