@@ -21,6 +21,7 @@ from adjudicate.cli import main
 from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
+from tests.app.waiting import shown_item
 from tests.errata.data import build_errata_db
 
 if TYPE_CHECKING:
@@ -48,13 +49,13 @@ async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
 async def correct_the_first_key(pilot: Pilot) -> int:
     """`k`, wrong, 16.5 with a note; waits for the regrade; returns the reply it was on."""
     app = pilot.app
-    first = app.screen.item.reply_id
+    first = shown_item(app).reply_id
     await pilot.press("k")
     await until(pilot, lambda: isinstance(app.screen, KeyErratumDialog), "the key dialog")
     await pilot.press("w", *"16.5", "tab", *"11 pens", "enter")
     await until(pilot, lambda: not isinstance(app.screen, KeyErratumDialog), "dialog closed")
     await app.workers.wait_for_complete()
-    await until(pilot, lambda: app.screen.item.reply_id != first, "moved on")
+    await until(pilot, lambda: shown_item(app).reply_id != first, "moved on")
     return first
 
 

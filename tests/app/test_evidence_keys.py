@@ -20,7 +20,7 @@ from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, shown_item
 from tests.conftest import write_jsonl
 from tests.errata.data import build_errata_db
 from tests.grading.test_probe_stage import PROBLEM, SAMPLES
@@ -161,7 +161,8 @@ async def test_k_then_ambiguous_excludes_the_problem_and_escape_records_nothing(
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await press_and_wait(pilot, "k", screen=KeyErratumDialog)
-        first = (await press_and_wait(pilot, "escape", screen=ReviewScreen)).item.reply_id
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)
+        first = shown_item(app).reply_id
         await press_and_wait(pilot, "k", screen=KeyErratumDialog)
         await press_and_wait(pilot, "a", *"which pens", "enter", screen=ReviewScreen)
     db = open_db(errata_db)

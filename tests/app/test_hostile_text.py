@@ -21,7 +21,7 @@ from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.safe_text import visible
 from db.connection import open_db
 from tests.app.conftest import queue_order
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, shown_item
 from tests.hostile_db import PAYLOAD, REVIEWER, build_hostile_db, unsafe_characters
 from tests.label_states import labels_for
 
@@ -50,7 +50,7 @@ async def go_to(pilot: Pilot[None], db_path: Path, wanted: Callable[[QueueItem],
     for _ in range(size):
         await pilot.press("left")
     for _ in range(size):
-        if wanted(pilot.app.screen.item):
+        if wanted(shown_item(pilot.app)):
             return
         await pilot.press("right")
     raise AssertionError("no such item in the queue")

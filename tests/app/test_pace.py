@@ -17,7 +17,7 @@ from adjudicate.app.screens.review import ReviewScreen
 from db.connection import open_db
 from db.review_progress import progress
 from tests.app.builders import build_review_db
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, review_screen, shown_item
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -51,7 +51,7 @@ def two_runs(tmp_path: Path) -> Path:
 
 async def progress_line(app: App[None], pilot: Pilot[None]) -> str:
     """The progress line once a recount asked for now is on screen."""
-    screen = app.screen
+    screen = review_screen(app)
     screen.recount_progress()  # a timer's recount may take over: wait for the last one
     await press_and_wait(pilot, screen=ReviewScreen, ready=lambda s: s.progress_settled)
     return str(screen.query_one("#progress-line").render())
@@ -73,8 +73,8 @@ async def test_a_pattern_decision_is_no_pace(two_runs: Path) -> None:  # real ti
 async def test_pace_and_time_left_come_from_the_one_by_one_labels(two_runs: Path, clock: Clock) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
-        review = await press_and_wait(pilot, screen=ReviewScreen)
-        while review.item.kind != "code":
+        await press_and_wait(pilot, screen=ReviewScreen)
+        while shown_item(app).kind != "code":
             await pilot.press("right")
         for _ in range(3):  # the three code samples read one by one, 30 s apart: 2 a minute
             await press_and_wait(pilot, "b", screen=ReviewScreen)

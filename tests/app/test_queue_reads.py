@@ -18,7 +18,7 @@ from db.queue import (
     load_queue,
     resume_index,
 )
-from db.review_item import group_members, load_item
+from db.review_item import QueueItem, group_members, load_item
 from db.review_progress import conflicts, label_rate, progress
 
 if TYPE_CHECKING:
@@ -37,8 +37,15 @@ def db(review_db: Path) -> Iterator[Database]:
     database.close()
 
 
+def anns_item(db: Database, reply_id: int) -> QueueItem:
+    """The item as ann sees it (the test expects one)."""
+    item = load_item(db, reply_id, "ann")
+    assert item is not None, reply_id
+    return item
+
+
 def tasks(db: Database, rows: Iterable[QueueRow]) -> list[str]:
-    return [load_item(db, r.reply_id, "ann").task_id for r in rows]
+    return [anns_item(db, r.reply_id).task_id for r in rows]
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -65,8 +72,8 @@ def test_queue_is_problem_by_problem_with_groups_together(db: Database) -> None:
     rows = load_queue(db, "ann")
     assert len(rows) == 10
     assert tasks(db, rows)[:3] == ["test/algebra/1.json"] * 3
-    assert len({load_item(db, r.reply_id, "ann").group_key for r in rows[:3]}) == 1
-    assert [load_item(db, r.reply_id, "ann").kind for r in rows] == ["math"] * 7 + ["code"] * 3
+    assert len({anns_item(db, r.reply_id).group_key for r in rows[:3]}) == 1
+    assert [anns_item(db, r.reply_id).kind for r in rows] == ["math"] * 7 + ["code"] * 3
     assert [r.natural for r in rows] == list(range(10))
 
 
@@ -135,14 +142,14 @@ def test_resume_at_the_next_reply_after_the_last_one_touched(db: Database) -> No
 def test_everything_labeled_resumes_at_the_start(db: Database) -> None:
     rows = load_queue(db, "ann")
     for row in rows:
-        kind = load_item(db, row.reply_id, "ann").kind
+        kind = anns_item(db, row.reply_id).kind
         record_label(db, row.reply_id, "ann", "correct" if kind == "math" else "bug")
     assert resume_index(load_queue(db, "ann"), last_touched_reply(db, "ann")) == 0
 
 
 def test_item_holds_the_stored_strings_and_every_current_verdict(db: Database) -> None:
     first = load_queue(db, "ann")[0]
-    item = load_item(db, first.reply_id, "ann")
+    item = anns_item(db, first.reply_id)
     assert item.key == "\\frac{3}{4}" and item.group_size == 3 and item.reason == "disagree"
     assert [v.grader for v in item.verdicts] == ["exact", "normalized", "symbolic", "mathverify-full"]
     assert item.verdicts[0].evidence == {"answer": "\\dfrac{3}{4}", "key": "\\frac{3}{4}"}

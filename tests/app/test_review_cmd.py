@@ -63,7 +63,7 @@ def test_bad_guidelines_are_one_clear_line(review_db: Path, tmp_path: Path, cont
         path = Path(content)
     elif content == "FIFO":
         os.mkfifo(path)
-    elif content is not None:
+    elif isinstance(content, bytes):
         path.write_bytes(content)
     result = CliRunner().invoke(review, ["--db", str(review_db), "--guidelines", str(path)])
     assert result.exit_code != 0 and message in result.output

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from adjudicate.app import make_app
 from adjudicate.app.dialogs.decision import DecisionDialog
@@ -20,7 +20,7 @@ from db.labels import record_label
 from db.queue import QueueFilter
 from db.review_item import load_item
 from tests.app.conftest import events_on_disk, labels_on_disk, queue_order
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, review_screen, shown_item
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -33,13 +33,13 @@ SIZE = (120, 40)
 
 
 def current_id(app: App[None]) -> int | None:
-    item = app.screen.item
+    item = review_screen(app).item
     return item.reply_id if item else None
 
 
 async def go_to(pilot: Pilot[None], kind: str) -> None:
     """Move right until the item on screen is of `kind`."""
-    while pilot.app.screen.item.kind != kind:
+    while shown_item(pilot.app).kind != kind:
         await pilot.press("right")
 
 
@@ -62,7 +62,7 @@ async def test_a_label_key_labels_and_advances(review_db: Path, kind: str, press
             if label is None:
                 await pilot.press(key)
                 continue
-            labeled, position = current_id(app), app.screen.session.position
+            labeled, position = shown_item(app).reply_id, app.screen.session.position
             first, *rest = key.split()
             if rest:  # a bad key asks first: answer the dialog once it is there
                 await press_and_wait(pilot, first, screen=KeyErratumDialog)
@@ -181,7 +181,7 @@ async def test_skip_sets_aside_and_a_restart_shows_it_after_the_unlabeled(review
 async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
-        first = current_id(app)
+        first = shown_item(app).reply_id
         await press_and_wait(pilot, "n", screen=NoteDialog)
         await press_and_wait(pilot, *"odd", "enter", screen=ReviewScreen)
         assert labels_on_disk(review_db, "ann") == {first: (None, "cleared", "odd")}
@@ -244,7 +244,8 @@ async def test_filters_from_the_command_line(review_db: Path, flt: QueueFilter, 
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         db = app.screen.session.db
-        assert [load_item(db, r.reply_id, "ann").kind for r in app.screen.session.rows] == kinds
+        items = [load_item(db, r.reply_id, "ann") for r in app.screen.session.rows]
+        assert [item.kind if item else None for item in items] == kinds
 
 
 async def test_resume_where_this_reviewer_left_off(review_db: Path) -> None:
@@ -310,7 +311,7 @@ async def test_help_lists_every_key_of_both_screens(review_db: Path) -> None:
     async with app.run_test(size=SIZE) as pilot:
         help_screen = await press_and_wait(pilot, "question_mark", screen=HelpScreen)
         console = Console(width=110, record=True)
-        for static in help_screen.query("Static"):
+        for static in help_screen.query(Static):
             console.print(static.content)
         text = console.export_text()
         keys = [app.get_key_display(b) for screen in (ReviewScreen, ConflictsScreen)

@@ -92,6 +92,7 @@ def test_a_decision_in_sample_order_draws_only_the_reply_on_screen(review_db: Pa
     ensure_order(db, 9)
     session = ReviewSession(db, "ann", order="sample")
     session.load()
+    assert session.current is not None
     current = session.current.reply_id
     kind = kind_of(db, current)
     others = [row.reply_id for row in session.rows

@@ -12,7 +12,7 @@ from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.widgets import code_view
 from adjudicate.app.widgets.item_view import ItemView
 from tests.app.builders import build_review_db
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, shown_item
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -84,7 +84,7 @@ async def test_tab_picks_each_panel_and_the_scroll_keys_move_it(tmp_path: Path, 
     app = make_app(path, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
         review = await press_and_wait(pilot, screen=ReviewScreen)
-        while review.item.kind != kind:
+        while shown_item(app).kind != kind:
             await pilot.press("right")
         view = review.query_one(f"#{kind}", ItemView)
         for panel in [*panels[:-1]]:
@@ -112,7 +112,7 @@ async def test_a_long_statement_cut_at_80x24_scrolls_to_its_last_sentence(tmp_pa
     async with app.run_test(size=(80, 24)) as pilot:
         review = await press_and_wait(pilot, screen=ReviewScreen)
         problem = review.query_one("#math-problem")
-        last = review.item.statement.strip().splitlines()[-1]
+        last = shown_item(app).statement.strip().splitlines()[-1]
         assert not any(last in row for row in drawn_rows(app, problem))  # cut: the end unseen
         await press_and_wait(pilot, "tab", "end", screen=ReviewScreen)
         assert any(last in row for row in drawn_rows(app, problem))
