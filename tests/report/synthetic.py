@@ -102,7 +102,7 @@ def humaneval_haiku() -> list[ScoredReply]:
                     verdicts={"base": "accept" if base_ok else "reject",
                               "plus": "accept" if plus_ok else "reject"},
                     queued=newly_failed,
-                    labels={"ben": category} if newly_failed else {},
+                    labels={"ben": category} if newly_failed and category else {},
                     evidence=evidence,
                 )
             )
@@ -202,12 +202,13 @@ def golden_records() -> list[ScoredReply]:
                                  rule="hash_answer" if i else "boxed", answer=f"{i + 1}",
                                  key="1,000", labels={"ana": label} if label else None))
     # HumanEval+-mini: two samples per problem, every triage category, one unlabeled sample.
-    code = [("HumanEval/2", ["pass", "pass"]), ("HumanEval/10", ["bug", "pass"]),
-            ("HumanEval/32", ["reference_quirk", "reference_quirk"]),
-            ("HumanEval/55", ["edge_case", "fail"]), ("HumanEval/163", ["timeout", None])]
+    code: list[tuple[str, list[str | None]]] = [
+        ("HumanEval/2", ["pass", "pass"]), ("HumanEval/10", ["bug", "pass"]),
+        ("HumanEval/32", ["reference_quirk", "reference_quirk"]),
+        ("HumanEval/55", ["edge_case", "fail"]), ("HumanEval/163", ["timeout", None])]
     rid = 200
-    for problem, samples in code:
-        for i, state in enumerate(samples):
+    for problem, states in code:
+        for i, state in enumerate(states):
             rid += 1
             base = state != "fail"
             plus = state == "pass"
@@ -225,7 +226,7 @@ def golden_records() -> list[ScoredReply]:
     return records
 
 
-def _failure(state: str, problem: str, sample: int) -> dict:
+def _failure(state: str | None, problem: str, sample: int) -> dict:
     """The plus grader's first_failure in the shape graders/code/evidence.py stores."""
     call = f"f({problem.split('/')[1]}, <{sample}>)"
     common = {"set": "plus", "index": 3, "call": call, "elapsed_s": 0.0001,

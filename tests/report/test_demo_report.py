@@ -19,6 +19,7 @@ import pytest
 
 from adjudicate.report import render, render_terminal
 from adjudicate.safe_text import json_text
+from tests.present import present
 
 if TYPE_CHECKING:
     from typing import Any
@@ -58,7 +59,7 @@ def _timeouts_as_any_machine_sees_them(value: Any) -> Any:
     return value
 
 
-def scores(report: Report, benchmark: str, run: str) -> dict[str, tuple[int, int]]:
+def scores(report: Report, benchmark: str, run: str) -> dict[str, tuple[int | None, int]]:
     found = next(r for r in report.runs if (r.benchmark, r.run) == (benchmark, run))
     return {g.grader: (g.score.successes, g.score.n_replies) for g in found.graders}
 
@@ -98,14 +99,14 @@ def test_the_story_reads_in_order(demo_reports: DemoReports) -> None:
     for run in report.runs[:2]:
         assert [g.grader for g in run.graders] == ["exact", "normalized", "symbolic",
                                                    "mathverify-full", "reading"]
-        value = {g.grader: g.score.value for g in run.graders}
+        value = {g.grader: present(g.score.value) for g in run.graders}
         assert value["exact"] < value["normalized"] < value["symbolic"] <= value["reading"]
     for run in report.runs[2:]:
         assert [g.grader for g in run.graders] == ["base", "plus", "reading"]
-        value = {g.grader: g.score.value for g in run.graders}
+        value = {g.grader: present(g.score.value) for g in run.graders}
         assert value["plus"] < value["reading"] < value["base"]  # quirks count as passes
     # thinking-high minus thinking-off: a loss by exact match, a gain by reading
-    diff = {d.grader: d.difference.value for d in report.run_differences
+    diff = {d.grader: present(d.difference.value) for d in report.run_differences
             if (d.run_a, d.run_b) == ("thinking-high", "thinking-off")}
     assert diff["exact"] < 0 < diff["reading"]
 
@@ -127,7 +128,7 @@ def test_triage_counts_and_failing_inputs(demo_reports: DemoReports, run: str) -
     assert summary["bug"] == "unique([-1, 0]) → [0, -1], expected [-1, 0]"  # the minimal input
     assert re.fullmatch(r"fib\(0\) raised ValueError: n must be .+", summary["edge_case"])
     assert summary["timeout"] == "generate_integers(2, 987654322) exceeded 1.0 s"
-    bug = next(t for t in found.triage if t.category == "bug").example.failure
+    bug = present(next(t for t in found.triage if t.category == "bug").example).failure
     assert bug["kind"] == "wrong_output" and bug["set"] == "plus"  # JSON keeps the evidence
 
 

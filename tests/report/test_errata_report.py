@@ -17,6 +17,8 @@ from adjudicate.report.compute.errata import (
 from adjudicate.report.records import ErratumInput
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from adjudicate.report import Report
 
 GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
@@ -38,15 +40,15 @@ def records() -> list[ScoredReply]:
     return found
 
 
-def erratum(**changes: object) -> ErratumInput:
-    fields = {"benchmark": "gsm8k", "problem": "p1", "kind": "wrong", "old_key": "15",
+def erratum(**changes: Any) -> ErratumInput:
+    fields: dict[str, Any] = {"benchmark": "gsm8k", "problem": "p1", "kind": "wrong", "old_key": "15",
               "new_key": "16.5", "reviewer": "ann", "note": "10 x 1.5 should be 11 x 1.5",
               "created_at": "t", "replies": (0, 1, 2),
               "verdicts": {0: dict(ALL), 1: dict(ALL), 2: dict(NONE)}}
     return ErratumInput(**{**fields, **changes})
 
 
-def reading(report: Report) -> tuple[int, int]:
+def reading(report: Report) -> tuple[int | None, int]:
     run = report.runs[0]
     score = next(g for g in run.graders if g.grader == "reading").score
     return score.successes, score.n_replies

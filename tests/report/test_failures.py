@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.report.compute.failures import describe_failure, failure_excerpt
+
+if TYPE_CHECKING:
+    from graders.evidence import FirstFailure
 
 CALL = {"set": "plus", "index": 4, "elapsed_s": 3e-06, "time_limit_s": 1.0, "stdout": None}
 
@@ -54,7 +59,7 @@ CALL = {"set": "plus", "index": 4, "elapsed_s": 3e-06, "time_limit_s": 1.0, "std
         ({}, ""),
     ],
 )
-def test_describe_failure(failure: dict, expected: str) -> None:
+def test_describe_failure(failure: FirstFailure, expected: str) -> None:
     assert describe_failure(failure) == expected
 
 

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from adjudicate.report import build_report, render
-from adjudicate.report.model import Estimate
+from adjudicate.report.model import Estimate, Method
 from adjudicate.report.partial.finite import StratumCounts, more_to_read
 from adjudicate.report.render import formatting as f
 from tests.report.test_partial_report import read_first
@@ -16,8 +16,8 @@ from tests.report.test_partial_report import read_first
 
 @pytest.mark.parametrize("method", ["imputation bootstrap", "posterior predictive"])
 def test_an_estimate_never_prints_without_its_interval(method: str) -> None:
-    with_interval = Estimate(0.3, 0.2, 0.45, method, 10, 100)
-    without = Estimate(0.3, None, None, method, 10, 100)
+    with_interval = Estimate(0.3, 0.2, 0.45, Method(method), 10, 100)
+    without = Estimate(0.3, None, None, Method(method), 10, 100)
     assert f.estimate(with_interval) == "≈30.0% (20.0–45.0)"
     assert "≈" not in f.estimate(without) and f.estimate(without).endswith("(–)")
     assert f.fraction(with_interval) == "≈30/100 (20–45)"

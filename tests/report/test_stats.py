@@ -21,6 +21,7 @@ from adjudicate.report.stats import (
     percentile_interval,
     wilson_interval,
 )
+from tests.present import present
 from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interval
 
 
@@ -40,7 +41,7 @@ from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interva
     ],
 )
 def test_wilson_matches_published_bounds(successes: int, n: int, low: float, high: float) -> None:
-    got_low, got_high = wilson_interval(successes, n)
+    got_low, got_high = present(wilson_interval(successes, n))
     assert got_low == pytest.approx(low, abs=5e-5)
     assert got_high == pytest.approx(high, abs=5e-5)
 
@@ -142,7 +143,7 @@ def test_percentile_interpolates_between_ranks() -> None:
 
 # --- the bootstrap ---------------------------------------------------------------------------
 
-def _reference_bootstrap(successes: list[int], totals: list[int], resamples: int, seed: int,
+def _reference_bootstrap(successes: list[int], totals: list[int], resamples: int, seed: int | str,
                          level: float = 0.95) -> tuple[float, float]:
     """The documented protocol, written out plainly: draw problems with replacement, ratio."""
     rng = random.Random(seed)
@@ -187,8 +188,8 @@ def test_paired_bootstrap_cancels_problem_difficulty() -> None:
     succ_a = [5, 4, 0, 5, 1, 3, 2, 5, 0, 4]
     succ_b = [4, 4, 0, 5, 1, 3, 2, 5, 0, 4]
     totals = [5] * 10
-    low, high = paired_bootstrap_interval(succ_a, succ_b, totals, resamples=500, seed=3)
-    a_low, a_high = bootstrap_interval(succ_a, totals, resamples=500, seed=3)
+    low, high = present(paired_bootstrap_interval(succ_a, succ_b, totals, resamples=500, seed=3))
+    a_low, a_high = present(bootstrap_interval(succ_a, totals, resamples=500, seed=3))
     assert 0 <= low <= 0.02 < high <= 0.1
     assert a_high - a_low > 0.3
     assert paired_bootstrap_interval(succ_a, succ_a, totals, resamples=50, seed=3) == (0.0, 0.0)
@@ -227,7 +228,7 @@ def test_reviewer_kappa_has_a_problem_bootstrap_interval() -> None:
     (again,) = reviewer_kappa(records, bootstrap=500, seed=3)
     assert first == again  # seeded: the same report twice
     assert (first.n, first.n_problems) == (36, 12)
-    assert first.kappa_low <= first.kappa <= first.kappa_high
-    assert first.agreement_low <= first.observed_agreement <= first.agreement_high
+    assert present(first.kappa_low) <= present(first.kappa) <= present(first.kappa_high)
+    assert present(first.agreement_low) <= first.observed_agreement <= present(first.agreement_high)
     # the 3 disagreeing problems move as whole clusters: agreement can drop to 0.5 or below
-    assert first.agreement_low < 0.6 < first.agreement_high <= 1.0
+    assert present(first.agreement_low) < 0.6 < present(first.agreement_high) <= 1.0

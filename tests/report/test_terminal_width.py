@@ -11,6 +11,7 @@ from adjudicate.report import build_report, render_terminal
 from adjudicate.report.render.blocks import Table, looks_numeric
 from adjudicate.report.render.layout import report_blocks
 from adjudicate.report.render.terminal import fit_widths, wrap_cell
+from tests.present import present
 
 from .synthetic import GOLDEN_SELFCHECK, golden_records
 
@@ -25,14 +26,14 @@ def synthetic_report() -> Report:
                         selfcheck_failures=GOLDEN_SELFCHECK)
 
 
-def pick(name: str, synthetic_report: Report, demo_reports: DemoReports) -> Report:
-    return {"synthetic": synthetic_report, "demo unlabeled": demo_reports.unlabeled,
-            "demo labeled": demo_reports.labeled}[name]
+def pick(name: str, synthetic_report: Report | None, demo_reports: DemoReports) -> Report:
+    return present({"synthetic": synthetic_report, "demo unlabeled": demo_reports.unlabeled,
+            "demo labeled": demo_reports.labeled}[name])
 
 
 def table_text(report: Report) -> str:
     """Every header and cell of every table, as the renderers receive them."""
-    parts = []
+    parts: list[str] = []
     for block in report_blocks(report):
         if isinstance(block, Table):
             parts += block.columns

@@ -10,6 +10,7 @@ import pytest
 
 from adjudicate.report import build_report, render
 from adjudicate.report.records import ScoredReply
+from tests.present import present
 
 if TYPE_CHECKING:
     from typing import Any
@@ -31,8 +32,8 @@ def _report(first_failure: dict, label: str = "bug") -> Report:
     return build_report([record], bootstrap=20, seed=0)
 
 
-def _example(report: Report) -> TriageExample | None:
-    return next(t for t in report.runs[0].triage if t.samples).example
+def _example(report: Report) -> TriageExample:
+    return present(next(t for t in report.runs[0].triage if t.samples).example)
 
 
 @pytest.mark.parametrize(("failure", "which", "shown"), [
