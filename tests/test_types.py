@@ -1,4 +1,5 @@
-"""The headless core and the review app type-check under mypy, configured in pyproject.toml."""
+"""The headless core, the review app and the tests type-check under mypy, configured in
+pyproject.toml."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -31,7 +33,7 @@ def _mypy(cache_dir: Path, *files: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _mypy_config() -> dict:
+def _mypy_config() -> dict[str, Any]:
     return tomllib.loads(CONFIG.read_text())["tool"]["mypy"]
 
 
@@ -43,17 +45,23 @@ def _checked_files() -> list[Path]:
 def test_config_covers_the_core_and_the_app() -> None:
     checked = set(_checked_files())
     configured = {f.relative_to(ROOT).parts[0] for f in checked}
-    assert {"graders", "db", "adjudicate"} <= configured
+    assert {"graders", "db", "adjudicate", "tests"} <= configured
     # every module of the Textual app is a checked source, not merely followed from the CLI
     app = set((ROOT / "adjudicate" / "app").rglob("*.py"))
     assert app and app <= checked
-    # and no override skips following into it or silences its errors
+    # so is every test module and test helper
+    tests = set((ROOT / "tests").rglob("*.py"))
+    assert tests and tests <= checked
+    # and no override skips following into them, silences their errors or lets a test
+    # function go unannotated
     for override in _mypy_config().get("overrides", []):
         modules = override["module"] if isinstance(override["module"], list) else [override["module"]]
-        if any(m in ("adjudicate.*", "adjudicate.app") or m.startswith("adjudicate.app.")
-               for m in modules):
+        if any(m in ("adjudicate.*", "adjudicate.app", "tests", "tests.*")
+               or m.startswith(("adjudicate.app.", "tests.")) for m in modules):
             assert override.get("follow_imports", "normal") == "normal", override
             assert not override.get("ignore_errors", False), override
+        if any(m in ("tests", "tests.*") or m.startswith("tests.") for m in modules):
+            assert override.get("disallow_untyped_defs", True), override
 
 
 def test_core_and_app_are_clean(cache_dir: Path) -> None:
