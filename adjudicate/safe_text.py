@@ -59,24 +59,48 @@ def visible(text: str, keep: str = "\n\t") -> str:
 
 
 def visible_data(value: T, keep: str = "\n\t") -> T:
-    """`visible` applied to every string inside dataclasses, dicts, lists and tuples."""
+    """`visible` applied to every string inside dataclasses, dicts, lists and tuples.
+
+    What holds nothing to replace is returned as it is, not copied: the app passes each item
+    through here at every layer that shows it, several times a keypress."""
     return _walk(value, keep)
 
 
 def _walk(value: Any, keep: str) -> Any:
     if isinstance(value, str):
         return visible(value, keep)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {f.name: _walk(getattr(value, f.name), keep)
-                   for f in dataclasses.fields(value) if f.init}
-        return dataclasses.replace(value, **changes)
+    names = _init_fields(type(value))
+    if names is not None:
+        changes = {}
+        for name in names:
+            old = getattr(value, name)
+            new = _walk(old, keep)
+            if new is not old:
+                changes[name] = new
+        return dataclasses.replace(value, **changes) if changes else value
     if isinstance(value, dict):
-        return {_walk(k, keep): _walk(v, keep) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_walk(v, keep) for v in value]
-    if isinstance(value, tuple):
-        return tuple(_walk(v, keep) for v in value)
+        pairs = [(_walk(k, keep), _walk(v, keep)) for k, v in value.items()]
+        if all(k is old_k and v is old_v for (k, v), (old_k, old_v) in zip(
+                pairs, value.items(), strict=True)):
+            return value
+        return dict(pairs)
+    if isinstance(value, list | tuple):
+        items = [_walk(v, keep) for v in value]
+        if all(new is old for new, old in zip(items, value, strict=True)):
+            return value
+        return items if isinstance(value, list) else tuple(items)
     return value
+
+
+_INIT_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _init_fields(cls: type) -> tuple[str, ...] | None:
+    """The fields a dataclass's __init__ takes (None: not a dataclass), read once per class."""
+    if cls not in _INIT_FIELDS:
+        _INIT_FIELDS[cls] = (tuple(f.name for f in dataclasses.fields(cls) if f.init)
+                             if dataclasses.is_dataclass(cls) else None)
+    return _INIT_FIELDS[cls]
 
 
 def json_text(value: Any, **options: Any) -> str:

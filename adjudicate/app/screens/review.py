@@ -9,7 +9,6 @@ from __future__ import annotations
 import sqlite3
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import ContentSwitcher, Footer, Static
 
@@ -28,6 +27,7 @@ from adjudicate.app.session import (
     Undone,
 )
 from adjudicate.app.widgets.code_view import CodeItemView
+from adjudicate.app.widgets.covered import Covered, CoveredRow, CoveredSwitcher
 from adjudicate.app.widgets.item_lines import ItemHeader, ProgressLine, describe_item
 from adjudicate.app.widgets.item_view import ItemView
 from adjudicate.app.widgets.math_view import MathItemView
@@ -38,7 +38,7 @@ from adjudicate.words import plural, word
 from graders.labels import LABELS
 
 
-class ReviewScreen(DecisionActions):
+class ReviewScreen(Covered, DecisionActions):
     """The current item, with the header above and progress and the key footer below; the
     reference and guidelines panels open beside it."""
 
@@ -62,8 +62,8 @@ class ReviewScreen(DecisionActions):
         self.erratum = self.session.my_erratum(self.item)
         self._footer_shape = self._shape()
         yield ItemHeader(id="item-header")
-        with Horizontal(id="item-row"):
-            with ContentSwitcher(id="item-views", initial=self.item.kind if self.item else "empty"):
+        with CoveredRow(id="item-row"):
+            with CoveredSwitcher(id="item-views", initial=self.item.kind if self.item else "empty"):
                 yield MathItemView(id="math")
                 yield CodeItemView(id="code")
                 yield Static(id="empty")

@@ -6,6 +6,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 
 from adjudicate.app.session import QueueItem
+from adjudicate.app.widgets.covered import Covered
 
 SELECTED = "-panel-selected"
 SCROLL_METHODS = {"up": "scroll_up", "down": "scroll_down", "pageup": "scroll_page_up",
@@ -17,7 +18,7 @@ def scroll_pane(pane: Widget, direction: str) -> None:
     getattr(pane, SCROLL_METHODS[direction])(animate=False)
 
 
-class ItemView(Vertical):
+class ItemView(Covered, Vertical):
     """Shows one queued item. The scroll keys move its selected panel (its main text unless Tab
     picked another), without giving any widget the focus: label keys always reach the screen."""
 
