@@ -11,7 +11,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from db.errors import StoreError, storage_error
+from db.errors import StoreError, storage_error, storage_failure
 from db.schema import MIGRATIONS
 
 BUSY_TIMEOUT_S = 30.0
@@ -78,6 +78,25 @@ def _holds_nothing(db: Database) -> bool:
                    for table in ("problems", "runs"))
 
 
+def check_writable(db: Database, path: str | Path, why: str) -> None:
+    """Refuse up front a database SQLite can only read here (permissions, an immutable file, a
+    read-only mount), for a command that writes only later (the review app, at the first
+    label): a statement that would write takes the write lock, changes nothing, rolls back."""
+    conn = db.conn
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("DELETE FROM labels WHERE 0")
+        finally:
+            conn.rollback()
+    except sqlite3.OperationalError as exc:
+        known = storage_failure(exc)
+        if known is None:
+            raise
+        what, todo = known
+        raise StoreError(f"{path} {what}: {why}; {todo}, then rerun") from None
+
+
 def _check_is_ours(db: Database, path: Path) -> None:
     """Refuse a SQLite file that belongs to something else, another sqlite-utils application's
     included (its migrations table names another migration set), before writing anything."""
@@ -102,8 +121,8 @@ def _check_is_current(db: Database, path: Path) -> None:
         raise StoreError(
             f"{path}: its schema is older than this adjudicate's ({len(pending)} "
             f"migration{'s' if len(pending) > 1 else ''} to apply) and this command only reads; "
-            f"run a command that writes to it first (e.g. `adjudicate grade --db {path}`), "
-            "which brings it up to date")
+            f"bring it up to date with `adjudicate runs --db {path}`, which lists its runs and "
+            "grades nothing (any command that writes to it does it too)")
 
 
 @contextmanager

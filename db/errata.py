@@ -220,3 +220,14 @@ def erratum_verdicts(db: Database, erratum_id: int,
 def corrected_replies(db: Database, erratum: Erratum) -> list[int]:
     """The replies an erratum's corrected key applies to: those graded against its old key."""
     return [row[0] for row in db.execute(_CORRECTED, [erratum.problem_id, erratum.old_key])]
+
+
+def questioned_replies(db: Database) -> dict[int, int]:
+    """reply id -> problem id, for every reply graded against a key a standing erratum calls
+    wrong or ambiguous: it is read against the corrected key, so it shares no group or pattern
+    (both made against the shipped key) with another problem's replies."""
+    found: dict[int, int] = {}
+    for erratum in active_errata(db):
+        for reply_id in corrected_replies(db, erratum):
+            found[reply_id] = erratum.problem_id
+    return found

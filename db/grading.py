@@ -82,43 +82,68 @@ def replies_to_grade(
     return [ReplyToGrade(*row) for row in db.execute(sql, params)]
 
 
+# Evidence as stored: the same text `json.dumps(evidence, ensure_ascii=False, sort_keys=True)`
+# gives, from one encoder (`dumps` builds a new one per call when given options).
+_EVIDENCE = json.JSONEncoder(ensure_ascii=False, sort_keys=True)
+
+
+def evidence_json(evidence: Mapping[str, Any]) -> str:
+    """A verdict's evidence as stored."""
+    return _EVIDENCE.encode(evidence)
+
+
 def save_graded(db: Database, results: Iterable[GradedReply]) -> int:
-    """Store extractions and verdicts as current, retiring older versions; one transaction."""
+    """Store extractions and verdicts as current, retiring older versions; one transaction,
+    a few statements each run over the whole batch (which holds each reply once)."""
     stamp = now()
-    count = 0
+    results = list(results)
+    extractions = [(r.reply_id, r.extraction) for r in results if r.extraction is not None]
+    verdicts = [(r.reply_id, v) for r in results for v in r.verdicts]
+    conn = db.conn
     with write_transaction(db):
-        for result in results:
-            count += 1
-            if result.extraction is not None:
-                e = result.extraction
-                db.execute(
-                    "UPDATE extractions SET current = 0 WHERE reply_id = ? AND extractor = ? "
-                    "AND extractor_version != ?", [result.reply_id, e.extractor, e.version])
-                db.execute(
-                    """INSERT INTO extractions (reply_id, extractor, extractor_version, rule,
-                           answer, span_start, span_end, current, created_at)
-                       VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
-                       ON CONFLICT (reply_id, extractor, extractor_version) DO UPDATE SET
-                           rule = excluded.rule, answer = excluded.answer,
-                           span_start = excluded.span_start, span_end = excluded.span_end,
-                           current = 1, created_at = excluded.created_at""",
-                    [result.reply_id, e.extractor, e.version, e.rule, e.answer, e.start, e.end,
-                     stamp])
-            for v in result.verdicts:
-                db.execute(
-                    "UPDATE verdicts SET current = 0 WHERE reply_id = ? AND grader = ? "
-                    "AND grader_version != ?", [result.reply_id, v.grader, v.version])
-                db.execute(
-                    """INSERT INTO verdicts (reply_id, grader, grader_version, verdict, evidence,
-                           elapsed_ms, current, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)
-                       ON CONFLICT (reply_id, grader, grader_version) DO UPDATE SET
-                           verdict = excluded.verdict, evidence = excluded.evidence,
-                           elapsed_ms = excluded.elapsed_ms, current = 1,
-                           created_at = excluded.created_at""",
-                    [result.reply_id, v.grader, v.version, v.outcome,
-                     json.dumps(v.evidence, ensure_ascii=False, sort_keys=True), v.elapsed_ms,
-                     stamp])
-    return count
+        # older versions to retire exist only for replies with rows already (none, grading
+        # a fresh import)
+        stored = _with_rows(db, "extractions", [reply_id for reply_id, _ in extractions])
+        conn.executemany(
+            "UPDATE extractions SET current = 0 WHERE reply_id = ? AND extractor = ? "
+            "AND extractor_version != ?",
+            [(reply_id, e.extractor, e.version) for reply_id, e in extractions
+             if reply_id in stored])
+        conn.executemany(
+            """INSERT INTO extractions (reply_id, extractor, extractor_version, rule, answer,
+                   span_start, span_end, current, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+               ON CONFLICT (reply_id, extractor, extractor_version) DO UPDATE SET
+                   rule = excluded.rule, answer = excluded.answer,
+                   span_start = excluded.span_start, span_end = excluded.span_end,
+                   current = 1, created_at = excluded.created_at""",
+            [(reply_id, e.extractor, e.version, e.rule, e.answer, e.start, e.end, stamp)
+             for reply_id, e in extractions])
+        stored = _with_rows(db, "verdicts", [r.reply_id for r in results])
+        conn.executemany(
+            "UPDATE verdicts SET current = 0 WHERE reply_id = ? AND grader = ? "
+            "AND grader_version != ?",
+            [(reply_id, v.grader, v.version) for reply_id, v in verdicts if reply_id in stored])
+        conn.executemany(
+            """INSERT INTO verdicts (reply_id, grader, grader_version, verdict, evidence,
+                   elapsed_ms, current, created_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)
+               ON CONFLICT (reply_id, grader, grader_version) DO UPDATE SET
+                   verdict = excluded.verdict, evidence = excluded.evidence,
+                   elapsed_ms = excluded.elapsed_ms, current = 1,
+                   created_at = excluded.created_at""",
+            [(reply_id, v.grader, v.version, v.outcome, _EVIDENCE.encode(v.evidence),
+              v.elapsed_ms, stamp) for reply_id, v in verdicts])
+    return len(results)
+
+
+def _with_rows(db: Database, table: str, reply_ids: Sequence[int]) -> set[int]:
+    """Which of the replies have any row in `table` (extractions, verdicts)."""
+    found: set[int] = set()
+    for first in range(0, len(reply_ids), 500):
+        chunk = reply_ids[first:first + 500]
+        found.update(row[0] for row in db.execute(
+            f"SELECT DISTINCT reply_id FROM {table} WHERE reply_id IN "
+            f"({', '.join('?' * len(chunk))})", list(chunk)))
+    return found
 
 
 def set_queue(db: Database, reply_ids: Iterable[int], entries: Iterable[QueueEntry]) -> None:

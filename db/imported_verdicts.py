@@ -64,16 +64,17 @@ def current_verdicts_except(db: Database, reply_ids: Sequence[int],
     """reply id -> {grader: Verdict} of its current verdicts by graders not in `graders`
     (the ones imported with it, when `graders` are this tool's)."""
     found: dict[int, dict[str, Verdict]] = {}
-    skip = set(graders)
+    skip = sorted(set(graders))
+    skipped = ", ".join("?" * len(skip))
     for start in range(0, len(reply_ids), CHUNK):
         chunk = list(reply_ids[start:start + CHUNK])
         marks = ", ".join("?" * len(chunk))
         for reply_id, grader, version, outcome, evidence in db.execute(
                 f"SELECT reply_id, grader, grader_version, verdict, evidence FROM verdicts "
-                f"WHERE current = 1 AND reply_id IN ({marks})", chunk):
-            if grader not in skip:
-                found.setdefault(reply_id, {})[grader] = Verdict(
-                    grader, version, outcome, json.loads(evidence))
+                f"WHERE current = 1 AND reply_id IN ({marks}) AND grader NOT IN ({skipped})",
+                [*chunk, *skip]):
+            found.setdefault(reply_id, {})[grader] = Verdict(
+                grader, version, outcome, json.loads(evidence))
     return found
 
 

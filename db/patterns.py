@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from sqlite_utils import Database
 
 from db.connection import write_transaction
+from db.errata import questioned_replies
 from graders.queue.patterns import VERSION, Pattern, code_pattern, math_pattern, parse_pattern
 from graders.registry import GRADERS
 
@@ -81,7 +82,9 @@ class PatternSummary:
 
 def pattern_summaries(db: Database, reviewer: str) -> list[PatternSummary]:
     """Every pattern in the queue: patterns one decision may settle first, most replies first;
-    then the ones without a pattern (to be read one by one)."""
+    then the ones without a pattern (to be read one by one). A reply whose key a standing
+    erratum questions is counted in none: no pattern decision reaches it (`pattern_members`)."""
+    questioned = json.dumps(sorted(questioned_replies(db)))
     rows = db.execute(
         """SELECT q.pattern, COUNT(*), COUNT(DISTINCT r.problem_id), COUNT(DISTINCT r.run_id),
                   COUNT(DISTINCT q.group_key),
@@ -91,25 +94,33 @@ def pattern_summaries(db: Database, reviewer: str) -> list[PatternSummary]:
                               AND a.status = 'labeled')
                       OR EXISTS (SELECT 1 FROM adjudications d WHERE d.reply_id = q.reply_id))
            FROM queue q JOIN replies r ON r.id = q.reply_id
-           WHERE q.pattern IS NOT NULL GROUP BY q.pattern""", [reviewer]).fetchall()
+           WHERE q.pattern IS NOT NULL
+             AND q.reply_id NOT IN (SELECT value FROM json_each(?))
+           GROUP BY q.pattern""", [reviewer, questioned]).fetchall()
     summaries = [PatternSummary(parse_pattern(pattern), *counts) for pattern, *counts in rows]
     return sorted(summaries, key=lambda s: (not s.pattern.decidable, -s.replies, s.pattern.id))
 
 
 def pattern_members(db: Database, pattern_id: str) -> list[int]:
-    """The queued replies of one pattern, in reply order."""
+    """The queued replies of one pattern, in reply order, less those whose key a standing
+    erratum questions (the pattern was read against the shipped key; they are read one by one
+    against the corrected one)."""
+    questioned = questioned_replies(db)
     return [row[0] for row in db.execute(
-        "SELECT reply_id FROM queue WHERE pattern = ? ORDER BY reply_id", [pattern_id])]
+        "SELECT reply_id FROM queue WHERE pattern = ? ORDER BY reply_id", [pattern_id])
+        if row[0] not in questioned]
 
 
 def pattern_examples(db: Database, pattern_id: str) -> list[int]:
     """One random reply of each (answer, key) group of a pattern, the groups in random order:
     what a reviewer pages through before deciding. Seeded by the pattern, so it is stable."""
     groups: dict[str, list[int]] = {}
+    questioned = questioned_replies(db)
     for reply_id, group_key in db.execute(
         "SELECT reply_id, group_key FROM queue WHERE pattern = ? ORDER BY reply_id",
         [pattern_id]):
-        groups.setdefault(group_key, []).append(reply_id)
+        if reply_id not in questioned:
+            groups.setdefault(group_key, []).append(reply_id)
     rng = random.Random(pattern_id)
     picks = [rng.choice(members) for members in groups.values()]
     rng.shuffle(picks)

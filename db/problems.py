@@ -73,6 +73,22 @@ def problem_index(db: Database) -> dict[tuple[str, str], int]:
     }
 
 
+def has_problems(db: Database, kind: str) -> bool:
+    """Whether any problem of this kind (math, code) is stored."""
+    return db.execute("SELECT 1 FROM problems WHERE kind = ? LIMIT 1", [kind]).fetchone() is not None
+
+
+def stored_keys(db: Database, problem_ids: list[int]) -> dict[int, str | None]:
+    """problem id -> the key it holds (None: none, as code problems)."""
+    found: dict[int, str | None] = {}
+    unique = sorted(set(problem_ids))
+    for start in range(0, len(unique), 500):
+        chunk = unique[start:start + 500]
+        found.update(db.execute(f"SELECT id, answer FROM problems WHERE id IN "
+                                f"({', '.join('?' * len(chunk))})", chunk).fetchall())
+    return found
+
+
 def benchmarks(db: Database) -> list[str]:
     """Benchmark names present in the database."""
     return [row[0] for row in db.execute("SELECT DISTINCT benchmark FROM problems ORDER BY 1")]

@@ -37,12 +37,20 @@ def harness_imports(db: Database, formats: tuple[str, ...],
 
 
 def reply_sources(db: Database, run: str) -> dict[str, list[int]]:
-    """A run's replies by the place they were read (`file:line` or `file:record`), each place's
-    replies in sample order."""
+    """A run's replies by the places they were read (`file:line` or `file:record`), each
+    place's replies in sample order: where the reply came from, and where a file that came
+    later (a harness's scores of replies imported before) gave its verdicts."""
     found: dict[str, list[int]] = {}
     for reply_id, source in db.execute(
-            "SELECT r.id, r.source FROM replies r JOIN runs ru ON ru.id = r.run_id "
-            "WHERE ru.name = ? ORDER BY r.source, r.sample_index", [run]):
+            """SELECT id, source FROM (
+                   SELECT r.id, r.source, r.sample_index FROM replies r
+                   JOIN runs ru ON ru.id = r.run_id WHERE ru.name = ?
+                   UNION
+                   SELECT r.id, json_extract(v.evidence, '$.source'), r.sample_index
+                   FROM verdicts v JOIN replies r ON r.id = v.reply_id
+                   JOIN runs ru ON ru.id = r.run_id
+                   WHERE ru.name = ? AND json_extract(v.evidence, '$.source') IS NOT NULL)
+               ORDER BY source, sample_index""", [run, run]):
         found.setdefault(source, []).append(reply_id)
     return found
 

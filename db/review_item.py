@@ -9,7 +9,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from db.errata import active_errata, erratum_verdicts
+from db.errata import active_errata, erratum_verdicts, questioned_replies
 from db.probes import tally_for
 from graders.key_errata import settle_key
 from graders.registry import GRADERS
@@ -113,10 +113,7 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
             "SELECT grader, grader_version, verdict, evidence, elapsed_ms FROM verdicts "
             "WHERE reply_id = ? AND current = 1", [reply_id])),
         key=lambda v: GRADERS.rank(v.grader))
-    group_size = 0
-    if group_key is not None:
-        group_size = db.execute(
-            "SELECT COUNT(*) FROM queue WHERE group_key = ?", [group_key]).fetchone()[0]
+    group_size = len(group_members(db, reply_id)) if group_key is not None else 0
     mine = db.execute(
         "SELECT label, status, note FROM labels WHERE reply_id = ? AND reviewer = ?",
         [reply_id, reviewer]).fetchone() or (None, None, None)
@@ -161,10 +158,17 @@ def _tally(db: Database, problem_id: int, verdicts: Sequence[VerdictView]) -> di
 
 
 def group_members(db: Database, reply_id: int) -> list[int]:
-    """The queued replies sharing this reply's (answer, key) group, in reply order."""
-    return [row[0] for row in db.execute(
+    """The queued replies sharing this reply's (answer, key) group, in reply order. A reply
+    whose key a standing erratum questions is read against another key than the group's: its
+    group is its own problem's replies, and the other problems' groups go without it."""
+    members = [row[0] for row in db.execute(
         "SELECT reply_id FROM queue WHERE group_key = (SELECT group_key FROM queue "
         "WHERE reply_id = ?) ORDER BY reply_id", [reply_id])]
+    questioned = questioned_replies(db)
+    if not questioned:
+        return members
+    problem = questioned.get(reply_id)
+    return [m for m in members if questioned.get(m) == problem]
 
 
 State = tuple[str | None, str | None]  # (status, label)

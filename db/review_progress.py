@@ -8,6 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 from sqlite_utils import Database
 
+from db.errata import questioned_replies
 from db.queue import CONFLICTING_IDS_SQL
 
 
@@ -98,8 +99,10 @@ class LabelConflict:
     adjudicated_by: str | None
     answer: str | None = None  # the extracted answer (code: the program)
     key: str | None = None
-    group_key: str | None = None  # the queue's (answer, key) group; None if no longer queued
-    pattern: str | None = None  # its dispute pattern id
+    # the queue's (answer, key) group, of its own problem when a standing erratum questions its
+    # key; None if no longer queued
+    group_key: str | None = None
+    pattern: str | None = None  # its dispute pattern id (None: questioned key, or not queued)
 
 
 def conflicts(db: Database) -> list[LabelConflict]:
@@ -112,6 +115,7 @@ def conflicts(db: Database) -> list[LabelConflict]:
     if not labels:
         return []
     ids = list(labels)
+    questioned = questioned_replies(db)  # read against a corrected key: its problem's group
     out = []
     for start in range(0, len(ids), 500):
         chunk = ids[start:start + 500]
@@ -127,6 +131,9 @@ def conflicts(db: Database) -> list[LabelConflict]:
                 LEFT JOIN adjudications d ON d.reply_id = r.id
                 LEFT JOIN queue q ON q.reply_id = r.id
                 WHERE r.id IN ({', '.join('?' * len(chunk))}) ORDER BY r.id""", chunk):
+            if reply_id in questioned:
+                group_key = group_key and f"{group_key}@problem{questioned[reply_id]}"
+                pattern = None
             out.append(LabelConflict(reply_id, kind, run, benchmark, task_id, sample_index,
                                      tuple(labels[reply_id]), adjudicated, adjudicated_by,
                                      answer, key, group_key, pattern))

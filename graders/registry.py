@@ -72,6 +72,9 @@ class GraderSpec:
     isolated: bool = False
     reads_question: bool = False  # `grade` takes the problem's statement after its config
     grade: Callable[..., Verdict] | None = None  # None: verdicts come from elsewhere
+    # An isolated grader's verdict where it needs no checking process (no SymPy), taking what
+    # `grade` takes and giving what `grade` gives, else None (`graders.math.first_look`)
+    grade_plain: Callable[..., Verdict | None] | None = None
 
     def verdict(self, outcome: str, evidence: Mapping[str, Any],
                 elapsed_ms: float = 0.0) -> Verdict:
@@ -90,12 +93,12 @@ def graded_forms(evidence: Mapping[str, Any], answer_fields: tuple[str, ...] = A
             next((f for f in key_fields if f in evidence), None))
 
 
-def _loaded_on_first_use(module: str, name: str) -> Callable[..., Verdict]:
+def _loaded_on_first_use(module: str, name: str) -> Callable[..., Any]:
     """A grader whose module (SymPy, Math-Verify) is imported only when it first grades, so
     listing graders and their versions stays cheap (`adjudicate grade` with nothing to do)."""
-    function: list[Callable[..., Verdict]] = []
+    function: list[Callable[..., Any]] = []
 
-    def grade(*args: Any, **kwargs: Any) -> Verdict:
+    def grade(*args: Any, **kwargs: Any) -> Any:
         if not function:
             function.append(getattr(import_module(module), name))
         return function[0](*args, **kwargs)
@@ -171,7 +174,8 @@ NORMALIZED = GraderSpec(
 SYMBOLIC = GraderSpec(
     "symbolic", "math", "Math-Verify (SymPy) on the extracted answer", SYMBOLIC_VERSION,
     ("answer",), ("key",), isolated=True, reads_question=True,
-    grade=_loaded_on_first_use(_SYMBOLIC, "grade_symbolic"))
+    grade=_loaded_on_first_use(_SYMBOLIC, "grade_symbolic"),
+    grade_plain=_loaded_on_first_use("graders.math.first_look", "grade_symbolic_plain"))
 MATHVERIFY_FULL = GraderSpec(
     "mathverify-full", "math", "Math-Verify with its own extraction on the whole reply",
     FULL_VERSION, ("answer_parsed",), ("key_parsed",), reads="reply", isolated=True,

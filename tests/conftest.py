@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,7 +16,9 @@ if TYPE_CHECKING:
 
     from sqlite_utils import Database
 
-SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+# ../shared/data beside the checkout; ADJUDICATE_SHARED_DATA names it elsewhere (a worktree)
+SHARED_DATA = Path(os.environ.get("ADJUDICATE_SHARED_DATA")
+                   or Path(__file__).resolve().parents[1].parent / "shared" / "data")
 
 
 @pytest.fixture

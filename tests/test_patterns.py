@@ -145,8 +145,14 @@ def test_an_imported_grader_votes_in_the_vector_after_ours_and_is_named_when_it_
                                          "same number · symbolic accepts, harness rejects")
     agreeing = math_pattern(_outcomes("harness=accept", *float_int), "3.0", "3")
     assert agreeing.name == "same number · symbolic, harness accept"
+    # every grader rejecting, with and without the harness: two rows of `p`, two names
     every = math_pattern(_outcomes("exact=reject", "harness=reject"), "3.0", "3")
-    assert every.name == "same number · every grader rejects"
+    assert every.name == "same number · every grader rejects, harness too"
+    assert math_pattern(_outcomes("exact=reject"), "3.0", "3").name == (
+        "same number · every grader rejects")
+    errored = math_pattern(_outcomes("exact=reject", "symbolic=error", "harness=reject"),
+                           "3.0", "3")
+    assert errored.name == "same number · symbolic errors, harness rejects"
 
 
 @pytest.mark.parametrize("pattern", [

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -86,14 +88,14 @@ def grade(db_path: Path, jobs: int | None, run: str | None, timeout_s: float,
       adjudicate grade --db evals.db --jobs 2
       adjudicate grade --db evals.db --executor ray --address head-node:6379
     """
-    from db.connection import open_db
-    from db.runs import require_runs
-
     if executor == "local" and (address or batch_size):
         raise click.UsageError("--address and --batch-size apply to --executor ray")
-    db = open_db(db_path, create=False)
-    require_runs(db, [run] if run else [])
     with open_executor(executor, jobs, address, batch_size) as where:
+        from db.connection import open_db
+        from db.runs import require_runs
+
+        db = open_db(db_path, create=False)
+        require_runs(db, [run] if run else [])
         grade_everything(db, jobs=jobs or os.cpu_count() or 1, run=run, timeout_s=timeout_s,
                          unsafe_no_isolation=unsafe_no_isolation, executor=where,
                          evidence=evidence, probe=(probe_runs, probe_seconds))
@@ -105,7 +107,11 @@ def open_executor(name: str, jobs: int | None, address: str | None,
                   batch_size: int | None) -> Iterator[Executor]:
     """The executor `name` for one run, closed after it; Ray's problems as clean errors."""
     if name == "local":
+        from graders.math.fork_server import start_checking_server
+
         local = LocalExecutor(jobs or os.cpu_count() or 1)
+        _name_main_module()
+        start_checking_server()  # it loads SymPy while this process reads and extracts
         try:
             yield local
         finally:
@@ -123,24 +129,31 @@ def open_executor(name: str, jobs: int | None, address: str | None,
         where.close()
 
 
+def _name_main_module() -> None:
+    """The `adjudicate` console script is `python -m adjudicate`: say so in its module, so the
+    processes multiprocessing starts (the checking processes) do not run the script again, as
+    they do a script they cannot name: each would import the whole CLI (about 0.3 s apiece)."""
+    from adjudicate.cli import main
+
+    script = sys.modules.get("__main__")
+    if script is not None and script.__spec__ is None and getattr(script, "main", None) is main:
+        script.__spec__ = importlib.util.find_spec("adjudicate.__main__")
+
+
 def grade_everything(db: Database, *, jobs: int, run: str | None = None,
                      timeout_s: float = 5.0, unsafe_no_isolation: bool = False,
                      executor: Executor | None = None, evidence: str = "queued",
                      probe: tuple[int, float] | None = None) -> None:
     """Grade math then code replies with progress bars, and say what happened; `probe` is
     the probe stage's (runs per problem, CPU seconds per sample), else its defaults."""
-    from adjudicate.grading.code_pipeline import grade_code_replies
     from adjudicate.grading.errata_stage import regrade_errata
     from adjudicate.grading.math_pipeline import grade_math_replies
     from db.patterns import refresh_patterns
-    from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
-    from graders.code.sandbox import IsolationUnavailable
 
     # queued replies whose pattern is of another `graders.queue.patterns.VERSION` (or that were
     # queued before patterns existed) get this version's, as verdicts get their graders' new one
     refresh_patterns(db)
     executor = executor or LocalExecutor(jobs)
-    limits = ProbeLimits(*probe) if probe else DEFAULT_PROBE
     with staged_progress("Grading math replies") as (stage, advance):
         summary = grade_math_replies(db, jobs=jobs, run=run, timeout_s=timeout_s,
                                      on_stage=stage, on_progress=advance, executor=executor)
@@ -160,6 +173,25 @@ def grade_everything(db: Database, *, jobs: int, run: str | None = None,
     if corrected:
         click.echo(f"Errata: graded {plural(corrected, 'reply')} again against the keys reviewers "
                    "corrected.")
+    from db.problems import has_problems
+    from graders.math.fork_server import stop_checking_server
+
+    stop_checking_server()  # math is over: the code graders get its memory and CPU
+    if has_problems(db, "code"):
+        _grade_code(db, jobs=jobs, run=run, unsafe_no_isolation=unsafe_no_isolation,
+                    executor=executor, evidence=evidence, probe=probe)
+    else:  # nothing to grade, and the code graders need not load
+        click.echo("Code: nothing new to grade.")
+
+
+def _grade_code(db: Database, *, jobs: int, run: str | None, unsafe_no_isolation: bool,
+                executor: Executor, evidence: str, probe: tuple[int, float] | None) -> None:
+    """The code stage with its progress bars, and what it did."""
+    from adjudicate.grading.code_pipeline import grade_code_replies
+    from graders.code.probe_budget import DEFAULT_PROBE, ProbeLimits
+    from graders.code.sandbox import IsolationUnavailable
+
+    limits = ProbeLimits(*probe) if probe else DEFAULT_PROBE
     with staged_progress("Grading code replies") as (stage, advance):
         try:
             code = grade_code_replies(db, jobs=jobs, run=run, on_stage=stage, on_progress=advance,

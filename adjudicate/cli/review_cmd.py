@@ -13,7 +13,7 @@ import click
 from adjudicate.app.filter_language import STATUS_HELP, parse_grader_pattern
 from adjudicate.cli.common import db_option, stderr
 from adjudicate.cli.sample_options import prepare_sample, sample_options
-from db.connection import open_db
+from db.connection import check_writable, open_db
 from db.grading import queue_count
 from db.patterns import refresh_patterns
 from db.queue import QueueFilter
@@ -121,6 +121,7 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
                       answer=answer_match, key=key_match, patterns=patterns)
     db = open_db(db_path, create=False)
     try:
+        check_writable(db, db_path, "review writes every label to it")
         require_runs(db, flt.runs)
         queued = queue_count(db)
         refresh_patterns(db)  # the patterns read and decided on are this version's

@@ -16,6 +16,8 @@ from adjudicate.importers.verdict_values import harness_verdict, shown
 from db.records import ImportedVerdict, ProblemRecord, ReplyRecord
 
 ATTACHMENT = "attachment://"
+READING_MARK = "adjudicate_reply_id"  # in the provenance of every score edit adjudicate makes
+UNCHANGED = "UNCHANGED"  # inspect_ai's mark, in a score edit, of a field the edit leaves
 MAX_EPOCH = 1_000_000  # an epoch is a sample index: it must fit SQLite's integers, with room
 
 
@@ -154,7 +156,8 @@ def _verdicts(sample: dict[str, Any], at: RecordAt) -> tuple[ImportedVerdict, ..
     if not isinstance(scores, dict):
         return ()
     verdicts = []
-    for scorer, score in scores.items():
+    for scorer, given in scores.items():
+        score = harness_score(given, at)
         value = score.get("value") if isinstance(score, dict) else None
         if value is None:  # not scored by this scorer
             continue
@@ -166,3 +169,30 @@ def _verdicts(sample: dict[str, Any], at: RecordAt) -> tuple[ImportedVerdict, ..
         if verdict is not None:
             verdicts.append(verdict)
     return tuple(verdicts)
+
+
+def harness_score(score: Any, at: RecordAt) -> Any:
+    """The score as the harness gave it: edits `adjudicate export --format inspect` made (their
+    provenance carries READING_MARK) taken back, and a score it added (its `reading`) left out
+    (None), each counted in a note: readings are not the harness's verdicts, and read as a
+    grader they would agree with the reading by construction."""
+    history = score.get("history") if isinstance(score, dict) else None
+    if not isinstance(history, list) or not any(_by_adjudicate(e) for e in history):
+        return score
+    if _by_adjudicate(history[0]):
+        at.file.tally("adjudicate-added", "scores adjudicate added (its readings, from `export "
+                      "--format inspect`) left out", str(at.location))
+        return None
+    at.file.tally("adjudicate-edited", "scorer values adjudicate edited (`export --edit`) read "
+                  "as the harness gave them", str(at.location))
+    before: dict[str, Any] = {}
+    for entry in history:
+        if isinstance(entry, dict) and not _by_adjudicate(entry):
+            before.update({k: v for k, v in entry.items() if v != UNCHANGED})
+    return before
+
+
+def _by_adjudicate(entry: Any) -> bool:
+    provenance = entry.get("provenance") if isinstance(entry, dict) else None
+    metadata = provenance.get("metadata") if isinstance(provenance, dict) else None
+    return isinstance(metadata, dict) and READING_MARK in metadata

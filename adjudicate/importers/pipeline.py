@@ -22,13 +22,14 @@ from adjudicate.importers.formats import (
 from adjudicate.importers.problem_formats import HUMANEVAL_PACKAGE, humaneval_package_file
 from adjudicate.importers.problem_sets import problem_set_line, refuse_twins
 from adjudicate.importers.reading import CarriedRun, ReadOptions, ReplyFields
+from adjudicate.importers.reply_keys import differing_key_notes, shown_key
 from adjudicate.words import plural, word
 from db.carried_problems import add_carried_problems
 from db.connection import write_transaction
 from db.errors import unknown_name
 from db.imported_verdicts import reply_ids, store_imported_verdicts
 from db.problem_sets import problem_sets, twin_problems
-from db.problems import add_problems, problem_index
+from db.problems import add_problems, problem_index, stored_keys
 from db.records import Location, ProblemRecord, ReplyRecord
 from db.replies import add_replies, record_import
 from db.runs import ensure_run
@@ -137,6 +138,10 @@ def _import_replies(
         model = options.model or carried.model
         settings = {**carried.settings, **options.settings}
         version = _verdict_version(path, parsed)
+        every = [pair for resolved in by_run.values() for pair in resolved]
+        summary.notes += differing_key_notes(
+            every, stored_keys(db, [problem_id for problem_id, _ in every]),
+            options.fields.gold_field)
         for run_name, resolved in by_run.items():
             ids = [problem_id for problem_id, _ in resolved]
             refuse_twins(name, run_name, twin_problems(db, run_name, ids))
@@ -223,7 +228,7 @@ def suspect_key_notes(problems: list[ProblemRecord], replies: list[ReplyRecord])
             found[key or ""] = (source, reason)
     if not found:
         return []
-    shown = "; ".join(f"{source} `{key}` ({reason})"
+    shown = "; ".join(f"{source} `{shown_key(key or '')}` ({reason})"
                       for key, (source, reason) in list(found.items())[:5])
     more = f"; and {len(found) - 5} more" if len(found) > 5 else ""
     return [f"{len(found)} suspect key{'s' if len(found) > 1 else ''}: {shown}{more}; every "

@@ -15,6 +15,7 @@ from typing import Any
 
 from adjudicate.errors import InputError
 from adjudicate.importers.inspect_files import inspect_records
+from adjudicate.importers.inspect_samples import READING_MARK
 from adjudicate.importers.verdict_values import outcome_of
 from adjudicate.readback.readings import Copying, CopySummary, Reading, WriteNew
 from adjudicate.safe_text import visible
@@ -46,8 +47,7 @@ def write_inspect_copy(copying: Copying, *, score: str, edit: str | None,
         raise InputError(str(path), f"no scorer {edit!r} in this log; its scorers: "
                          f"{', '.join(sorted(names)) or 'none'}")
     if edit is None and score in names:
-        raise InputError(str(path), f"the log already has a score named {score!r}; name the "
-                         "added one with --as-score NAME")
+        _drop_own_readings(samples, score, path)
     found: list[Reading] = []
     changed = 0
     for sample in samples:
@@ -69,6 +69,24 @@ def write_inspect_copy(copying: Copying, *, score: str, edit: str | None,
     log.eval.metadata = {**(log.eval.metadata or {}), "adjudicate": summary.counts}
     write_new(copying.target, lambda made: api.write_eval_log(log, str(made)))
     return summary
+
+
+def _drop_own_readings(samples: list[Any], score: str, path: Any) -> None:
+    """A copy imported again carries the `score` an earlier export added: drop it, for the
+    readings of today; a score of that name the harness wrote is refused."""
+    given = [sample.scores[score] for sample in samples if score in (sample.scores or {})]
+    if not all(_added_by_adjudicate(found) for found in given):
+        raise InputError(str(path), f"the log already has a score named {score!r}; name the "
+                         "added one with --as-score NAME")
+    for sample in samples:
+        (sample.scores or {}).pop(score, None)
+
+
+def _added_by_adjudicate(score: Any) -> bool:
+    """The score's first state is an edit an export of ours made (its provenance marked)."""
+    history = getattr(score, "history", None) or []
+    provenance = getattr(history[0], "provenance", None) if history else None
+    return READING_MARK in (getattr(provenance, "metadata", None) or {})
 
 
 def _readings_by_sample(copying: Copying) -> dict[tuple[Any, Any], Reading]:
@@ -112,7 +130,7 @@ def _provenance(api: Any, reading: Reading) -> Any:
     """Who and why; when: the label's time (the export's for the graders' verdict)."""
     when = {"timestamp": datetime.fromisoformat(reading.when)} if reading.when else {}
     return api.ProvenanceData(author=reading.author, reason=reading.reason(),
-                              metadata={"adjudicate_reply_id": reading.reply_id}, **when)
+                              metadata={READING_MARK: reading.reply_id}, **when)
 
 
 def _added(api: Any, reading: Reading) -> Any:

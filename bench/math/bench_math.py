@@ -14,6 +14,7 @@ imports, reading, grading; wall clock and CPU over the process tree):
 - (secondary) the engine alone: `graders.math.engine.grade_math_many` on the same replies, no
   database and no CLI.
 
+The project's modules are byte-compiled first (untimed), as an installed package's are.
 Rounds alternate the sides and each side's best round counts (load from other work on the
 machine only ever adds time); the load average before every timed run is printed. Agreement of
 each grader with the label (GSM8K: the file's `is_correct`; MATH-500: whether the styled answer
@@ -39,6 +40,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from datasets import DATA, GSM8K_MODELS, LOADERS, MATH500_RUN  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[2]
+
 GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
 
 
@@ -46,6 +49,17 @@ def adjudicate_command() -> list[str]:
     """The installed `adjudicate` console script beside this interpreter, else `-m adjudicate`."""
     script = Path(sys.executable).with_name("adjudicate")
     return [str(script)] if script.exists() else [sys.executable, "-m", "adjudicate"]
+
+
+def byte_compile(*roots: Path) -> None:
+    """Byte-compile each checkout's packages and these scripts (untimed), as installing a package
+    does: Math-Verify and SymPy come byte-compiled by pip, and an editable checkout under
+    PYTHONDONTWRITEBYTECODE would otherwise compile its modules again in every timed process."""
+    for root in roots:
+        folders = [str(root / name) for name in ("adjudicate", "graders", "db", "bench")
+                   if (root / name).is_dir()]
+        subprocess.run([sys.executable, "-m", "compileall", "-q", *folders], check=True,
+                       stdout=subprocess.DEVNULL)
 
 
 def build_database(dataset: str, db: Path, tmp: Path) -> None:
@@ -72,16 +86,20 @@ def build_database(dataset: str, db: Path, tmp: Path) -> None:
 
 
 def side_command(side: str, dataset: str, jobs: int | None, out: Path) -> list[str]:
-    command = [sys.executable, __file__, "--side", side, "--dataset", dataset, "--out", str(out)]
+    command = [sys.executable, str(Path(__file__).resolve()), "--side", side, "--dataset", dataset,
+               "--out", str(out)]
     return command + (["--jobs", str(jobs)] if jobs else [])
 
 
 def run_engine(dataset: str, jobs: int | None) -> None:
     from graders.math.engine import MathItem, grade_math_many
+    from graders.math.fork_server import start_checking_server, stop_checking_server
 
+    start_checking_server()  # as `adjudicate grade` does
     items = [MathItem(i.reply, i.key, n) for n, i in enumerate(LOADERS[dataset]())]
     for _ in grade_math_many(items, jobs=jobs):
         pass
+    stop_checking_server()  # waited for, so its processes' CPU time is counted
 
 
 def run_naive(dataset: str, out: Path) -> None:
@@ -92,12 +110,14 @@ def run_naive(dataset: str, out: Path) -> None:
     out.write_text(json.dumps(outcomes))
 
 
-def timed(command: list[str]) -> tuple[float, float, float]:
-    """(wall seconds, CPU seconds over the process tree, 1-minute load average before)."""
+def timed(command: list[str], cwd: Path) -> tuple[float, float, float]:
+    """(wall seconds, CPU seconds over the process tree, 1-minute load average before). Run in
+    `cwd`, away from any checkout: `python -m` puts the working directory first on the path,
+    so a side run from a checkout's root would import that checkout's modules."""
     load = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, cwd=cwd)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), load
@@ -135,6 +155,7 @@ def agreement(db_path: Path, dataset: str, naive_out: Path) -> None:
 
 def report(dataset: str, jobs: int | None, repeat: int, before: Path | None = None) -> None:
     n = len(LOADERS[dataset]())
+    byte_compile(ROOT, *([before] if before else []))
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         pristine, graded = tmp / "imported.db", tmp / "graded.db"
@@ -156,7 +177,7 @@ def report(dataset: str, jobs: int | None, repeat: int, before: Path | None = No
                     for suffix in ("", "-wal", "-shm"):
                         Path(f"{graded}{suffix}").unlink(missing_ok=True)
                     shutil.copy(pristine, graded)
-                runs[side].append(timed(sides[side]))
+                runs[side].append(timed(sides[side], tmp))
         print(f"\n== {dataset}: {n:,} replies; best of {repeat} alternating round(s); "
               f"jobs={jobs or os.cpu_count()}, {os.cpu_count()} cores")
         agreement(graded, dataset, naive_out)

@@ -7,11 +7,14 @@ so a benchmark can import it with `adjudicate import` and read the verdicts back
 from __future__ import annotations
 
 import json
+import os
 import random
 from dataclasses import dataclass
 from pathlib import Path
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+# ../shared/data beside the checkout; ADJUDICATE_SHARED_DATA names it elsewhere (a worktree)
+DATA = Path(os.environ.get("ADJUDICATE_SHARED_DATA")
+            or Path(__file__).resolve().parents[2].parent / "shared" / "data")
 GSM8K_MODELS = ("6b_finetuning", "6b_verification", "175b_finetuning", "175b_verification")
 MATH500_RUN = "styled"
 

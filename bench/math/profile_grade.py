@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_math import build_database  # noqa: E402
+from bench_math import build_database, byte_compile  # noqa: E402
 from datasets import LOADERS  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,8 +46,10 @@ with open("/proc/uptime") as fh:
     startup = float(fh.read().split()[0]) - ticks / os.sysconf("SC_CLK_TCK")
 sys.path.insert(0, sys.argv[1])
 totals = {}
-def add(stage, seconds):
+def add(stage, seconds, cpu=None):
     totals[stage] = totals.get(stage, 0.0) + seconds
+    if cpu is not None:
+        totals[stage + " [CPU]"] = totals.get(stage + " [CPU]", 0.0) + cpu
 depth = [0]
 real_import = builtins.__import__
 def timed_import(name, *args, **kwargs):
@@ -55,15 +57,20 @@ def timed_import(name, *args, **kwargs):
         return real_import(name, *args, **kwargs)
     depth[0] += 1
     had_sympy = "sympy" in sys.modules
-    begun = time.perf_counter()
+    begun, begun_cpu = time.perf_counter(), time.thread_time()
     try:
         return real_import(name, *args, **kwargs)
     finally:
         depth[0] -= 1
         sympy = not had_sympy and "sympy" in sys.modules
-        add("imports: SymPy, Math-Verify" if sympy else "imports: the rest", time.perf_counter() - begun)
+        add("imports: SymPy, Math-Verify" if sympy else "imports: the rest",
+            time.perf_counter() - begun, time.thread_time() - begun_cpu)
 builtins.__import__ = timed_import
 STAGES = [
+    ("db.connection", "open_db", "opening the database"),
+    ("adjudicate.grading.errata_stage", "regrade_errata", "errata stage"),
+    ("adjudicate.grading.code_pipeline", "grade_code_replies", "code stage"),
+    ("adjudicate.grading.math_pipeline", "_queue_marks", "queue marks: the dispute rule (all)"),
     ("adjudicate.grading.math_pipeline", "replies_to_grade", "reading the replies"),
     ("graders.math.pool", "IsolatedPool.__init__", "starting the checking processes"),
     ("graders.math.engine", "start_checking", "starting the checking processes"),
@@ -72,17 +79,20 @@ STAGES = [
     ("graders.math.string_graders", "grade_normalized", "grader: normalized"),
     ("graders.math.pool", "IsolatedPool.poll", "waiting on the checking processes"),
     ("adjudicate.grading.math_pipeline", "save_graded", "SQLite: verdicts and extractions"),
+    ("db.grading", "save_graded", "SQLite: verdicts and extractions"),
+    ("db.grading", "save_math_graded", "SQLite: verdicts and extractions"),
     ("adjudicate.grading.math_pipeline", "set_queue", "SQLite: queue marks (and patterns)"),
+    ("db.grading", "set_queue", "SQLite: queue marks (and patterns)"),
     ("adjudicate.grading.math_pipeline", "with_imported", "queue: imported verdicts"),
     ("adjudicate.grading.math_pipeline", "math_dispute", "queue: dispute and pattern"),
 ]
 def wrap(function, stage):
     def timed(*args, **kwargs):
-        begun = time.perf_counter()
+        begun, begun_cpu = time.perf_counter(), time.thread_time()
         try:
             return function(*args, **kwargs)
         finally:
-            add(stage, time.perf_counter() - begun)
+            add(stage, time.perf_counter() - begun, time.thread_time() - begun_cpu)
     return timed
 for module_name, attribute, stage in STAGES:
     try:
@@ -101,6 +111,10 @@ finally:
     add("grade command", time.perf_counter() - begun)
     totals["start-up"] = startup
     totals["in process"] = time.perf_counter() - started
+    import resource
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    totals["grading process [CPU]"] = own.ru_utime + own.ru_stime
+    totals["checking processes [CPU]"] = children.ru_utime + children.ru_stime
     totals["SymPy in this process"] = float("sympy" in sys.modules)
     json.dump(totals, open(sys.argv[3], "w"))
 """
@@ -139,6 +153,7 @@ def main() -> None:
     args = parser.parse_args()
     sides = {"this checkout": ROOT, **({"before": args.before.resolve()} if args.before else {})}
     print(f"load average at start: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    byte_compile(*sides.values())
     for dataset in LOADERS if args.dataset == "both" else [args.dataset]:
         with tempfile.TemporaryDirectory() as tmp_name:
             tmp = Path(tmp_name)

@@ -6,6 +6,6 @@ checking process forked from the server starts warm. Only caches are filled: no 
 depends on them.
 """
 
-from graders.math.engine import ready_to_check
+from graders.math.checking import ready_to_check
 
 ready_to_check()

@@ -3,8 +3,9 @@ numbers for `symbolic` (`exact_values.py`), Math-Verify's own rounding for `math
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from math_verify import verify
 from sympy import Abs, Basic, Expr, Float, I, Rational, Set, Symbol, sign
@@ -12,22 +13,10 @@ from sympy.logic.boolalg import Boolean
 
 from graders.math.exact_mode import exact_numbers
 from graders.math.exact_values import TooLarge, numbers_equal
+from graders.math.symbolic_config import SymbolicConfig
 
 
-@dataclass(frozen=True)
-class SymbolicConfig:
-    """Math-Verify's comparison options, the soft per-check time limit (seconds), and whether
-    numbers compare exactly (`exact_values.py`; off: Math-Verify's rounding to 6 places)."""
-
-    float_rounding: int = 6
-    numeric_precision: int = 15
-    strict: bool = True
-    allow_set_relation_comp: bool = True
-    timeout_s: float | None = 5.0
-    exact_numbers: bool = True
-
-
-def verify_fast(gold: list, pred: list, config: SymbolicConfig) -> bool:
+def verify_fast(gold: Sequence[Any], pred: Sequence[Any], config: SymbolicConfig) -> bool:
     """Math-Verify's `verify` (with exact numbers when the config says so), with its result
     computed directly where it is certain.
 

@@ -8,7 +8,8 @@ before because its own caches hold 20 entries. `install()` fixes both, in place:
 - `sympy.parsing.sympy_parser.parse_expr` (and Math-Verify's imported reference to it) gets a
   fresh copy of the namespace built once, exactly the one `parse_expr` would build itself;
 - Math-Verify's `parse_latex_cached` / `parse_expr_cached` keep 4,096 entries instead of 20,
-  and the `Number(text)` it calls for every number it reads is memoised (small numbers recur).
+  and the `Number(text)` it calls for every number it reads is memoised (small numbers recur);
+- LaTeX is parsed in ANTLR's two stages, SLL first (`two_stage_latex.py`): the same trees.
 
 These are patches of third-party module attributes, so they are explicit and narrow:
 `install()` runs only in the engine's grading worker processes (the pool's initializer; the
@@ -30,10 +31,12 @@ import math_verify.parser as mv_parser
 import sympy.parsing.sympy_parser as sympy_parser
 from sympy import Max, Min, Number
 
+from graders.math import two_stage_latex
+
 CACHE_SIZE = 4096
 # The releases whose internals the patches copy (`parse_expr`'s namespace, the names of
 # Math-Verify's cached parsers): version prefixes.
-WRITTEN_FOR = {"sympy": "1.14.", "math-verify": "0.9."}
+WRITTEN_FOR = {"sympy": "1.14.", "math-verify": "0.9.", **two_stage_latex.WRITTEN_FOR}
 _ORIGINAL_PARSE_EXPR = sympy_parser.parse_expr
 
 
@@ -75,6 +78,7 @@ def install() -> bool:
     sympy_parser.parse_expr = parse_expr
     mv_parser.parse_expr = parse_expr
     mv_parser.Number = lru_cache(maxsize=CACHE_SIZE)(Number)  # only ever called, on a str
+    two_stage_latex.install()
     for name in ("parse_latex_cached", "parse_expr_cached"):
         cached = getattr(mv_parser, name)
         setattr(mv_parser, name, lru_cache(maxsize=CACHE_SIZE)(cached.__wrapped__))

@@ -35,8 +35,9 @@ def parse_reply(reply: str) -> list:
             present[literal] = _finder(literal)(reply)
         return present[literal]
 
-    targets = [([(pattern, priority) for pattern, priority, needs in patterns
-                 if all(holds(literal) for literal in needs)], target)
+    targets = [([(pattern, priority) for pattern, priority, needs, choices in patterns
+                 if all(holds(literal) for literal in needs)
+                 and all(any(holds(literal) for literal in choice) for choice in choices)], target)
                for patterns, target in _patterns()]
     try:
         return extract_target_from_pred(reply, targets, fallback_mode="first_match",
@@ -45,11 +46,17 @@ def parse_reply(reply: str) -> list:
         return []
 
 
+Needs = frozenset[Literal]  # every one of them
+Choices = frozenset[frozenset[Literal]]  # one of each
+
+
 @lru_cache(maxsize=1)
-def _patterns() -> list[tuple[list[tuple[re.Pattern[str], int, frozenset[Literal]]], Any]]:
-    """Math-Verify's patterns for a whole reply, each with the literals it requires."""
-    return [([(pattern, priority, required_literals(pattern)) for pattern, priority in patterns],
-             target) for patterns, target in get_extraction_regexes(FULL_REPLY)]
+def _patterns() -> list[tuple[list[tuple[re.Pattern[str], int, Needs, Choices]], Any]]:
+    """Math-Verify's patterns for a whole reply, each with the literals it requires and the
+    sets of literals it requires one of."""
+    return [([(pattern, priority, required_literals(pattern), required_choices(pattern))
+              for pattern, priority in patterns], target)
+            for patterns, target in get_extraction_regexes(FULL_REPLY)]
 
 
 @lru_cache(maxsize=64)
@@ -93,4 +100,32 @@ def _literals(items: list, ignore_case: bool) -> set[Literal]:
             found |= _literals(list(arg[2]), ignore_case)
     if run:
         found.add(("".join(run), ignore_case))
+    return found
+
+
+def required_choices(pattern: re.Pattern[str]) -> Choices:
+    """Sets of literals of which every match of `pattern` contains at least one: for each
+    alternation every match passes through, one literal its every branch requires (a match
+    takes one branch, and holds that branch's). `\\[`, `$` or `\\frac{`: a reply with none of
+    an alternation's literals cannot match (most GSM8K replies against Math-Verify's LaTeX
+    pattern)."""
+    return frozenset(_choices(list(_parser.parse(pattern.pattern, pattern.flags)),
+                              bool(pattern.flags & re.IGNORECASE)))
+
+
+def _choices(items: list, ignore_case: bool) -> set[frozenset[Literal]]:
+    found: set[frozenset[Literal]] = set()
+    for op, arg in items:
+        if op is SUBPATTERN:
+            _, add_flags, del_flags, sub = arg
+            inner = (ignore_case or bool(add_flags & re.IGNORECASE)) and not (
+                del_flags & re.IGNORECASE)
+            found |= _choices(list(sub), inner)
+        elif op is BRANCH:
+            branches = [_literals(list(branch), ignore_case) for branch in arg[1]]
+            if branches and all(branches):
+                found.add(frozenset(max(branch, key=lambda lit: (len(lit[0]), lit))
+                                    for branch in branches))
+        elif op in (MAX_REPEAT, MIN_REPEAT) and arg[0] >= 1:
+            found |= _choices(list(arg[2]), ignore_case)
     return found

@@ -10,26 +10,28 @@ meets `(3,4]`. Evidence is always strings: parsed SymPy objects are never printe
 from __future__ import annotations
 
 import logging
-import re
 import time
-from dataclasses import asdict, replace
-from fractions import Fraction
+from dataclasses import replace
 from functools import lru_cache
 
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 from sympy import Basic, FiniteSet, Interval, Tuple, nan, zoo
 
 from graders.math import exact_mode, second_look
-from graders.math.comparison import (
-    SymbolicConfig,
-    positive_match,
-    unify_imaginary_unit,
-    verify_fast,
+from graders.math.comparison import positive_match, unify_imaginary_unit, verify_fast
+from graders.math.exact_values import TooLarge
+from graders.math.first_look import (
+    DECIMAL,
+    DIGIT_GAP,
+    as_percent,
+    compact,
+    first_look,
+    unwrap_key,
+    without_percent,
 )
-from graders.math.exact_values import TooLarge, decimal_match
-from graders.math.extraction.spans import matching_brace
 from graders.math.reply_parse import parse_reply
-from graders.math.rewrite import choice_letter, harden
+from graders.math.rewrite import harden
+from graders.math.symbolic_config import SymbolicConfig, config_evidence
 from graders.math.time_limit import CheckTimeout, time_limit
 from graders.registry import MATHVERIFY_FULL, SYMBOLIC, GraderSpec
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT, Verdict
@@ -42,43 +44,16 @@ logging.getLogger("math_verify").propagate = False
 _LATEX_ONLY = (LatexExtractionConfig(boxed_match_priority=0),)
 _EXPR_ONLY = (ExprExtractionConfig(),)
 DEFAULT_CONFIG = SymbolicConfig()
-_DECIMAL = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)")
-# A choice letter opening an answer, its option text after it: `(E) a polygenic score`,
-# `E: 12`, `E. 12`, `\textbf{E} 12`, `Option E`.
-_LEADING_CHOICE = re.compile(
-    r"\s*(?:(?i:option|choice)\s*[:：]?\s*)?(?:\\text(?:bf|rm)?\{\s*|\*\*)?"
-    r"(?:\(\s*([A-E])\s*\)|([A-E])\s*(?:[:.)：]|\}|\*\*|$))"
-)
-_PERCENT_END = re.compile(r"\s*\\?%\s*$")
-_UNESCAPED_DOLLAR = re.compile(r"(?<!\\)\$")
-_COMPACT = re.compile(r"\s+|\\[,;:! ]|\\left|\\right|\$")
-# Space between two digits is kept (as `_`): `2 3` is not `23`.
-_DIGIT_GAP = re.compile(r"(?<=\d)(?:\s|\\[,;:! ])+(?=\d)")
 _UNPARSED = {"ambiguous": "a space between two digits (`2 3`, `2 1/4` inside more math) has no "
                           "single reading"}
-
-
-def unwrap_key(text: str) -> str:
-    """An answer or key as bare math: its boxes' contents (a list if several), no `$`."""
-    contents = []
-    at = text.find("\\boxed{")
-    while at >= 0:
-        close = matching_brace(text, at + 6)
-        if close is None:
-            break
-        contents.append(text[at + 7 : close].strip())
-        at = text.find("\\boxed{", close)
-    if contents:
-        return ", ".join(contents)
-    return _UNESCAPED_DOLLAR.sub("", text).strip()
 
 
 @lru_cache(maxsize=65536)
 def _parse_hardened(text: str) -> tuple[list, str, str]:
     """(Math-Verify parse result, what it read, which path) for hardened answer text."""
-    if _DIGIT_GAP.search(text):  # LaTeX reads `2 3` as 2 + 3 and `2 1/4` as 3/4: no reading
+    if DIGIT_GAP.search(text):  # LaTeX reads `2 3` as 2 + 3 and `2 1/4` as 3/4: no reading
         return [], text, "ambiguous"
-    if _DECIMAL.fullmatch(text):  # a plain number: Math-Verify's expression reader is exact
+    if DECIMAL.fullmatch(text):  # a plain number: Math-Verify's expression reader is exact
         number = parse(text, _EXPR_ONLY, fallback_mode="no_fallback", parsing_timeout=None)
         if number:
             return number, text, "expr"
@@ -87,25 +62,20 @@ def _parse_hardened(text: str) -> tuple[list, str, str]:
         return latex, text, "latex"
     expr = parse(text, _EXPR_ONLY, fallback_mode="first_match", parsing_timeout=None)
     read = next((item for item in reversed(expr) if isinstance(item, str)), "")
-    if expr and len(expr) > 1 and _compact(read) == _compact(text):
+    if expr and len(expr) > 1 and compact(read) == compact(text):
         return expr[:1], read, "expr"
     return [], read, "unparsed"
-
-
-def _compact(text: str) -> str:
-    """Text without spacing and delimiters, for 'the same string' tests."""
-    return _COMPACT.sub("", _DIGIT_GAP.sub("_", text))
 
 
 def _compare(answer: str, key: str, config: SymbolicConfig, question: str = "",
              depth: int = 0) -> tuple[str, dict]:
     # `35\%` against the key `35`: the key already counts in percent. (Math-Verify reads the
     # answer as 0.35, which still matches a key of 0.35 below.)
-    bare = _PERCENT_END.sub("", answer)
-    if bare != answer and not _PERCENT_END.search(key):
-        outcome, evidence = _compare_forms(bare, key, config, question, depth)
-        if outcome == ACCEPT:
-            return outcome, {**evidence, "method": f"{evidence.get('method')}, percent as number"}
+    bare = without_percent(answer, key)
+    if bare is not None:
+        decided = _compare_forms(bare, key, config, question, depth)
+        if decided[0] == ACCEPT:
+            return as_percent(decided)
     return _compare_forms(answer, key, config, question, depth)
 
 
@@ -125,23 +95,10 @@ def _compare_forms(answer: str, key: str, config: SymbolicConfig, question: str 
 def _first_look(answer: str, key: str,
                 config: SymbolicConfig) -> tuple[str, dict, tuple[list, list] | None]:
     """The verdict before `second_look`, and the parses it may revisit (None: final)."""
+    decided = first_look(answer, key, config)  # what needs no parse (`first_look.py`)
+    if decided is not None:
+        return (*decided, None)
     evidence: dict = {"answer": answer, "key": key}
-    if not answer.strip() or not key.strip():
-        return REJECT, {**evidence, "reason": "empty answer or key"}, None
-    if _compact(answer) == _compact(key):
-        return ACCEPT, {**evidence, "method": "identical"}, None
-    key_choice = choice_letter(key)
-    if key_choice is not None:
-        answer_choice = choice_letter(answer)
-        if answer_choice is None and (m := _LEADING_CHOICE.match(answer)):
-            answer_choice = m.group(1) or m.group(2)
-        if answer_choice is not None:
-            same = answer_choice == key_choice
-            return (ACCEPT if same else REJECT), {**evidence, "method": "choice"}, None
-    if _DECIMAL.fullmatch(answer) and _DECIMAL.fullmatch(key):
-        plain = _plain_numbers_match(answer, key, config)
-        if plain is not None:
-            return (ACCEPT if plain else REJECT), {**evidence, "method": "number"}, None
     gold, gold_read, gold_path = _parse_hardened(key)
     pred, pred_read, pred_path = _parse_hardened(answer)
     gold, pred = unify_imaginary_unit(gold), unify_imaginary_unit(pred)
@@ -167,18 +124,6 @@ def _first_look(answer: str, key: str,
         return ACCEPT, {**evidence, "method": "math-verify, symbols positive",
                         "assumed_positive": ", ".join(assumed)}, parses
     return REJECT, evidence, parses
-
-
-def _plain_numbers_match(answer: str, key: str, config: SymbolicConfig) -> bool | None:
-    """Two plain numbers: integers exactly, decimals to `float_rounding` places and figures
-    (None: leave them to Math-Verify's rounding, when numbers are not compared exactly)."""
-    a, k = Fraction(answer), Fraction(key)
-    if a == k:
-        return True
-    if config.exact_numbers:
-        decimal = "." in answer or "." in key
-        return decimal and decimal_match(a, k, config.float_rounding)
-    return None if abs(a - k) <= Fraction(1, 10**config.float_rounding) else False
 
 
 def _pair_against_set(one: object, other: object) -> bool:
@@ -220,25 +165,17 @@ def grade_symbolic(
         outcome, evidence = TIMEOUT, {**prepared, "reason": f"over {config.timeout_s}s"}
     except Exception as exc:  # a grader returns a failing verdict, never raises
         outcome, evidence = ERROR, {**prepared, "reason": f"{type(exc).__name__}: {exc}"[:300]}
-    return _done(SYMBOLIC, outcome, {**evidence, "config": _config_evidence(config)}, started)
+    return _done(SYMBOLIC, outcome, {**evidence, "config": config_evidence(config)}, started)
 
 
-def _config_evidence(config: SymbolicConfig) -> dict:
-    """The config as evidence (a fresh dict; `asdict` itself is slow enough to show up)."""
-    return dict(_config_fields(config))
-
-
-@lru_cache(maxsize=64)
-def _config_fields(config: SymbolicConfig) -> tuple:
-    return tuple(asdict(config).items())
-
-
-def _parse_key_full(key: str) -> tuple[list, str]:
+@lru_cache(maxsize=4096)
+def _parse_key_full(key: str) -> tuple[tuple, str]:
     """The key as `symbolic` parses it (one parse serves both graders), plus its text so a key
-    SymPy cannot read still matches an identical extracted string, as in Math-Verify."""
+    SymPy cannot read still matches an identical extracted string, as in Math-Verify; once
+    per key (SymPy's objects are immutable, so the parse is shared)."""
     text = harden(unwrap_key(key))
     parsed, read, _ = _parse_hardened(text)
-    return [*parsed, text], read or text
+    return (*parsed, text), read or text
 
 
 @lru_cache(maxsize=64)

@@ -96,16 +96,21 @@ class Pattern:
     @property
     def name(self) -> str:
         """Short: 'extra wrapper (x =, unit) · symbolic accepts'. The rest reject, but for an
-        imported grader (present in some runs only), which is named when it rejects."""
+        imported grader (present in some runs only), which is named when it rejects: two
+        patterns differing only by it ('every grader rejects, harness too') differ by name."""
         title = self.spec.title + (f" ({self.detail.replace('+', ', ')})" if self.detail else "")
         accepting = [grader for grader, outcome in self.vector if outcome == "accept"]
+        imported = [grader for grader, outcome in self.vector
+                    if outcome == "reject" and GRADERS.spec(grader).kind == "imported"]
         votes = [", ".join(accepting) + (" accepts" if len(accepting) == 1 else " accept")
                  ] if accepting else []
         votes += [f"{grader} {_PLURAL.get(outcome, outcome)}" for grader, outcome in self.vector
-                  if outcome not in ("accept", "reject")  # errors and timeouts tell vectors apart
-                  or (outcome == "reject" and accepting
-                      and GRADERS.spec(grader).kind == "imported")]
-        return f"{title} · {', '.join(votes) or 'every grader rejects'}"
+                  if outcome not in ("accept", "reject")]  # errors and timeouts tell vectors apart
+        if not votes:
+            return f"{title} · every grader rejects" + (f", {', '.join(imported)} too"
+                                                         if imported else "")
+        votes += [f"{grader} rejects" for grader in imported]
+        return f"{title} · {', '.join(votes)}"
 
     @property
     def description(self) -> str:

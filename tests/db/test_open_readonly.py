@@ -4,6 +4,7 @@ the queue is worked on (`grade`, `review`), not by every open."""
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -62,8 +63,34 @@ def test_a_reader_refuses_an_older_schema_and_says_what_to_run(path: Path,
     done = CliRunner().invoke(main, [*command, "--db", str(path)])
     assert done.exit_code == 1
     assert "schema is older than this adjudicate's" in done.output
-    assert f"adjudicate grade --db {path}" in done.output
+    assert f"adjudicate runs --db {path}" in done.output
     assert rows(path) == before
+
+
+def _older_grader_version(path: Path) -> None:
+    """exact's verdicts as an older version of it gave them: `grade` would give them again."""
+    with closing(sqlite3.connect(path)) as conn:
+        conn.execute("UPDATE verdicts SET grader_version = '0' WHERE grader = 'exact'")
+        conn.commit()
+
+
+def test_the_command_the_refusal_names_only_brings_the_schema_up_to_date(
+        path: Path, tmp_path: Path) -> None:
+    """What the refusal tells a reader to run must cost nothing but the upgrade: not grade
+    what waits (verdicts of an older grader version, new replies), which can take hours and
+    changes the numbers the report was asked for; after it the report opens."""
+    older = tmp_path / "older.db"
+    older.write_bytes(path.read_bytes())
+    _unapply_last_migration(older)
+    refused = CliRunner().invoke(main, ["report", "--db", str(older)])
+    named = re.search(r"`adjudicate ([a-z]+) --db ", refused.output)
+    assert refused.exit_code == 1 and named, refused.output
+    _older_grader_version(path)
+    before = rows(path)
+    done = CliRunner().invoke(main, [named.group(1), "--db", str(path)])
+    assert done.exit_code == 0, done.output
+    assert rows(path) == before
+    assert CliRunner().invoke(main, ["report", "--db", str(path)]).exit_code == 0
 
 
 def test_a_read_only_connection_cannot_write(path: Path) -> None:

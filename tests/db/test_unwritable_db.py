@@ -17,6 +17,7 @@ from sqlite_utils.migrations import Migrations
 
 from db.connection import open_db
 from db.errors import StoreError
+from tests.app.builders import build_review_db
 from tests.conftest import TEST_DATA, dump
 
 if TYPE_CHECKING:
@@ -73,6 +74,20 @@ def test_a_read_only_database_is_one_line_and_unchanged(tmp_path: Path, command:
                               text=True, timeout=300)
     line = one_clean_error(done)
     assert "is read-only here" in line and "make it writable" in line
+    assert rows(path) == before
+
+
+def test_review_refuses_a_read_only_database_before_the_app_opens(tmp_path):
+    """The app would open on it and crash at the first label with a traceback: review needs to
+    write every label, so it says so up front, one line, the file untouched."""
+    path = build_review_db(tmp_path / "evals.db")  # replies queued: the app would open
+    before = rows(path)
+    with immutable(path):
+        done = subprocess.run([*ADJUDICATE, "review", "--db", str(path), "--reviewer", "ann"],
+                              capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
+    line = one_clean_error(done)
+    assert "is read-only here" in line and "make it writable" in line
+    assert "review writes every label" in line
     assert rows(path) == before
 
 

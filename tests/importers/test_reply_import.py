@@ -52,6 +52,28 @@ def test_tora_outputs_expand_a_list_of_replies_with_the_key(db: Database, shared
     assert summary.replies_added == expected
     rows = replies(db, "tora")
     assert rows[0][0] == "0" and rows[0][4] == "18"
+    assert not any("unlike the one their problem holds" in n for n in summary.notes)
+
+
+def test_a_key_field_unlike_the_stored_keys_is_said_at_import(db, shared_data, tmp_path):
+    """`ground_truth` of OpenAI's model solutions is a worked solution ending `A: 18`: taken as
+    the replies' key, every reply is graded against it (all rejected, 0.0%), so the import says
+    how many keys differ from the problems', names lines, and how to keep the stored keys."""
+    lines = (shared_data / "gsm8k_example_model_solutions.jsonl").read_text().splitlines()[:20]
+    part = tmp_path / "solutions.jsonl"
+    part.write_text("\n".join(lines) + "\n")
+    import_file(db, str(shared_data / "gsm8k_test.jsonl"), ImportOptions())
+    fields = ReplyFields(id_field="@index", reply_field="175b_verification.solution",
+                         gold_field="ground_truth")
+    summary = import_file(db, str(part), ImportOptions(run="175b", benchmark="gsm8k",
+                                                       fields=fields))
+    (note,) = [n for n in summary.notes if "unlike the one their problem holds" in n]
+    assert note.startswith("20 of 20 replies carry a key in 'ground_truth'")
+    assert f"{part}:1 `Janet sells 16 - 3 - 4" in note and "` against `18`" in note
+    assert "and 17 more" in note and "without --gold-field" in note
+    assert "\n" not in note
+    (suspect,) = [n for n in summary.notes if "suspect key" in n]  # an unpaired $: one line
+    assert f"{part}:1 `Janet sells 16 - 3 - 4" in suspect and "\n" not in suspect
 
 
 def test_gsm8k_model_solutions_by_line_order_and_nested_field(db: Database, shared_data: Path,

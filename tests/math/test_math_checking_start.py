@@ -45,13 +45,17 @@ def test_the_extracting_process_never_loads_sympy() -> None:
     }
 
 
-# Real replies and keys checked in a process readied as the fork server readies itself: every
-# module the checks need is already loaded, so none is imported inside a check's time limit.
+# Real replies and keys checked in a process readied as the fork server readies itself (and
+# as its checking processes ready themselves for LaTeX): every module the checks need is
+# already loaded, so none is imported inside a check's time limit.
 _CHECK = """
 import json, sys
 sys.path.insert(0, sys.argv[1])
 import graders.math.checker_preload
+from graders.math.checking import ready_for_latex
 from graders.math.engine import _extract, run_check
+if sys.argv[3] == "latex":
+    ready_for_latex()
 before = set(sys.modules)
 for reply, key in json.load(open(sys.argv[2])):
     answer = _extract(reply).answer
@@ -63,23 +67,24 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 
 def test_a_checking_process_starts_with_everything_checks_load(shared_data: Path,
                                                               tmp_path: Path) -> None:
-    pairs = []
+    gsm8k = []
     with open(shared_data / "gsm8k_example_model_solutions.jsonl") as solutions, \
             open(shared_data / "gsm8k_test.jsonl") as problems:
         for _, line, problem in zip(range(150), solutions, problems, strict=False):
             key = json.loads(problem)["answer"].split("####")[-1].strip()
-            pairs.append((json.loads(line)["175b_verification"]["solution"], key))
+            gsm8k.append((json.loads(line)["175b_verification"]["solution"], key))
     with open(shared_data / "math500_test.jsonl") as fh:
         keys = [json.loads(line)["answer"] for line in fh][:150]
     # each MATH-500 key answered with itself and with the next problem's key
-    pairs += [(f"So the answer is $\\boxed{{{answer}}}$.", key)
-              for key, answer in zip(keys, keys[1:] + keys[:1], strict=True)]
-    pairs += [(f"The final answer is ${key}$.", key) for key in keys]
-    replies = tmp_path / "pairs.json"
-    replies.write_text(json.dumps(pairs))
-    out = subprocess.run([sys.executable, "-c", _CHECK, str(ROOT), str(replies)],
-                         capture_output=True, text=True, check=True, timeout=600)
-    assert json.loads(out.stdout) == []
+    math500 = [(f"So the answer is $\\boxed{{{answer}}}$.", key)
+               for key, answer in zip(keys, keys[1:] + keys[:1], strict=True)]
+    math500 += [(f"The final answer is ${key}$.", key) for key in keys]
+    for pairs, latex in ((gsm8k, "plain"), (math500, "latex")):
+        replies = tmp_path / "pairs.json"
+        replies.write_text(json.dumps(pairs))
+        out = subprocess.run([sys.executable, "-c", _CHECK, str(ROOT), str(replies), latex],
+                             capture_output=True, text=True, check=True, timeout=600)
+        assert json.loads(out.stdout) == [], latex
 
 
 _LEFT_BEHIND = """

@@ -10,7 +10,13 @@ from pathlib import Path
 import pytest
 from math_verify import parse
 
-from graders.math.reply_parse import FULL_REPLY, _patterns, parse_reply, required_literals
+from graders.math.reply_parse import (
+    FULL_REPLY,
+    _patterns,
+    parse_reply,
+    required_choices,
+    required_literals,
+)
 
 # Replies that probe the prefilter's edges: case, Unicode case folding (`ſ` matches `s` when
 # case is ignored), a literal split across lines, and the boxed forms.
@@ -45,15 +51,48 @@ def test_same_parse_as_math_verify_on_real_replies(shared_data: Path) -> None:
     assert len(replies) > 3000 and differ == []
 
 
-@pytest.mark.parametrize("reply", EDGES)
+# Replies each of Math-Verify's LaTeX delimiters matches in, and lookalikes that hold none.
+DELIMITED = [
+    "So $x = 3$.", "We get $$x = 3$$ here", "Thus \\[x = 3\\] done", "Thus \\(x = 3\\)",
+    "It is [3, 4] here", "It is \\frac{1}{2} or \\frac{3}{4}", "He paid $5 and $6.",
+    "Half is -\\frac{1}{2}", "No math here at all, 42 apples", "a ( b ) c 7", "x=3",
+]
+
+
+def _holds(literal: tuple[str, bool], text: str) -> bool:
+    value, ignore_case = literal
+    return re.search(re.escape(value), text, re.IGNORECASE if ignore_case else 0) is not None
+
+
+@pytest.mark.parametrize("reply", EDGES + DELIMITED)
 def test_every_match_holds_its_patterns_required_literals(reply: str) -> None:
     for patterns, _ in _patterns():
-        for pattern, _, needs in patterns:
+        for pattern, _, needs, choices in patterns:
             for match in pattern.finditer(reply):
-                for text, ignore_case in needs:
-                    found = re.search(re.escape(text), match.group(0),
-                                      re.IGNORECASE if ignore_case else 0)
-                    assert found, (pattern.pattern[:60], text, reply)
+                for literal in needs:
+                    assert _holds(literal, match.group(0)), (pattern.pattern[:60], literal, reply)
+                for choice in choices:
+                    assert any(_holds(literal, match.group(0)) for literal in choice), (
+                        pattern.pattern[:60], choice, reply)
+
+
+def test_same_parse_as_math_verify_with_and_without_delimiters() -> None:
+    for reply in DELIMITED:
+        assert parse_reply(reply) == parse(reply, FULL_REPLY, parsing_timeout=None), reply  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("pattern", "choices"), [
+    # one of each branch's
+    ("(?:\\$(.+?)\\$|\\\\\\[(.+?)\\\\\\])", {frozenset({("$", False), ("\\]", False)})}),
+    ("(?:ab|cd)e", {frozenset({("ab", False), ("cd", False)})}),
+    ("(?:ab|c?)e", set()),  # a branch that requires nothing: no choice assumed
+    ("x(?:ab|c)?", set()),  # optional: nothing required
+    ("(?:(?:ab|cd))+", {frozenset({("ab", False), ("cd", False)})}),
+    ("(?i:(?:ab|cd))", {frozenset({("ab", True), ("cd", True)})}),
+    ("(?:abc|d|ef)", {frozenset({("abc", False), ("d", False), ("ef", False)})}),
+])
+def test_required_choices(pattern: str, choices: set) -> None:
+    assert required_choices(re.compile(pattern)) == choices
 
 
 @pytest.mark.parametrize(("pattern", "literals"), [

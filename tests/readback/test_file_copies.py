@@ -259,3 +259,29 @@ def test_a_file_imported_again_after_growing_is_copied_as_last_imported(tmp_path
     rows = [json.loads(line) for line in (tmp_path / "out" / "qwen.jsonl").read_text()
             .splitlines()]
     assert [len(row["reading"]) for row in rows] == [8, 8, 8]
+
+
+def test_a_file_that_brought_only_verdicts_gets_the_readings_of_the_replies_it_scored(tmp_path):
+    """The harness's scores come in after grading, from a file of their own (the replies were
+    imported before): its copy carries the readings of the replies it scored, and counts the
+    readings that differ from its verdicts, as a copy of a file that brought both does."""
+    replies = qwen_file(tmp_path / "replies.jsonl")
+    db_path = tmp_path / "e.db"
+    graded(db_path, replies, *[f for f in QWEN_FLAGS if f not in ("--verdict-field", "score")])
+    scored = qwen_file(tmp_path / "scored.jsonl")  # the harness's output: same lines, scored
+    cli("import", scored, "--db", db_path, *QWEN_FLAGS)
+    cli("labels", "import", write_jsonl(tmp_path / "labels.jsonl", QWEN_LABELS), "--db", db_path)
+    output = cli("export", "--db", db_path, "--format", "generic", "--out", tmp_path / "out")
+    said = {line.split(" (from ")[0]: line for line in output.splitlines()
+            if line.startswith("Wrote ")}
+    # the harness rejected 0/3 and 1/1, which the readings call right
+    assert "3 read, 2 changed" in said[f"Wrote {tmp_path / 'out' / 'scored.jsonl'}"]
+    assert "3 read, 0 changed" in said[f"Wrote {tmp_path / 'out' / 'replies.jsonl'}"]
+    copied = {}
+    for line in (tmp_path / "out" / "scored.jsonl").read_text().splitlines():
+        record = json.loads(line)
+        for index, pair in enumerate(zip(record["reading"], record["reading_detail"],
+                                         strict=True)):
+            copied[(str(record["idx"]), index)] = pair
+    assert len(copied) == 24
+    check_readings(copied, settled_labels(db_path), queued(db_path))

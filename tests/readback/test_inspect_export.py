@@ -229,3 +229,76 @@ def test_out_in_the_logs_own_folder_never_writes_the_original(written: dict[str,
     output = export(db_path, "--format", "inspect", "--out", log.parent, code=1)
     assert f"Error: {log} already exists; nothing was written" in output
     assert sha(log) == before and [p.name for p in log.parent.iterdir()] == [log.name]
+
+
+def stored_verdicts(db_path):
+    """(task id, sample index, grader) -> the current verdict, of the graders a file brought."""
+    db = open_db(db_path)
+    try:
+        return {(task, sample, grader): outcome for task, sample, grader, outcome in db.execute(
+            "SELECT p.task_id, r.sample_index, v.grader, v.verdict FROM verdicts v "
+            "JOIN replies r ON r.id = v.reply_id JOIN problems p ON p.id = r.problem_id "
+            "WHERE v.current = 1 AND json_extract(v.evidence, '$.source') IS NOT NULL")}
+    finally:
+        db.close()
+
+
+def grader_rows(db_path):
+    result = CliRunner().invoke(main, ["report", "--db", str(db_path), "--format", "json"])
+    assert result.exit_code == 0, result.output
+    (run,) = json.loads(result.output)["runs"]
+    return {g["grader"]: (g["score"], g.get("agreement")) for g in run["graders"]}
+
+
+def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(written, tmp_path):
+    """The added `reading` score and a scorer's values `--edit` set are adjudicate's readings:
+    imported again (into a fresh database, or the one they came from) they are neither a grader
+    of their own nor the scorer's verdicts, which would then agree with the reading by fiat."""
+    db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
+    export(db_path, "--format", "inspect", "--out", tmp_path / "added")
+    export(db_path, "--format", "inspect", "--out", tmp_path / "edited", "--edit", "match")
+    harness = stored_verdicts(db_path)
+    before = grader_rows(db_path)
+    said = {}
+    for copy in ("added", "edited"):
+        fresh = tmp_path / f"{copy}.db"
+        result = CliRunner().invoke(main, ["import", str(tmp_path / copy / "full.eval"),
+                                           "--db", str(fresh)])
+        assert result.exit_code == 0, result.output
+        said[copy] = result.output
+        assert stored_verdicts(fresh) == harness, copy
+    assert "left out" in said["added"] and "as the harness gave them" in said["edited"]
+    for copy in ("added", "edited"):
+        result = CliRunner().invoke(main, ["import", str(tmp_path / copy / "full.eval"),
+                                           "--db", str(db_path)])
+        assert result.exit_code == 0, result.output
+    assert grader_rows(db_path) == before
+
+
+def test_an_export_after_its_copy_came_back_refreshes_the_copys_readings(written, tmp_path):
+    """The copy imported again is a source like the log: the next export writes a copy of each,
+    the `reading` score adjudicate added to the copy replaced by today's readings; a score of
+    that name the harness wrote (here --as-score match) is still refused."""
+    db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS[:1])
+    export(db_path, "--format", "inspect", "--out", tmp_path / "first")
+    result = CliRunner().invoke(main, ["import", str(tmp_path / "first" / "full.eval"),
+                                       "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    more = tmp_path / "more.jsonl"
+    more.write_text(json.dumps({"run": RUN, **FULL_LABELS[1]}) + "\n")
+    assert CliRunner().invoke(main, ["labels", "import", str(more), "--db", str(db_path)]
+                              ).exit_code == 0
+    output = export(db_path, "--format", "inspect", "--out", tmp_path / "second")
+    assert output.count("Wrote ") == 2 and "2 read" in output
+    first = by_sample(read_back(tmp_path / "first" / "full.eval"))
+    copies = [by_sample(read_back(tmp_path / "second" / name))
+              for name in ("full.eval", "full-2.eval")]
+    readings = [{key: scores["reading"]["value"] for key, scores in copy.items()
+                 if "reading" in scores} for copy in copies]
+    assert readings[0] == readings[1]
+    assert "reading" not in first[("b", 1)]  # queued and unread then
+    assert readings[1][("b", 1)] == "C"  # ann's label since, in the copy of the copy too
+    refused = export(db_path, "--format", "inspect", "--out", tmp_path / "third", "--as-score",
+                     "match", code=1)
+    assert "already has a score named 'match'" in refused
+    assert not (tmp_path / "third").exists() or not any((tmp_path / "third").iterdir())

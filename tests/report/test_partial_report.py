@@ -305,3 +305,27 @@ def test_the_headline_says_what_a_partial_reading_rests_on() -> None:
                 f"sample: 30 of the {queued} queued replies") in text
         text = " ".join(render(bounded, fmt).split())
         assert f"bounds: 0 of the {queued} queued replies read, not a random sample" in text
+
+
+def test_a_run_difference_of_partial_readings_says_its_mcnemar_counts_the_known_ones():
+    """Bounds (no sample order) on the reading of two runs of one sample per problem: McNemar
+    can count only the problems whose readings are known, which the unread replies (wrong or
+    right, unknown) are not among; on GSM8K, 0 / 0 and p = 1.0000 sat under bounds of -44.1
+    to +16.8 points with nothing saying so."""
+    recs, _, _ = read_first(30)
+    second, _, _ = read_first(15, seed=8)
+    offset = len(recs)
+    second = [replace(r, reply_id=r.reply_id + offset, run="s") for r in second]
+    one_each = [r for r in recs + second if r.sample_index == 0]
+    report = build_report(one_each, bootstrap=100, seed=1)
+    diff = next(d for d in report.run_differences if d.grader == "reading")
+    assert diff.difference.method == "bounds" and diff.mcnemar is not None
+    assert diff.note == "McNemar counts only the replies read so far"
+    assert [d.note for d in report.run_differences if d.grader != "reading"] == [None] * (
+        len(report.run_differences) - 1)
+    table = render(report, "table")
+    assert "McNemar count only the problems whose readings are known so far" in table.replace(
+        "\n", " ")
+    (row,) = [line for line in table.splitlines()
+              if line.split()[:1] == ["reading"] and line.split()[1] != "−" and " / " in line]
+    assert row.endswith("†")

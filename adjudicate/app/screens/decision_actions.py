@@ -113,5 +113,8 @@ def _group_words(item: QueueItem) -> str:
     if item.kind == "math":
         extraction = main_extraction(item)
         answer = extraction.answer if extraction and extraction.answer else "(none)"
-        return f"answer {answer} · key {item.key or '(none)'}"
+        status = item.key_status  # a questioned key: the group is this problem's replies
+        key = (f"{item.key} → {status.corrected_key}" if status and status.corrected_key
+               else item.key or "(none)")
+        return f"answer {answer} · key {key}" + (" (this problem)" if status else "")
     return f"the same first failing input of {item.benchmark} {item.task_id}"

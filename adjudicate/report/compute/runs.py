@@ -174,6 +174,7 @@ class RunPair:
     column: str
     difference: Change
     mcnemar: McNemar | None
+    partly_read: bool = False  # either side's column is partly read: McNemar counts the read
 
 
 def register_run_pair(plan: EstimatePlan, tables: Sequence[RunTable], ta: int,
@@ -193,18 +194,20 @@ def register_run_pair(plan: EstimatePlan, tables: Sequence[RunTable], ta: int,
             a_only = sum(1 for p in common if side_a.num[p] > side_b.num[p])
             b_only = sum(1 for p in common if side_b.num[p] > side_a.num[p])
             mcnemar = McNemar(a_only, b_only, mcnemar_exact(a_only, b_only))
-        if plan.partly_read(ta, column) or plan.partly_read(tb, column):
+        partly = plan.partly_read(ta, column) or plan.partly_read(tb, column)
+        if partly:
             keep = plan.partial.common_problems(ta, tb, column)
             change: Change = plan.add(StratifiedDiff(
                 side(plan, ta, column, (column,), keep), side(plan, tb, column, (column,), keep),
                 both_sides=True))
         else:
             change = plan.add(RatioDiff(side_a, side_b, replies=side_a.total + side_b.total))
-        found.append(RunPair(a.run, b.run, column, change, mcnemar))
+        found.append(RunPair(a.run, b.run, column, change, mcnemar, partly))
     return found
 
 
 def run_difference(plan: EstimatePlan, benchmark: str, pair: RunPair) -> RunDifference:
     return RunDifference(benchmark, pair.run_a, pair.run_b, pair.column,
                          plan.estimate(pair.difference), pair.mcnemar,
-                         None if pair.mcnemar else RUN_MCNEMAR_NOTE)
+                         RUN_MCNEMAR_NOTE if pair.mcnemar is None
+                         else MCNEMAR_READ_NOTE if pair.partly_read else None)

@@ -3,7 +3,7 @@ every grader's score in every run, the run differences, then each run's own sect
 
 from __future__ import annotations
 
-from ..model import Method, Mode, RunDifference, RunReport
+from ..model import MCNEMAR_READ_NOTE, Method, Mode, RunDifference, RunReport
 from . import formatting as f
 from .blocks import (
     Block,
@@ -170,17 +170,23 @@ def _run_difference(a: str, b: str, diffs: list[RunDifference], level: float) ->
         columns.append("Problems")
     if tested:
         columns += ["Only A / only B", "McNemar p"]
-    rows = []
+    rows, read_only = [], False
     for d in diffs:
         row = [d.grader, f.points_estimate(d.difference)]
         if problems is None:
             row.append(str(d.difference.n_problems))
         if tested:
-            row += [f"{d.mcnemar.a_only} / {d.mcnemar.b_only}" if d.mcnemar else f.DASH,
-                    f.p_value(d.mcnemar.p_value) if d.mcnemar else f.DASH]
+            p = f.p_value(d.mcnemar.p_value) if d.mcnemar else f.DASH
+            if d.mcnemar and d.note == MCNEMAR_READ_NOTE:
+                p, read_only = p + "†", True
+            row += [f"{d.mcnemar.a_only} / {d.mcnemar.b_only}" if d.mcnemar else f.DASH, p]
         rows.append(tuple(row))
     if tested:
         notes = [f"A = {a}, B = {b}: problems only one run passed, and McNemar's exact test."]
+        if read_only:
+            notes.append("† Only A / only B and McNemar count only the problems whose readings "
+                         "are known so far (read, or settled by the graders); the Δ is over "
+                         "every reply once read.")
     else:
         reasons = dict.fromkeys(d.note for d in diffs if d.note)
         notes = [f"No McNemar test: {r.removeprefix('McNemar ')}." for r in reasons]
