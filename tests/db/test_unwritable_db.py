@@ -77,7 +77,7 @@ def test_a_read_only_database_is_one_line_and_unchanged(tmp_path: Path, command:
     assert rows(path) == before
 
 
-def test_review_refuses_a_read_only_database_before_the_app_opens(tmp_path):
+def test_review_refuses_a_read_only_database_before_the_app_opens(tmp_path: Path) -> None:
     """The app would open on it and crash at the first label with a traceback: review needs to
     write every label, so it says so up front, one line, the file untouched."""
     path = build_review_db(tmp_path / "evals.db")  # replies queued: the app would open

@@ -55,7 +55,8 @@ def test_tora_outputs_expand_a_list_of_replies_with_the_key(db: Database, shared
     assert not any("unlike the one their problem holds" in n for n in summary.notes)
 
 
-def test_a_key_field_unlike_the_stored_keys_is_said_at_import(db, shared_data, tmp_path):
+def test_a_key_field_unlike_the_stored_keys_is_said_at_import(db: Database, shared_data: Path,
+                                                              tmp_path: Path) -> None:
     """`ground_truth` of OpenAI's model solutions is a worked solution ending `A: 18`: taken as
     the replies' key, every reply is graded against it (all rejected, 0.0%), so the import says
     how many keys differ from the problems', names lines, and how to keep the stored keys."""

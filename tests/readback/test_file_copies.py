@@ -261,7 +261,7 @@ def test_a_file_imported_again_after_growing_is_copied_as_last_imported(tmp_path
     assert [len(row["reading"]) for row in rows] == [8, 8, 8]
 
 
-def test_a_file_that_brought_only_verdicts_gets_the_readings_of_the_replies_it_scored(tmp_path):
+def test_a_file_that_brought_only_verdicts_gets_the_readings_of_the_replies_it_scored(tmp_path: Path) -> None:
     """The harness's scores come in after grading, from a file of their own (the replies were
     imported before): its copy carries the readings of the replies it scored, and counts the
     readings that differ from its verdicts, as a copy of a file that brought both does."""

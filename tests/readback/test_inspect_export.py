@@ -231,7 +231,7 @@ def test_out_in_the_logs_own_folder_never_writes_the_original(written: dict[str,
     assert sha(log) == before and [p.name for p in log.parent.iterdir()] == [log.name]
 
 
-def stored_verdicts(db_path):
+def stored_verdicts(db_path: Path) -> dict[tuple[str, int, str], str]:
     """(task id, sample index, grader) -> the current verdict, of the graders a file brought."""
     db = open_db(db_path)
     try:
@@ -243,14 +243,15 @@ def stored_verdicts(db_path):
         db.close()
 
 
-def grader_rows(db_path):
+def grader_rows(db_path: Path) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
     result = CliRunner().invoke(main, ["report", "--db", str(db_path), "--format", "json"])
     assert result.exit_code == 0, result.output
     (run,) = json.loads(result.output)["runs"]
     return {g["grader"]: (g["score"], g.get("agreement")) for g in run["graders"]}
 
 
-def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(written, tmp_path):
+def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(written: dict[str, Path],
+                                                                            tmp_path: Path) -> None:
     """The added `reading` score and a scorer's values `--edit` set are adjudicate's readings:
     imported again (into a fresh database, or the one they came from) they are neither a grader
     of their own nor the scorer's verdicts, which would then agree with the reading by fiat."""
@@ -275,7 +276,8 @@ def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(writ
     assert grader_rows(db_path) == before
 
 
-def test_an_export_after_its_copy_came_back_refreshes_the_copys_readings(written, tmp_path):
+def test_an_export_after_its_copy_came_back_refreshes_the_copys_readings(written: dict[str, Path],
+                                                                         tmp_path: Path) -> None:
     """The copy imported again is a source like the log: the next export writes a copy of each,
     the `reading` score adjudicate added to the copy replaced by today's readings; a score of
     that name the harness wrote (here --as-score match) is still refused."""

@@ -307,7 +307,7 @@ def test_the_headline_says_what_a_partial_reading_rests_on() -> None:
         assert f"bounds: 0 of the {queued} queued replies read, not a random sample" in text
 
 
-def test_a_run_difference_of_partial_readings_says_its_mcnemar_counts_the_known_ones():
+def test_a_run_difference_of_partial_readings_says_its_mcnemar_counts_the_known_ones() -> None:
     """Bounds (no sample order) on the reading of two runs of one sample per problem: McNemar
     can count only the problems whose readings are known, which the unread replies (wrong or
     right, unknown) are not among; on GSM8K, 0 / 0 and p = 1.0000 sat under bounds of -44.1
