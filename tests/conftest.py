@@ -5,12 +5,19 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from db.connection import open_db
 from tests.early import EarlyCheck
 from tests.line_worker import LineWorker
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any
+
+    from sqlite_utils import Database
 
 # ../shared/data beside the checkout; ADJUDICATE_SHARED_DATA names it elsewhere (a worktree)
 SHARED_DATA = Path(os.environ.get("ADJUDICATE_SHARED_DATA")
@@ -44,7 +51,7 @@ def shared_data() -> Path:
 
 
 @pytest.fixture(scope="session")
-def inspect_writer():
+def inspect_writer() -> Iterator[Callable[..., Any]]:
     """`inspect_writer(spec, *outs)`: an Inspect log written by inspect_ai itself, from one
     writer process kept for the session (tests/importers/inspect_writer.py): inspect_ai stays
     out of the test process and is loaded once."""
@@ -69,7 +76,7 @@ def db_path(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def db(db_path: Path):
+def db(db_path: Path) -> Iterator[Database]:
     database = open_db(db_path)
     yield database
     database.close()
@@ -84,7 +91,7 @@ def write_jsonl(path: Path, records: list) -> Path:
     return path
 
 
-def dump(database) -> list[str]:
+def dump(database: Database) -> list[str]:
     """Every row of every table, to prove an operation changed nothing."""
     return list(database.conn.iterdump())
 
@@ -93,7 +100,7 @@ TEST_DATA = Path(__file__).resolve().parent / "data"
 
 
 @pytest.fixture
-def small_db(db):
+def small_db(db: Database) -> Database:
     """A database with three math problems (4 replies, run 'm') and one code problem (2, run 'c')."""
     from adjudicate.importers.pipeline import ImportOptions, import_file
 
@@ -104,7 +111,7 @@ def small_db(db):
     return db
 
 
-def reply_ids(database, run: str) -> list[int]:
+def reply_ids(database: Database, run: str) -> list[int]:
     return [r[0] for r in database.execute(
         "SELECT replies.id FROM replies JOIN runs ON runs.id = replies.run_id WHERE runs.name = ? "
         "ORDER BY replies.id", [run])]

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from graders.queue.disputes import code_dispute, code_group_key, dispute_reason, math_dispute, math_group_key
 from graders.registry import GRADERS, GraderSpec
 from graders.verdict import Verdict
+
+if TYPE_CHECKING:
+    from graders.evidence import FirstFailure
 
 
 def _v(grader: str, outcome: str, evidence: dict | None = None) -> Verdict:
@@ -30,11 +35,11 @@ def _v(grader: str, outcome: str, evidence: dict | None = None) -> Verdict:
     ([_v("base", "accept"), _v("plus", "accept"), _v("harness", "accept")], None),
     ([_v("base", "accept"), _v("plus", "reject"), _v("harness", "reject")], "plus_only_fail"),
 ])
-def test_the_rule_reads_votes(verdicts, reason):
+def test_the_rule_reads_votes(verdicts: list, reason: str | None) -> None:
     assert dispute_reason(verdicts) == reason
 
 
-def test_a_registered_peer_votes_with_no_other_edit():
+def test_a_registered_peer_votes_with_no_other_edit() -> None:
     verdicts = {"exact": _v("exact", "accept"), "toy": _v("toy", "reject")}
     with GRADERS.registered(GraderSpec("toy", "math", "a toy")):
         assert dispute_reason(verdicts) == "disagree"
@@ -43,24 +48,26 @@ def test_a_registered_peer_votes_with_no_other_edit():
         assert dispute_reason({"base": _v("base", "accept"), **verdicts}) == "plus_only_fail"
 
 
-def test_group_keys_are_the_ones_stored_before():
+def test_group_keys_are_the_ones_stored_before() -> None:
     # pinned: databases hold these keys, and a group label reads them
     assert math_group_key(" \\dfrac{3}{4}", "\\frac{3}{4} ") == "cdcbd95719787923"
-    first = {"set": "plus", "index": 3, "kind": "wrong_output", "call": "f(1)"}
+    first: FirstFailure = {"set": "plus", "index": 3, "kind": "wrong_output", "call": "f(1)"}
     assert code_group_key("humanevalplus", "HumanEval/0", first) == "93598b9949aacc81"
 
 
-def test_disputes_carry_group_and_suggestion():
+def test_disputes_carry_group_and_suggestion() -> None:
     math = math_dispute({"exact": _v("exact", "reject"), "symbolic": _v("symbolic", "accept")},
                         "x = 9", "9")
     assert math is not None and math.reason == "disagree"
     assert math.group_key == math_group_key("x = 9", "9") and math.suggested_label is None
-    plus = {"first_failure": {"set": "plus", "index": 1, "kind": "timeout"}, "triage": "timeout"}
+    failure: FirstFailure = {"set": "plus", "index": 1, "kind": "timeout"}
+    plus = {"first_failure": failure, "triage": "timeout"}
     code = code_dispute({"base": _v("base", "accept"), "plus": _v("plus", "timeout", plus)},
                         "humanevalplus", "HumanEval/5")
     assert code is not None and code.suggested_label == "timeout"
-    assert code.group_key == code_group_key("humanevalplus", "HumanEval/5", plus["first_failure"])
+    assert code.group_key == code_group_key("humanevalplus", "HumanEval/5", failure)
     odd = {**plus, "triage": "not a label"}
-    assert code_dispute({"base": _v("base", "accept"), "plus": _v("plus", "reject", odd)},
-                        "b", "t").suggested_label is None
+    unlabeled = code_dispute({"base": _v("base", "accept"), "plus": _v("plus", "reject", odd)},
+                             "b", "t")
+    assert unlabeled is not None and unlabeled.suggested_label is None
     assert math_dispute({"exact": _v("exact", "accept")}, "1", "1") is None

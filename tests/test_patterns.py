@@ -89,11 +89,11 @@ CASES = [
 
 
 @pytest.mark.parametrize(("answer", "key", "kind", "detail"), CASES)
-def test_answer_key_pairs_get_their_kind(answer, key, kind, detail):
+def test_answer_key_pairs_get_their_kind(answer: str | None, key: str | None, kind: str, detail: str) -> None:
     assert classify_math(answer, key) == (kind, detail)
 
 
-def test_every_kind_named_in_the_table_is_registered_and_described():
+def test_every_kind_named_in_the_table_is_registered_and_described() -> None:
     assert {kind for _, _, kind, _ in CASES} <= set(KINDS.names())
     assert all(spec.description and spec.title for spec in KINDS)
     assert [spec.name for spec in KINDS if not spec.decidable] == ["suspect_key", "none"]
@@ -103,11 +103,11 @@ def test_every_kind_named_in_the_table_is_registered_and_described():
     ("160.", 160), ("+3", 3), ("−2", -2), ("{12}", 12), ("1 000 000", 1_000_000),
     ("1\\,000", 1000), ("12,34", None), ("1 2", None), ("x", None), ("", None), ("\\frac{1}{0}", None),
 ])
-def test_numbers_parse_strictly(text, value):
+def test_numbers_parse_strictly(text: str, value: int | None) -> None:
     assert parse_number(text) == value
 
 
-def test_the_rules_say_what_they_took():
+def test_the_rules_say_what_they_took() -> None:
     assert unwrap("\\text{5 cm}") == ("5", frozenset({"text", "unit"}))
     assert unwrap("2x") == ("2x", frozenset())
     assert choice_letter("E = mc^2") is None and choice_letter("Because") is None
@@ -118,7 +118,7 @@ def _outcomes(*pairs: str) -> dict[str, str]:
     return dict(pair.split("=") for pair in pairs)
 
 
-def test_the_vector_is_part_of_the_pattern():
+def test_the_vector_is_part_of_the_pattern() -> None:
     float_int = ("exact=reject", "normalized=reject", "symbolic=accept")
     one = math_pattern(_outcomes(*float_int, "mathverify-full=accept"), "160.0", "160")
     other = math_pattern(_outcomes(*float_int, "mathverify-full=reject"), "3.0", "3")
@@ -134,7 +134,7 @@ def test_the_vector_is_part_of_the_pattern():
     assert "mathverify-full rejects" in other.description
 
 
-def test_an_imported_grader_votes_in_the_vector_after_ours_and_is_named_when_it_rejects():
+def test_an_imported_grader_votes_in_the_vector_after_ours_and_is_named_when_it_rejects() -> None:
     float_int = ("exact=reject", "normalized=reject", "symbolic=accept")
     ours = math_pattern(_outcomes(*float_int), "3.0", "3")
     harness = math_pattern(_outcomes("harness=reject", *float_int), "3.0", "3")
@@ -161,11 +161,11 @@ def test_an_imported_grader_votes_in_the_vector_after_ours_and_is_named_when_it_
     Pattern("reordered", "set", (("lm-eval=harness", "accept"),)),  # odd grader names survive
     Pattern("none", "", ()),
 ])
-def test_stored_ids_read_back(pattern):
+def test_stored_ids_read_back(pattern: Pattern) -> None:
     assert parse_pattern(pattern.id) == pattern
 
 
-def test_an_unknown_stored_kind_reads_as_no_pattern():
+def test_an_unknown_stored_kind_reads_as_no_pattern() -> None:
     odd = parse_pattern("from_the_future/exact=reject")
     assert not odd.decidable and odd.spec.name == "none"
 
@@ -174,7 +174,7 @@ def _v(grader: str, outcome: str, evidence: dict | None = None) -> Verdict:
     return Verdict(grader, "1", outcome, evidence or {})
 
 
-def test_disputes_carry_their_pattern():
+def test_disputes_carry_their_pattern() -> None:
     math = math_dispute({"exact": _v("exact", "reject"), "symbolic": _v("symbolic", "accept")},
                         "x = 9", "9")
     assert math is not None
@@ -193,7 +193,8 @@ def test_disputes_carry_their_pattern():
     ("9", "9.."),  # a pair that reads as `same_number` when the key is trusted
     ("x = 9", "\\frac{9}{"),  # and one that reads as `wrapper`
 ])
-def test_a_reply_against_a_suspect_key_gets_the_suspect_kind_whatever_its_answer(answer, key):
+def test_a_reply_against_a_suspect_key_gets_the_suspect_kind_whatever_its_answer(answer: str,
+                                                                                 key: str) -> None:
     verdicts = {"exact": _v("exact", "reject"), "symbolic": _v("symbolic", "reject")}
     dispute = math_dispute(verdicts, answer, key)
     assert dispute is not None and dispute.reason == "suspect_key" and dispute.key_issue
@@ -202,7 +203,7 @@ def test_a_reply_against_a_suspect_key_gets_the_suspect_kind_whatever_its_answer
     assert parse_pattern(dispute.pattern.id) == dispute.pattern
 
 
-def test_graders_agreeing_on_a_suspect_key_still_queue_the_reply_by_the_one_rule():
+def test_graders_agreeing_on_a_suspect_key_still_queue_the_reply_by_the_one_rule() -> None:
     agree = {"exact": _v("exact", "accept"), "symbolic": _v("symbolic", "accept")}
     dispute = math_dispute(agree, "9..", "9..")
     assert dispute is not None and dispute.reason == "suspect_key"

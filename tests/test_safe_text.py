@@ -57,7 +57,7 @@ def acts_on_a_terminal(text: str) -> bool:
         ("$\\frac{3}{4}$ · 2√5 · é · 中文 · 🙂 · x\u200by", None),
     ],
 )
-def test_visible(raw, shown):
+def test_visible(raw: str, shown: str | None) -> None:
     out = visible(raw)
     assert out == (raw if shown is None else shown)
     assert len(out) == len(raw)  # one for one: extraction spans still point at the same text
@@ -66,7 +66,7 @@ def test_visible(raw, shown):
 
 
 @pytest.mark.parametrize("char", UNSAFE)
-def test_every_unsafe_code_point_is_replaced(char):
+def test_every_unsafe_code_point_is_replaced(char: str) -> None:
     out = visible(f"a{char}b")
     assert len(out) == 3 and out[0] == "a" and out[2] == "b" and out[1] != char
     assert not acts_on_a_terminal(out)
@@ -80,7 +80,7 @@ def test_every_unsafe_code_point_is_replaced(char):
         ("\n", "a\nb\tc", "a\nb␉c"),  # the report keeps line breaks, not tabs
     ],
 )
-def test_what_is_kept_is_a_choice(keep, raw, shown):
+def test_what_is_kept_is_a_choice(keep: str, raw: str, shown: str) -> None:
     assert visible(raw, keep=keep) == shown
 
 
@@ -97,7 +97,7 @@ class Outer:
     evidence: dict
 
 
-def test_visible_data_walks_dataclasses_dicts_lists_and_tuples():
+def test_visible_data_walks_dataclasses_dicts_lists_and_tuples() -> None:
     raw = Outer(f"x{ESC}]0;t{BEL}", (Inner(f"{ESC}[2J", 3), Inner(None, 0)),
                 {f"k{ESC}": [f"v{BEL}", 7, None, {"deep": "\x9b"}]})
     clean = visible_data(raw)
@@ -115,7 +115,7 @@ def test_visible_data_walks_dataclasses_dicts_lists_and_tuples():
         ["plain", 1, 2.5, None, True],
     ],
 )
-def test_json_text_is_lossless_and_safe_to_print(value):
+def test_json_text_is_lossless_and_safe_to_print(value: dict | list) -> None:
     text = json_text(value, sort_keys=True)
     assert json.loads(text) == value  # the same value, lone surrogates included
     assert not acts_on_a_terminal(text) and "\u2028" not in text
@@ -152,11 +152,11 @@ def test_json_text_is_lossless_and_safe_to_print(value):
         (None, None),
     ],
 )
-def test_spreadsheet_cell(cell, written):
+def test_spreadsheet_cell(cell: float | int | str | None, written: float | int | str | None) -> None:
     assert spreadsheet_cell(cell) == written
 
 
-def test_numbers_in_a_neutralised_csv_still_read_as_numbers():
+def test_numbers_in_a_neutralised_csv_still_read_as_numbers() -> None:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["key", "answer"])

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_ruff_is_clean():
+def test_ruff_is_clean() -> None:
     if shutil.which("ruff") is None and subprocess.run(
             [sys.executable, "-m", "ruff", "--version"], capture_output=True).returncode != 0:
         pytest.skip("ruff is not installed (it comes with the [test] extra)")

@@ -1,4 +1,5 @@
-"""The headless core and the review app type-check under mypy, configured in pyproject.toml."""
+"""The headless core, the review app and the tests type-check under mypy, configured in
+pyproject.toml."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import tempfile
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -51,7 +53,7 @@ def _mypy(cache_dir: Path, *files: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(_argv(cache_dir, *files), capture_output=True, text=True, cwd=ROOT)
 
 
-def _mypy_config() -> dict:
+def _mypy_config() -> dict[str, Any]:
     return tomllib.loads(CONFIG.read_text())["tool"]["mypy"]
 
 
@@ -60,23 +62,29 @@ def _checked_files() -> list[Path]:
     return [f for p in paths for f in (sorted(p.rglob("*.py")) if p.is_dir() else [p])]
 
 
-def test_config_covers_the_core_and_the_app():
+def test_config_covers_the_core_and_the_app() -> None:
     checked = set(_checked_files())
     configured = {f.relative_to(ROOT).parts[0] for f in checked}
-    assert {"graders", "db", "adjudicate"} <= configured
+    assert {"graders", "db", "adjudicate", "tests"} <= configured
     # every module of the Textual app is a checked source, not merely followed from the CLI
     app = set((ROOT / "adjudicate" / "app").rglob("*.py"))
     assert app and app <= checked
-    # and no override skips following into it or silences its errors
+    # so is every test module and test helper
+    tests = set((ROOT / "tests").rglob("*.py"))
+    assert tests and tests <= checked
+    # and no override skips following into them, silences their errors or lets a test
+    # function go unannotated
     for override in _mypy_config().get("overrides", []):
         modules = override["module"] if isinstance(override["module"], list) else [override["module"]]
-        if any(m in ("adjudicate.*", "adjudicate.app") or m.startswith("adjudicate.app.")
-               for m in modules):
+        if any(m in ("adjudicate.*", "adjudicate.app", "tests", "tests.*")
+               or m.startswith(("adjudicate.app.", "tests.")) for m in modules):
             assert override.get("follow_imports", "normal") == "normal", override
             assert not override.get("ignore_errors", False), override
+        if any(m in ("tests", "tests.*") or m.startswith("tests.") for m in modules):
+            assert override.get("disallow_untyped_defs", True), override
 
 
-def test_core_and_app_are_clean(cache_dir: Path):
+def test_core_and_app_are_clean(cache_dir: Path) -> None:
     result = WHOLE_PACKAGE.result()
     assert result.returncode == 0, (result.stdout + result.stderr)[-4000:]
     # every module under the configured paths was checked, none skipped
@@ -86,7 +94,7 @@ def test_core_and_app_are_clean(cache_dir: Path):
 test_core_and_app_are_clean.start_early = WHOLE_PACKAGE  # type: ignore[attr-defined]
 
 
-def test_config_checks_the_bodies_of_unannotated_functions(cache_dir: Path, tmp_path: Path):
+def test_config_checks_the_bodies_of_unannotated_functions(cache_dir: Path, tmp_path: Path) -> None:
     # check_untyped_defs: an error inside a function without annotations still fails the run
     bad = tmp_path / "bad.py"
     bad.write_text('def total(rows):\n    count: int = "none"\n    return count\n')

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -12,6 +13,10 @@ from adjudicate.report import build_report, render
 from adjudicate.report.records import ScoredReply
 from adjudicate.words import plural, word
 from tests.conftest import write_jsonl
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 # a count of one followed, within three words, by a plural noun or a plural verb
 ONE_WITH_PLURAL = re.compile(
@@ -27,11 +32,11 @@ ONE_WITH_PLURAL = re.compile(
     (1, "erratum", "errata", "1 erratum"), (4, "erratum", "errata", "4 errata"),
     (2, "box", None, "2 boxes"),
 ])
-def test_plural(n, one, many, expected):
+def test_plural(n: int, one: str, many: str | None, expected: str) -> None:
     assert plural(n, one, many) == expected
 
 
-def test_word_agrees_verbs():
+def test_word_agrees_verbs() -> None:
     assert [word(n, "was", "were") for n in (0, 1, 2)] == ["were", "was", "were"]
 
 
@@ -47,7 +52,7 @@ def _one_queued_reply() -> list[ScoredReply]:
 
 
 @pytest.mark.parametrize("fmt", ["table", "markdown", "html"])
-def test_a_report_on_one_queued_reply_speaks_in_the_singular(fmt):
+def test_a_report_on_one_queued_reply_speaks_in_the_singular(fmt: str) -> None:
     text = render(build_report(_one_queued_reply(), bootstrap=50, seed=0), fmt)
     assert ONE_WITH_PLURAL.findall(text) == []
     flat = " ".join(text.split())
@@ -55,7 +60,7 @@ def test_a_report_on_one_queued_reply_speaks_in_the_singular(fmt):
     assert "The one labeled reading was read one by one" in flat
 
 
-def test_import_and_grade_speak_in_the_singular(tmp_path):
+def test_import_and_grade_speak_in_the_singular(tmp_path: Path) -> None:
     db = tmp_path / "one.db"
     problems = write_jsonl(tmp_path / "p.jsonl", [{"unique_id": "p1", "problem": "1+1?",
                                                    "answer": "2"}])

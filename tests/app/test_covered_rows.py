@@ -4,6 +4,8 @@ child covers them and where none does (the rows below the empty view's message).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.segment import Segment
 from textual.geometry import Region
 from textual.widget import Widget
@@ -12,8 +14,13 @@ from adjudicate.app import make_app
 from adjudicate.app.session import QueueFilter
 from adjudicate.app.widgets.covered import Covered
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def assert_covered_rows_are_textuals(app) -> None:
+    from textual.app import App
+
+
+def assert_covered_rows_are_textuals(app: App[None]) -> None:
     covered = [w for w in [app.screen, *app.screen.query("*")] if isinstance(w, Covered)]
     assert len(covered) >= 4  # the screen, the item row, the switcher, the shown item view
     for widget in covered:
@@ -27,7 +34,7 @@ def assert_covered_rows_are_textuals(app) -> None:
             list(Segment.simplify(s)) for s in textuals], widget
 
 
-async def test_the_covered_containers_draw_the_rows_textual_draws(review_db):
+async def test_the_covered_containers_draw_the_rows_textual_draws(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()

@@ -29,6 +29,7 @@ def read_acks(process: subprocess.Popen, wanted: int | None, timeout: float = 60
     """Reply ids acknowledged on screen, until `wanted` of them (or DONE) arrive."""
     acked: list[int] = []
     deadline = time.monotonic() + timeout
+    assert process.stdout is not None
     for line in process.stdout:
         if line.startswith("ACK "):
             acked.append(int(line.split()[1]))
@@ -53,7 +54,7 @@ def integrity(db: Path) -> str:
     # kill a session in the middle of labeling, right after the Nth acknowledgement
     (-1, False),
 ])
-def test_sigkill_loses_no_acknowledged_label(review_db, count, hold):
+def test_sigkill_loses_no_acknowledged_label(review_db: Path, count: int, hold: bool) -> None:
     process = start(review_db, "ann", count, hold=hold)
     try:
         acked = read_acks(process, wanted=6)
@@ -75,7 +76,7 @@ def test_sigkill_loses_no_acknowledged_label(review_db, count, hold):
 
 
 @pytest.mark.slow
-def test_sigkill_of_the_command_in_a_real_terminal_loses_nothing_on_screen(review_db):
+def test_sigkill_of_the_command_in_a_real_terminal_loses_nothing_on_screen(review_db: Path) -> None:
     terminal = Terminal(review_db, "ann")
     try:
         assert terminal.expect("1 of 10"), terminal.screen[-500:]
@@ -93,7 +94,7 @@ def test_sigkill_of_the_command_in_a_real_terminal_loses_nothing_on_screen(revie
 
 
 @pytest.mark.slow
-def test_two_reviewers_label_one_database_at_once(tmp_path):
+def test_two_reviewers_label_one_database_at_once(tmp_path: Path) -> None:
     db = build_review_db(tmp_path / "shared.db", math_runs=tuple(f"run{i}" for i in range(6)))
     sessions = {name: start(db, name, -1) for name in ("ann", "bob")}
     acked = {}

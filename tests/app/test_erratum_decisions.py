@@ -36,7 +36,7 @@ MORE_REPLIES = [
 
 
 @pytest.fixture
-def two_keys_of_15(tmp_path) -> Path:
+def two_keys_of_15(tmp_path: Path) -> Path:
     """Problem 0's key 15 is wrong (16.5), problem 2's key 15 is right; graded."""
     path = tmp_path / "errata.db"
     db = open_db(path)
@@ -62,7 +62,7 @@ def labeled(path: Path) -> dict[tuple[str, str], str]:
         db.close()
 
 
-async def test_a_group_label_on_a_corrected_key_stays_with_its_problem(two_keys_of_15):
+async def test_a_group_label_on_a_corrected_key_stays_with_its_problem(two_keys_of_15: Path) -> None:
     app = make_app(two_keys_of_15, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = await correct_the_first_key(pilot)  # problem 0: 15 -> 16.5
@@ -79,7 +79,7 @@ async def test_a_group_label_on_a_corrected_key_stays_with_its_problem(two_keys_
 
 
 async def test_a_pattern_decision_leaves_out_replies_read_against_a_corrected_key(
-        two_keys_of_15):
+        two_keys_of_15: Path) -> None:
     app = make_app(two_keys_of_15, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await correct_the_first_key(pilot)  # problem 0: 15 -> 16.5, so its 15.0 is wrong
@@ -99,7 +99,7 @@ async def test_a_pattern_decision_leaves_out_replies_read_against_a_corrected_ke
     assert ("0", "15.0") not in found  # 15.0 is wrong against problem 0's corrected key 16.5
 
 
-def test_conflicts_grouped_by_pair_keep_a_corrected_problem_apart(two_keys_of_15):
+def test_conflicts_grouped_by_pair_keep_a_corrected_problem_apart(two_keys_of_15: Path) -> None:
     """The conflicts view's `g` (by answer and key, or by pattern) adjudicates a group in one
     decision: the same rule as the group label."""
     db = open_db(two_keys_of_15)

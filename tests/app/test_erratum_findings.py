@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -20,13 +21,19 @@ from adjudicate.cli import main
 from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
+from tests.app.waiting import shown_item
 from tests.errata.data import copy_errata_db
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from adjudicate.report import Report
 
 SIZE = (140, 44)
 
 
 @pytest.fixture
-def errata_db(tmp_path, graded_errata_db) -> Path:
+def errata_db(tmp_path: Path, graded_errata_db: Path) -> Path:
     return copy_errata_db(graded_errata_db, tmp_path)
 
 
@@ -42,13 +49,13 @@ async def until(pilot: Pilot, condition: Callable[[], bool], what: str) -> None:
 async def correct_the_first_key(pilot: Pilot) -> int:
     """`k`, wrong, 16.5 with a note; waits for the regrade; returns the reply it was on."""
     app = pilot.app
-    first = app.screen.item.reply_id
+    first = shown_item(app).reply_id
     await pilot.press("k")
     await until(pilot, lambda: isinstance(app.screen, KeyErratumDialog), "the key dialog")
     await pilot.press("w", *"16.5", "tab", *"11 pens", "enter")
     await until(pilot, lambda: not isinstance(app.screen, KeyErratumDialog), "dialog closed")
     await app.workers.wait_for_complete()
-    await until(pilot, lambda: app.screen.item.reply_id != first, "moved on")
+    await until(pilot, lambda: shown_item(app).reply_id != first, "moved on")
     return first
 
 
@@ -66,7 +73,7 @@ def state(path: Path, reply_id: int) -> tuple[list, list, str]:
     return errata, label, listed.output
 
 
-def report(path: Path):
+def report(path: Path) -> Report:
     db = open_db(path)
     try:
         return build_report(records_from_db(db), errata=errata_from_db(db), bootstrap=20)
@@ -75,7 +82,7 @@ def report(path: Path):
 
 
 async def test_labeling_the_reply_after_k_keeps_the_erratum_and_reads_against_the_new_key(
-        errata_db):
+        errata_db: Path) -> None:
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = await correct_the_first_key(pilot)
@@ -92,7 +99,7 @@ async def test_labeling_the_reply_after_k_keeps_the_erratum_and_reads_against_th
     assert fixed.bad_keys == ()
 
 
-async def test_a_group_label_after_k_keeps_the_erratum(errata_db):
+async def test_a_group_label_after_k_keeps_the_erratum(errata_db: Path) -> None:
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = await correct_the_first_key(pilot)
@@ -107,7 +114,7 @@ async def test_a_group_label_after_k_keeps_the_erratum(errata_db):
     assert label == [("correct",)]
 
 
-async def test_ctrl_k_retracts_after_a_confirmation_saying_what_changes(errata_db):
+async def test_ctrl_k_retracts_after_a_confirmation_saying_what_changes(errata_db: Path) -> None:
     from adjudicate.app.dialogs.retract_erratum import RetractErratumDialog
 
     app = make_app(errata_db, "ann")
@@ -138,7 +145,7 @@ async def test_ctrl_k_retracts_after_a_confirmation_saying_what_changes(errata_d
     assert report(errata_db).errata == ()
 
 
-async def test_undoing_the_k_asks_first_and_then_retracts(errata_db):
+async def test_undoing_the_k_asks_first_and_then_retracts(errata_db: Path) -> None:
     from adjudicate.app.dialogs.retract_erratum import RetractErratumDialog
 
     app = make_app(errata_db, "ann")
@@ -157,7 +164,7 @@ async def test_undoing_the_k_asks_first_and_then_retracts(errata_db):
     assert state(errata_db, first)[:2] == ([], [])
 
 
-def test_labels_import_after_k_keeps_the_erratum(errata_db, tmp_path):
+def test_labels_import_after_k_keeps_the_erratum(errata_db: Path, tmp_path: Path) -> None:
     from db.errata import record_erratum
     from tests.conftest import write_jsonl
     from tests.errata.data import reply_ids
@@ -175,11 +182,11 @@ def test_labels_import_after_k_keeps_the_erratum(errata_db, tmp_path):
     assert "11 pens" in listed
 
 
-def key_text(app) -> str:
+def key_text(app: App[None]) -> str:
     return str(app.screen.query_one("#math-key", Static).render())
 
 
-async def test_the_review_screen_shows_the_corrected_key_and_who_gave_it(errata_db):
+async def test_the_review_screen_shows_the_corrected_key_and_who_gave_it(errata_db: Path) -> None:
     """Issue 23.6: after a correction the screen showed the old key alone."""
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
@@ -199,7 +206,7 @@ async def test_the_review_screen_shows_the_corrected_key_and_who_gave_it(errata_
 
 
 async def test_screen_errata_file_and_report_name_the_same_key_when_one_reviewer_gives_none(
-        errata_db):
+        errata_db: Path) -> None:
     """bob calls the key wrong without a correction, ann gives 16.5: all three say 16.5 (the
     report used to call the reviewers in disagreement while the errata file named 16.5)."""
     from adjudicate.grading.errata_stage import regrade_errata
@@ -226,7 +233,7 @@ async def test_screen_errata_file_and_report_name_the_same_key_when_one_reviewer
         ("16.5", "scored with the corrected key", 3)]
 
 
-def test_the_retraction_says_what_the_report_does_then(errata_db):
+def test_the_retraction_says_what_the_report_does_then(errata_db: Path) -> None:
     from adjudicate.app.dialogs.retract_erratum import retraction_text
     from db.errata import record_erratum, retraction_effect
     from db.labels import record_label

@@ -20,7 +20,7 @@ from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.report import build_report
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, shown_item
 from tests.conftest import write_jsonl
 from tests.errata.data import copy_errata_db
 from tests.grading.test_probe_stage import PROBLEM, SAMPLES
@@ -30,12 +30,12 @@ GUIDELINES = "# Labeling guidelines\n\n- **correct**: the final answer equals th
 
 
 @pytest.fixture
-def errata_db(tmp_path, graded_errata_db) -> Path:
+def errata_db(tmp_path: Path, graded_errata_db: Path) -> Path:
     return copy_errata_db(graded_errata_db, tmp_path)
 
 
 @pytest.fixture(scope="module")
-def code_db(tmp_path_factory) -> Path:
+def code_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Toy/7, whose reference returns 0 for size(7): samples from runs a and b, graded."""
     folder = tmp_path_factory.mktemp("code")
     path = folder / "code.db"
@@ -59,7 +59,7 @@ def text_of(widget: Static) -> str:
     return str(widget.render())
 
 
-async def test_math_reference_opens_at_its_final_answer_and_closes(errata_db):
+async def test_math_reference_opens_at_its_final_answer_and_closes(errata_db: Path) -> None:
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         panel = app.screen.query_one(ReferencePanel)
@@ -78,7 +78,7 @@ async def test_math_reference_opens_at_its_final_answer_and_closes(errata_db):
         assert not panel.display
 
 
-async def test_code_reference_shows_the_canonical_solution_and_the_contract(code_db):
+async def test_code_reference_shows_the_canonical_solution_and_the_contract(code_db: Path) -> None:
     app = make_app(code_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("v")
@@ -91,7 +91,7 @@ async def test_code_reference_shows_the_canonical_solution_and_the_contract(code
 
 
 async def test_the_minimal_input_comes_first_with_the_other_samples_and_o_shows_the_original(
-        code_db):
+        code_db: Path) -> None:
     app = make_app(code_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         # the queue's first sample: a#0, `return abs(x)`, whose first failure is size(7)
@@ -111,7 +111,7 @@ async def test_the_minimal_input_comes_first_with_the_other_samples_and_o_shows_
         assert "size(-1)" in text_of(tests)
 
 
-async def test_a_minimal_input_not_computed_yet_says_to_run_grade(tmp_path):
+async def test_a_minimal_input_not_computed_yet_says_to_run_grade(tmp_path: Path) -> None:
     path = tmp_path / "code.db"
     db = open_db(path)
     import_file(db, str(write_jsonl(tmp_path / "p.jsonl", [PROBLEM])), ImportOptions())
@@ -131,7 +131,7 @@ async def test_a_minimal_input_not_computed_yet_says_to_run_grade(tmp_path):
         assert "Minimal failing input" in lines and "not computed yet" not in lines
 
 
-async def test_a_corrected_key_is_recorded_regraded_and_changes_the_report(errata_db):
+async def test_a_corrected_key_is_recorded_regraded_and_changes_the_report(errata_db: Path) -> None:
     db = open_db(errata_db)
     before = build_report(records_from_db(db), errata=errata_from_db(db), bootstrap=20)
     db.close()
@@ -157,11 +157,12 @@ async def test_a_corrected_key_is_recorded_regraded_and_changes_the_report(errat
     assert symbolic == [2, 3]  # 15 and 4 match before; 16.5 twice and 4 after
 
 
-async def test_k_then_ambiguous_excludes_the_problem_and_escape_records_nothing(errata_db):
+async def test_k_then_ambiguous_excludes_the_problem_and_escape_records_nothing(errata_db: Path) -> None:
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await press_and_wait(pilot, "k", screen=KeyErratumDialog)
-        first = (await press_and_wait(pilot, "escape", screen=ReviewScreen)).item.reply_id
+        await press_and_wait(pilot, "escape", screen=ReviewScreen)
+        first = shown_item(app).reply_id
         await press_and_wait(pilot, "k", screen=KeyErratumDialog)
         await press_and_wait(pilot, "a", *"which pens", "enter", screen=ReviewScreen)
     db = open_db(errata_db)
@@ -172,7 +173,7 @@ async def test_k_then_ambiguous_excludes_the_problem_and_escape_records_nothing(
     assert [b.problem for b in report.bad_keys] == ["0"]
 
 
-async def test_the_guidelines_panel_toggles_with_i(errata_db):
+async def test_the_guidelines_panel_toggles_with_i(errata_db: Path) -> None:
     app = make_app(errata_db, "ann", guidelines=GUIDELINES)
     async with app.run_test(size=SIZE) as pilot:
         panel = app.screen.query_one(GuidelinesPanel)
@@ -187,7 +188,7 @@ async def test_the_guidelines_panel_toggles_with_i(errata_db):
         assert not panel.display
 
 
-async def test_without_guidelines_i_does_nothing(errata_db):
+async def test_without_guidelines_i_does_nothing(errata_db: Path) -> None:
     app = make_app(errata_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i")

@@ -21,5 +21,5 @@ from adjudicate.app.formatting import split_evidence
     ({"key": "3", "gold": None, "reason": "no answer"}, None, "3",
      [("gold", None), ("reason", "no answer")]),
 ])
-def test_split_evidence(evidence, answer, key, rest):
+def test_split_evidence(evidence: dict, answer: str | None, key: str, rest: list) -> None:
     assert split_evidence(evidence) == (answer, key, rest)

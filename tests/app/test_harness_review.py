@@ -3,6 +3,8 @@ it, and a label on the reply it disputed."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicate.app import make_app
 from adjudicate.grading.math_pipeline import grade_math_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
@@ -12,8 +14,11 @@ from db.queue import QueueFilter
 from tests.app.conftest import labels_on_disk
 from tests.importers.harness_files import qwen_file
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-async def test_the_harness_verdict_is_shown_filtered_on_and_labeled(tmp_path):
+
+async def test_the_harness_verdict_is_shown_filtered_on_and_labeled(tmp_path: Path) -> None:
     db_path = tmp_path / "h.db"
     db = open_db(db_path)
     import_file(db, str(qwen_file(tmp_path / "qwen.jsonl")), ImportOptions(

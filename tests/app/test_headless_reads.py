@@ -9,7 +9,7 @@ HEADLESS = ["db.queue", "db.review_item", "db.review_progress", "db.labels",
             "adjudicate.app.session", "adjudicate.app.formatting"]
 
 
-def test_reads_and_session_do_not_import_textual():
+def test_reads_and_session_do_not_import_textual() -> None:
     code = (
         "import importlib, sys\n"
         f"for name in {HEADLESS!r}:\n"

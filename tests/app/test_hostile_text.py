@@ -4,6 +4,7 @@ holds none of them (only Textual's own colours and cursor moves), on every scree
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,9 +21,18 @@ from adjudicate.app.widgets.reply_view import ReplyView
 from adjudicate.safe_text import visible
 from db.connection import open_db
 from tests.app.conftest import queue_order
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, shown_item
 from tests.hostile_db import PAYLOAD, REVIEWER, build_hostile_db, unsafe_characters
 from tests.label_states import labels_for
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from textual.app import App
+    from textual.pilot import Pilot
+
+    from db.review_item import QueueItem
 
 SIZE = (120, 40)
 # What Textual itself writes between the cells: colours (SGR) and cursor positions.
@@ -30,41 +40,41 @@ TEXTUAL_OWN = re.compile(r"\x1b\[[0-9;]*m|\x1b\[\d+;\d+H")
 
 
 @pytest.fixture
-def hostile_db(tmp_path):
+def hostile_db(tmp_path: Path) -> Path:
     return build_hostile_db(tmp_path / "hostile.db", tmp_path)
 
 
-async def go_to(pilot, db_path, wanted) -> None:
+async def go_to(pilot: Pilot[None], db_path: Path, wanted: Callable[[QueueItem], bool]) -> None:
     """Move to the first queued item for which `wanted(item)` holds (from the start)."""
     size = len(queue_order(db_path))
     for _ in range(size):
         await pilot.press("left")
     for _ in range(size):
-        if wanted(pilot.app.screen.item):
+        if wanted(shown_item(pilot.app)):
             return
         await pilot.press("right")
     raise AssertionError("no such item in the queue")
 
 
-async def go_to_noted_reply(pilot, db_path) -> None:
+async def go_to_noted_reply(pilot: Pilot[None], db_path: Path) -> None:
     """The first math reply: the one REVIEWER labeled and wrote a note on."""
     noted = next(reply_id for reply_id, kind, _ in queue_order(db_path) if kind == "math")
     await go_to(pilot, db_path, lambda item: item.reply_id == noted)
 
 
-def drawn(app) -> str:
+def drawn(app: App[None]) -> str:
     """Exactly what the app would write to the terminal for its current screen (Textual's
     compositor output; the headless test driver itself writes nothing)."""
     return app.screen._compositor.render_full_update().render_segments(app.console)
 
 
-def assert_drawn_safely(app, shown: str = "␛") -> None:
+def assert_drawn_safely(app: App[None], shown: str = "␛") -> None:
     cells = TEXTUAL_OWN.sub("", drawn(app))
     assert unsafe_characters(cells) == set(), type(app.screen).__name__
     assert shown in cells  # the hostile text is on screen, neutralised
 
 
-async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
+async def test_every_screen_and_dialog_draws_no_escapes(hostile_db: Path) -> None:
     app = make_app(hostile_db, REVIEWER)  # the reviewer's own name is hostile too
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -115,7 +125,7 @@ async def test_every_screen_and_dialog_draws_no_escapes(hostile_db):
         assert_drawn_safely(app, "")
 
 
-async def test_the_highlighted_span_is_the_extracted_answer(hostile_db):
+async def test_the_highlighted_span_is_the_extracted_answer(hostile_db: Path) -> None:
     # BEL, backspace and CR come before the answer: had any been dropped rather than replaced,
     # the highlight would start that many characters late
     app = make_app(hostile_db, "carol")
@@ -129,7 +139,7 @@ async def test_the_highlighted_span_is_the_extracted_answer(hostile_db):
         assert highlighted == visible(f"9{PAYLOAD}")
 
 
-async def test_a_note_saved_over_a_hostile_one_is_inert(hostile_db):
+async def test_a_note_saved_over_a_hostile_one_is_inert(hostile_db: Path) -> None:
     # the dialog opens with the note as shown (stand-ins), so saving it stores no escapes
     app = make_app(hostile_db, REVIEWER)
     async with app.run_test(size=SIZE) as pilot:

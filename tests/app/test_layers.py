@@ -20,14 +20,14 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-def test_only_the_session_imports_the_store():
+def test_only_the_session_imports_the_store() -> None:
     """The session is session.py and the layers under it (session_cursor.py, ...)."""
     offenders = {str(p.relative_to(APP)): sorted(m for m in _imports(p) if m.split(".")[0] == "db")
                  for p in APP.rglob("*.py") if not p.name.startswith("session")}
     assert {p: m for p, m in offenders.items() if m} == {}
 
 
-def test_help_imports_no_screen():
+def test_help_imports_no_screen() -> None:
     screens = {m for m in _imports(APP / "screens" / "help.py") if m.startswith("adjudicate.app.screens")}
     assert screens == set()
     code = ("import sys, adjudicate.app.screens.help\n"
@@ -36,7 +36,7 @@ def test_help_imports_no_screen():
     assert result.stdout.strip() == "['adjudicate.app.screens.help']"
 
 
-def test_a_label_key_that_is_taken_is_found():
+def test_a_label_key_that_is_taken_is_found() -> None:
     from textual.binding import Binding
 
     from adjudicate.app.keymap import QUEUE_BINDINGS, duplicate_keys

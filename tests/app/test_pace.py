@@ -5,6 +5,7 @@ so the pace is exact; the app is driven with Pilot and the line read as drawn.""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -16,7 +17,13 @@ from adjudicate.app.screens.review import ReviewScreen
 from db.connection import open_db
 from db.review_progress import progress
 from tests.app.builders import build_review_db
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, review_screen, shown_item
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from textual.app import App
+    from textual.pilot import Pilot
 
 
 class Clock:
@@ -30,27 +37,27 @@ class Clock:
 
 
 @pytest.fixture
-def clock(monkeypatch) -> Clock:
+def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
     clock = Clock()
     monkeypatch.setattr("db.labels.now", clock)
     return clock
 
 
 @pytest.fixture
-def two_runs(tmp_path):
+def two_runs(tmp_path: Path) -> Path:
     """17 queued replies: the \\dfrac{3}{4} pattern six times among them."""
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 
 
-async def progress_line(app, pilot) -> str:
+async def progress_line(app: App[None], pilot: Pilot[None]) -> str:
     """The progress line once a recount asked for now is on screen."""
-    screen = app.screen
+    screen = review_screen(app)
     screen.recount_progress()  # a timer's recount may take over: wait for the last one
     await press_and_wait(pilot, screen=ReviewScreen, ready=lambda s: s.progress_settled)
     return str(screen.query_one("#progress-line").render())
 
 
-async def test_a_pattern_decision_is_no_pace(two_runs):  # real time: microseconds apart
+async def test_a_pattern_decision_is_no_pace(two_runs: Path) -> None:  # real time: microseconds apart
     app = make_app(two_runs, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         await press_and_wait(pilot, "p", screen=PatternsScreen)
@@ -63,11 +70,11 @@ async def test_a_pattern_decision_is_no_pace(two_runs):  # real time: microsecon
     assert line.endswith("—/min · — left"), line  # six labels in one decision: no pace yet
 
 
-async def test_pace_and_time_left_come_from_the_one_by_one_labels(two_runs, clock):
+async def test_pace_and_time_left_come_from_the_one_by_one_labels(two_runs: Path, clock: Clock) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
-        review = await press_and_wait(pilot, screen=ReviewScreen)
-        while review.item.kind != "code":
+        await press_and_wait(pilot, screen=ReviewScreen)
+        while shown_item(app).kind != "code":
             await pilot.press("right")
         for _ in range(3):  # the three code samples read one by one, 30 s apart: 2 a minute
             await press_and_wait(pilot, "b", screen=ReviewScreen)

@@ -3,6 +3,8 @@ then read the events, batch ids and kept labels back through a fresh connection.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from textual.widgets import Checkbox, DataTable, Input
 
@@ -21,17 +23,23 @@ from tests.app.builders import build_review_db
 from tests.app.conftest import labels_on_disk
 from tests.app.waiting import press_and_wait
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from pathlib import Path
+
+    from textual.app import App
+
 SIZE = (120, 40)
 FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
 
 
 @pytest.fixture
-def two_runs(tmp_path):
+def two_runs(tmp_path: Path) -> Path:
     """The \\dfrac{3}{4} pair three times in each of two runs, among the usual replies."""
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 
 
-def members(path, pattern: str = FRACTION) -> list[int]:
+def members(path: Path, pattern: str = FRACTION) -> list[int]:
     db = open_db(path, create=False)
     try:
         return [r for (r,) in db.execute(
@@ -40,7 +48,7 @@ def members(path, pattern: str = FRACTION) -> list[int]:
         db.close()
 
 
-def rows(path, sql: str, params=()) -> list[tuple]:
+def rows(path: Path, sql: str, params: Sequence[object] = ()) -> list[tuple]:
     db = open_db(path, create=False)
     try:
         return [tuple(row) for row in db.execute(sql, list(params))]
@@ -48,17 +56,17 @@ def rows(path, sql: str, params=()) -> list[tuple]:
         db.close()
 
 
-def label(path, reply_id: int, reviewer: str, name: str) -> None:
+def label(path: Path, reply_id: int, reviewer: str, name: str) -> None:
     db = open_db(path)
     record_label(db, reply_id, reviewer, name)
     db.close()
 
 
-def body(app) -> str:
+def body(app: App[None]) -> str:
     return str(app.screen.query_one("#decision-body").render())
 
 
-async def test_a_pattern_is_settled_in_one_decision_and_undone_whole_in_a_new_session(two_runs):
+async def test_a_pattern_is_settled_in_one_decision_and_undone_whole_in_a_new_session(two_runs: Path) -> None:
     ids = members(two_runs)
     label(two_runs, ids[0], "ann", "incorrect")  # read one by one before: kept
     label(two_runs, ids[1], "bob", "correct")
@@ -96,7 +104,7 @@ async def test_a_pattern_is_settled_in_one_decision_and_undone_whole_in_a_new_se
                           "AND action = 'undo'") == [(5,)]
 
 
-async def test_r_replaces_my_earlier_labels_too(two_runs):
+async def test_r_replaces_my_earlier_labels_too(two_runs: Path) -> None:
     ids = members(two_runs)
     label(two_runs, ids[0], "ann", "incorrect")
     app = make_app(two_runs, "ann")
@@ -112,7 +120,7 @@ async def test_r_replaces_my_earlier_labels_too(two_runs):
     assert rows(two_runs, "SELECT written, kept FROM label_batches") == [(6, 0)]
 
 
-async def test_no_pattern_is_read_one_by_one_not_settled_at_once(two_runs):
+async def test_no_pattern_is_read_one_by_one_not_settled_at_once(two_runs: Path) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
         screen = await press_and_wait(pilot, "p", screen=PatternsScreen)
@@ -130,7 +138,7 @@ async def test_no_pattern_is_read_one_by_one_not_settled_at_once(two_runs):
     assert rows(two_runs, "SELECT COUNT(*) FROM label_events") == [(0,)]
 
 
-async def test_everything_in_a_filtered_view_is_labeled_in_one_decision(two_runs):
+async def test_everything_in_a_filtered_view_is_labeled_in_one_decision(two_runs: Path) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
         dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
@@ -152,7 +160,7 @@ async def test_everything_in_a_filtered_view_is_labeled_in_one_decision(two_runs
         assert labels_on_disk(two_runs, "ann") == {}
 
 
-async def test_a_view_holding_math_and_code_is_not_labeled_at_once(two_runs):
+async def test_a_view_holding_math_and_code_is_not_labeled_at_once(two_runs: Path) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
         review = await press_and_wait(pilot, "V", screen=ReviewScreen)
@@ -160,7 +168,7 @@ async def test_a_view_holding_math_and_code_is_not_labeled_at_once(two_runs):
     assert rows(two_runs, "SELECT COUNT(*) FROM label_events") == [(0,)]
 
 
-async def test_a_bad_regular_expression_is_explained_in_the_filter_dialog(two_runs):
+async def test_a_bad_regular_expression_is_explained_in_the_filter_dialog(two_runs: Path) -> None:
     app = make_app(two_runs, "ann")
     async with app.run_test(size=SIZE) as pilot:
         dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
@@ -176,7 +184,7 @@ async def test_a_bad_regular_expression_is_explained_in_the_filter_dialog(two_ru
         assert len(review.session.rows) == 2
 
 
-async def test_a_group_of_conflicts_is_adjudicated_at_once(two_runs):
+async def test_a_group_of_conflicts_is_adjudicated_at_once(two_runs: Path) -> None:
     ids = members(two_runs)
     for reply_id in ids:
         label(two_runs, reply_id, "ann", "correct")

@@ -3,6 +3,8 @@ shown, and how many ran; a tally the budget did not stop says nothing of it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicate.app import make_app
 from adjudicate.app.widgets import code_view
 from adjudicate.app.widgets.failure_lines import tally_lines
@@ -11,10 +13,14 @@ from db.probes import save_tallies
 from graders.code.probe_budget import RUNS_SPENT, SAMPLE_SPENT, ProbeLimits, stop_note
 from tests.app.evidence_builder import TALLY, build_evidence_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
 SIZE = (140, 44)
 
 
-async def test_the_code_item_says_the_probes_stopped_at_the_budget(tmp_path):
+async def test_the_code_item_says_the_probes_stopped_at_the_budget(tmp_path: Path) -> None:
     path = build_evidence_db(tmp_path / "evidence.db")
     db = open_db(path)
     (problem_id,) = db.execute("SELECT id FROM problems WHERE task_id = 'HumanEval/22'").fetchone()
@@ -33,7 +39,7 @@ async def test_the_code_item_says_the_probes_stopped_at_the_budget(tmp_path):
         assert "a sample may spend 2 CPU s on a problem's inputs" in lines
 
 
-def test_a_tally_the_budget_did_not_stop_says_nothing_of_it():
+def test_a_tally_the_budget_did_not_stop_says_nothing_of_it() -> None:
     shown = " ".join(line.plain for line in tally_lines(TALLY))
     assert "18 of 20 samples" in shown and "budget" not in shown
     both = stop_note(3, 9, {SAMPLE_SPENT, RUNS_SPENT}, ProbeLimits(runs=10, sample_cpu_s=0.5))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -17,19 +18,34 @@ from db.queue import (
     load_queue,
     resume_index,
 )
-from db.review_item import group_members, load_item
+from db.review_item import QueueItem, group_members, load_item
 from db.review_progress import conflicts, label_rate, progress
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
+    from db.queue import QueueRow
 
 
 @pytest.fixture
-def db(review_db):
+def db(review_db: Path) -> Iterator[Database]:
     database = open_db(review_db)
     yield database
     database.close()
 
 
-def tasks(db, rows):
-    return [load_item(db, r.reply_id, "ann").task_id for r in rows]
+def anns_item(db: Database, reply_id: int) -> QueueItem:
+    """The item as ann sees it (the test expects one)."""
+    item = load_item(db, reply_id, "ann")
+    assert item is not None, reply_id
+    return item
+
+
+def tasks(db: Database, rows: Iterable[QueueRow]) -> list[str]:
+    return [anns_item(db, r.reply_id).task_id for r in rows]
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -42,26 +58,26 @@ def tasks(db, rows):
     ("base passes; plus fails", (("base", "accept"), ("plus", "reject"))),
     ("", ()),
 ])
-def test_grader_patterns_parse(text, expected):
+def test_grader_patterns_parse(text: str, expected: tuple) -> None:
     assert parse_grader_pattern(text) == expected
 
 
 @pytest.mark.parametrize("text", ["exact", "exact maybe", "exact rejects symbolic accepts"])
-def test_bad_grader_patterns_say_how_to_write_one(text):
+def test_bad_grader_patterns_say_how_to_write_one(text: str) -> None:
     with pytest.raises(ValueError, match="GRADER OUTCOME"):
         parse_grader_pattern(text)
 
 
-def test_queue_is_problem_by_problem_with_groups_together(db):
+def test_queue_is_problem_by_problem_with_groups_together(db: Database) -> None:
     rows = load_queue(db, "ann")
     assert len(rows) == 10
     assert tasks(db, rows)[:3] == ["test/algebra/1.json"] * 3
-    assert len({load_item(db, r.reply_id, "ann").group_key for r in rows[:3]}) == 1
-    assert [load_item(db, r.reply_id, "ann").kind for r in rows] == ["math"] * 7 + ["code"] * 3
+    assert len({anns_item(db, r.reply_id).group_key for r in rows[:3]}) == 1
+    assert [anns_item(db, r.reply_id).kind for r in rows] == ["math"] * 7 + ["code"] * 3
     assert [r.natural for r in rows] == list(range(10))
 
 
-def test_my_labeled_and_skipped_replies_go_last_others_labels_do_not_matter(db):
+def test_my_labeled_and_skipped_replies_go_last_others_labels_do_not_matter(db: Database) -> None:
     rows = load_queue(db, "ann")
     record_label(db, rows[0].reply_id, "ann", "correct")
     record_skip(db, rows[1].reply_id, "ann")
@@ -88,11 +104,11 @@ def test_my_labeled_and_skipped_replies_go_last_others_labels_do_not_matter(db):
      ["test/algebra/2.json", "test/geometry/3.json", "test/algebra/4.json"]),
     (QueueFilter(runs=("nope",)), []),
 ])
-def test_filters(db, flt, expected):
+def test_filters(db: Database, flt: QueueFilter, expected: list[str]) -> None:
     assert tasks(db, load_queue(db, "ann", flt)) == expected
 
 
-def test_status_filters_are_relative_to_the_reviewer(db):
+def test_status_filters_are_relative_to_the_reviewer(db: Database) -> None:
     ids = [r.reply_id for r in load_queue(db, "ann")]
     record_label(db, ids[0], "ann", "correct")
     record_label(db, ids[0], "bob", "incorrect")
@@ -100,7 +116,7 @@ def test_status_filters_are_relative_to_the_reviewer(db):
     record_skip(db, ids[2], "ann")
     adjudicate(db, ids[3], "carol", "correct")
 
-    def status(name, reviewer="ann"):
+    def status(name: str, reviewer: str = "ann") -> set[int]:
         return {r.reply_id for r in load_queue(db, reviewer, QueueFilter(status=name))}
 
     assert status("labeled") == {ids[0], ids[1], ids[3]}
@@ -110,7 +126,7 @@ def test_status_filters_are_relative_to_the_reviewer(db):
     assert status("conflicting") == {ids[0]}
 
 
-def test_resume_at_the_next_reply_after_the_last_one_touched(db):
+def test_resume_at_the_next_reply_after_the_last_one_touched(db: Database) -> None:
     rows = load_queue(db, "ann")
     assert resume_index(rows, last_touched_reply(db, "ann")) == 0
     for row in rows[:2] + rows[4:6]:
@@ -123,17 +139,17 @@ def test_resume_at_the_next_reply_after_the_last_one_touched(db):
     assert again[resume_index(again, last_touched_reply(db, "ann"))].reply_id == rows[7].reply_id
 
 
-def test_everything_labeled_resumes_at_the_start(db):
+def test_everything_labeled_resumes_at_the_start(db: Database) -> None:
     rows = load_queue(db, "ann")
     for row in rows:
-        kind = load_item(db, row.reply_id, "ann").kind
+        kind = anns_item(db, row.reply_id).kind
         record_label(db, row.reply_id, "ann", "correct" if kind == "math" else "bug")
     assert resume_index(load_queue(db, "ann"), last_touched_reply(db, "ann")) == 0
 
 
-def test_item_holds_the_stored_strings_and_every_current_verdict(db):
+def test_item_holds_the_stored_strings_and_every_current_verdict(db: Database) -> None:
     first = load_queue(db, "ann")[0]
-    item = load_item(db, first.reply_id, "ann")
+    item = anns_item(db, first.reply_id)
     assert item.key == "\\frac{3}{4}" and item.group_size == 3 and item.reason == "disagree"
     assert [v.grader for v in item.verdicts] == ["exact", "normalized", "symbolic", "mathverify-full"]
     assert item.verdicts[0].evidence == {"answer": "\\dfrac{3}{4}", "key": "\\frac{3}{4}"}
@@ -141,7 +157,7 @@ def test_item_holds_the_stored_strings_and_every_current_verdict(db):
     assert item.reply_text[span.start:span.end] == span.answer == "\\dfrac{3}{4}"
 
 
-def test_a_groups_decision_preview_counts_what_it_would_change(db):
+def test_a_groups_decision_preview_counts_what_it_would_change(db: Database) -> None:
     rows = load_queue(db, "ann")
     record_label(db, rows[1].reply_id, "ann", "incorrect")
     record_label(db, rows[2].reply_id, "ann", "correct")
@@ -162,7 +178,7 @@ class FixedClock:
         return self.at.isoformat(timespec="microseconds")
 
 
-def test_progress_counts_per_reviewer_and_pace(db, monkeypatch):
+def test_progress_counts_per_reviewer_and_pace(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     ids = [r.reply_id for r in load_queue(db, "ann")]
     clock = FixedClock()
     monkeypatch.setattr("db.labels.now", clock)
@@ -180,14 +196,14 @@ def test_progress_counts_per_reviewer_and_pace(db, monkeypatch):
     assert label_rate(db, "ann", at=later) is None  # outside the window
 
 
-def test_a_label_files_rows_and_a_break_are_no_pace(db, monkeypatch):
+def test_a_label_files_rows_and_a_break_are_no_pace(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     """A `labels import` writes its rows microseconds apart and a reviewer takes breaks: only
     the gaps a person read in count (issue 23 item 9, seen in a trial as '48691.0/min')."""
     rows = load_queue(db, "ann")
     clock = FixedClock()
     monkeypatch.setattr("db.labels.now", clock)
 
-    def label(row) -> None:
+    def label(row: QueueRow) -> None:
         record_label(db, row.reply_id, "ann", "correct" if row.kind == "math" else "bug")
 
     for row in rows[:5]:  # a label file's rows
@@ -204,7 +220,7 @@ def test_a_label_files_rows_and_a_break_are_no_pace(db, monkeypatch):
     assert label_rate(db, "ann", at=clock.at) == pytest.approx(2.0)
 
 
-def test_conflicts_list_disagreements_and_adjudications(db):
+def test_conflicts_list_disagreements_and_adjudications(db: Database) -> None:
     ids = [r.reply_id for r in load_queue(db, "ann")]
     record_label(db, ids[0], "ann", "correct")
     record_label(db, ids[0], "bob", "incorrect")
@@ -220,7 +236,7 @@ def test_conflicts_list_disagreements_and_adjudications(db):
     ]
 
 
-def test_filter_choices_come_from_the_database(db):
+def test_filter_choices_come_from_the_database(db: Database) -> None:
     choices = filter_choices(db)
     assert choices.runs == ("haiku", "qwen")
     assert choices.graders == ("exact", "normalized", "symbolic", "mathverify-full", "base", "plus")

@@ -5,6 +5,8 @@ theme change and in the reference panel (no border there)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.segment import Segment
 from textual.geometry import Region
 from textual.strip import Strip
@@ -13,6 +15,11 @@ from textual.widget import Widget
 from adjudicate.app import make_app
 from adjudicate.app.widgets.reply_view import ReplyView
 from tests.app.evidence_builder import build_evidence_db
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    import pytest
 
 
 def cells(strips: list[Strip]) -> list[list[Segment]]:
@@ -30,7 +37,7 @@ def assert_rows_are_textuals(view: ReplyView) -> None:
     assert "".join(strip.text for strip in drawn).strip(), "the pane drew nothing"
 
 
-async def test_the_reply_pane_draws_the_rows_textual_draws(review_db):
+async def test_the_reply_pane_draws_the_rows_textual_draws(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -55,7 +62,7 @@ async def test_the_reply_pane_draws_the_rows_textual_draws(review_db):
         assert_rows_are_textuals(view)
 
 
-async def test_the_reference_pane_draws_the_rows_textual_draws(tmp_path):
+async def test_the_reference_pane_draws_the_rows_textual_draws(tmp_path: Path) -> None:
     # GSM8K's worked answer, opened at its "#### 15", in a pane without border or padding
     app = make_app(build_evidence_db(tmp_path / "evidence.db"), "ann")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -64,7 +71,8 @@ async def test_the_reference_pane_draws_the_rows_textual_draws(tmp_path):
         assert_rows_are_textuals(app.screen.query_one("#reference-text", ReplyView))
 
 
-async def test_the_rows_go_through_the_apps_colour_filters(review_db, monkeypatch):
+async def test_the_rows_go_through_the_apps_colour_filters(review_db: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     # NO_COLOR: Textual greys every row with a line filter (the highlighted span too); the
     # rows joined here must be greyed as well
     monkeypatch.setenv("NO_COLOR", "1")

@@ -6,6 +6,7 @@ pane's last line, the one with the answer, was cut while the subtitle said all w
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -13,11 +14,17 @@ from adjudicate.app import make_app
 from adjudicate.app.widgets.reply_view import ReplyView
 from tests.app.builders import LAST_LINE_LENGTHS, build_last_line_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from textual.app import App
+
+
 RANGE = re.compile(r"lines (\d+)–(\d+) of (\d+)")
 WHOLE = re.compile(r"(\d+) lines? ·")
 
 
-def drawn_pane(app, view: ReplyView) -> tuple[list[str], str]:
+def drawn_pane(app: App[None], view: ReplyView) -> tuple[list[str], str]:
     """The rows drawn inside the pane's border (padding trimmed) and its bottom border row."""
     strips = app.screen._compositor.render_strips()
     region = view.region
@@ -25,7 +32,7 @@ def drawn_pane(app, view: ReplyView) -> tuple[list[str], str]:
     return [row[2:-2].rstrip() for row in rows[1:-1]], rows[-1]
 
 
-def check_item(app, view: ReplyView, answer: str) -> None:
+def check_item(app: App[None], view: ReplyView, answer: str) -> None:
     inner, bottom = drawn_pane(app, view)
     assert any(f"So \\boxed{{{answer}}}" in row for row in inner), (answer, inner[-3:], bottom)
     wrapped = [line.plain.rstrip() for line in view._lines]
@@ -42,7 +49,7 @@ def check_item(app, view: ReplyView, answer: str) -> None:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (100, 30), (120, 40), (160, 50)])
-async def test_the_span_on_the_last_line_is_in_view_on_every_item(tmp_path, size):
+async def test_the_span_on_the_last_line_is_in_view_on_every_item(tmp_path: Path, size: tuple) -> None:
     path = build_last_line_db(tmp_path / "last.db")
     app = make_app(path, "ann")
     async with app.run_test(size=size) as pilot:
@@ -59,7 +66,7 @@ async def test_the_span_on_the_last_line_is_in_view_on_every_item(tmp_path, size
             check_item(app, app.screen.query_one("#math-reply", ReplyView), app.screen.item.key)
 
 
-async def test_scrolling_away_from_the_span_keeps_the_range_true(tmp_path):
+async def test_scrolling_away_from_the_span_keeps_the_range_true(tmp_path: Path) -> None:
     path = build_last_line_db(tmp_path / "last.db")
     app = make_app(path, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -69,7 +76,8 @@ async def test_scrolling_away_from_the_span_keeps_the_range_true(tmp_path):
         await pilot.pause()
         view = app.screen.query_one("#math-reply", ReplyView)
         inner, bottom = drawn_pane(app, view)
-        assert view.top == 0 and RANGE.search(bottom).group(1) == "1"
+        shown = RANGE.search(bottom)
+        assert view.top == 0 and shown is not None and shown.group(1) == "1"
         assert inner[0].startswith("Step 1:")
         await pilot.press("right", "left")  # back on it: opened at the span again
         await pilot.pause()

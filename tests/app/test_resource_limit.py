@@ -5,6 +5,7 @@ round trip and the grader's suggestion all follow."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from click.testing import CliRunner
 
@@ -17,10 +18,14 @@ from graders.code.evidence import Failure, suggested_triage
 from tests.app.builders import build_review_db
 from tests.app.conftest import labels_on_disk
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+
 SIZE = (120, 40)
 
 
-def test_a_recursion_or_memory_error_suggests_a_resource_limit():
+def test_a_recursion_or_memory_error_suggests_a_resource_limit() -> None:
     def raised(kind: str) -> Failure:
         return Failure("exception", 9, {"exception": {"type": kind, "message": "", "line": 3}})
 
@@ -30,7 +35,7 @@ def test_a_recursion_or_memory_error_suggests_a_resource_limit():
     assert suggested_triage(Failure("timeout", 9, {})) == "timeout"
 
 
-async def test_m_and_5_label_a_code_sample_resource_limit(review_db, tmp_path):
+async def test_m_and_5_label_a_code_sample_resource_limit(review_db: Path, tmp_path: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         while app.screen.item.kind != "code":

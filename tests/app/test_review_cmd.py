@@ -24,27 +24,27 @@ from db.errors import StoreError
     (["--answer", "(", "--key", "\\frac"], "needs a terminal"),
     ([], "needs a terminal"),
 ])
-def test_bad_invocations_are_one_clear_line(review_db, extra, message):
+def test_bad_invocations_are_one_clear_line(review_db: Path, extra: list, message: str) -> None:
     result = CliRunner().invoke(review, ["--db", str(review_db), "--reviewer", "ann", *extra])
     assert result.exit_code != 0
     assert message in result.output
     assert "Traceback" not in result.output
 
 
-def test_an_empty_queue_says_to_grade_first(tmp_path):
+def test_an_empty_queue_says_to_grade_first(tmp_path: Path) -> None:
     open_db(tmp_path / "empty.db").close()
     result = CliRunner().invoke(review, ["--db", str(tmp_path / "empty.db")])
     assert result.exit_code == 1
     assert "nothing is queued for review; grade the replies first" in result.output
 
 
-def test_a_missing_database_is_not_created(tmp_path):
+def test_a_missing_database_is_not_created(tmp_path: Path) -> None:
     result = CliRunner().invoke(review, ["--db", str(tmp_path / "nope.db")])
     assert isinstance(result.exception, StoreError)  # the command group prints it as one line
     assert not (tmp_path / "nope.db").exists()
 
 
-def test_help_has_an_example():
+def test_help_has_an_example() -> None:
     result = CliRunner().invoke(review, ["--help"])
     assert result.exit_code == 0 and "adjudicate review --db evals.db --reviewer ann" in result.output
 
@@ -56,13 +56,14 @@ def test_help_has_an_example():
     ("/dev/zero", "not a regular file"),  # a device reads forever
     ("FIFO", "not a regular file"),  # a FIFO with no writer blocks forever
 ])
-def test_bad_guidelines_are_one_clear_line(review_db, tmp_path, content, message):
+def test_bad_guidelines_are_one_clear_line(review_db: Path, tmp_path: Path, content: bytes | str | None,
+                                           message: str) -> None:
     path = tmp_path / "GUIDE.md"
     if content == "/dev/zero":
         path = Path(content)
     elif content == "FIFO":
         os.mkfifo(path)
-    elif content is not None:
+    elif isinstance(content, bytes):
         path.write_bytes(content)
     result = CliRunner().invoke(review, ["--db", str(review_db), "--guidelines", str(path)])
     assert result.exit_code != 0 and message in result.output

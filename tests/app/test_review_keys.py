@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
-from textual.widgets import Input
+from textual.widgets import Input, Static
 
 from adjudicate.app import make_app
 from adjudicate.app.dialogs.decision import DecisionDialog
@@ -18,19 +20,26 @@ from db.labels import record_label
 from db.queue import QueueFilter
 from db.review_item import load_item
 from tests.app.conftest import events_on_disk, labels_on_disk, queue_order
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, review_screen, shown_item
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from textual.app import App
+    from textual.pilot import Pilot
+
 
 SIZE = (120, 40)
 
 
-def current_id(app) -> int | None:
-    item = app.screen.item
+def current_id(app: App[None]) -> int | None:
+    item = review_screen(app).item
     return item.reply_id if item else None
 
 
-async def go_to(pilot, kind: str) -> None:
+async def go_to(pilot: Pilot[None], kind: str) -> None:
     """Move right until the item on screen is of `kind`."""
-    while pilot.app.screen.item.kind != kind:
+    while shown_item(pilot.app).kind != kind:
         await pilot.press("right")
 
 
@@ -44,7 +53,7 @@ async def go_to(pilot, kind: str) -> None:
               ("left", None), ("left", None),
               ("r", "reference_quirk"), ("3", "timeout"), ("4", "reference_quirk")]),
 ])
-async def test_a_label_key_labels_and_advances(review_db, kind, presses):
+async def test_a_label_key_labels_and_advances(review_db: Path, kind: str, presses: list) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await go_to(pilot, kind)
@@ -53,7 +62,7 @@ async def test_a_label_key_labels_and_advances(review_db, kind, presses):
             if label is None:
                 await pilot.press(key)
                 continue
-            labeled, position = current_id(app), app.screen.session.position
+            labeled, position = shown_item(app).reply_id, app.screen.session.position
             first, *rest = key.split()
             if rest:  # a bad key asks first: answer the dialog once it is there
                 await press_and_wait(pilot, first, screen=KeyErratumDialog)
@@ -72,7 +81,7 @@ async def test_a_label_key_labels_and_advances(review_db, kind, presses):
     ("code", ["c", "x", "k", "C"]),
     ("math", ["b", "e", "t", "r", "4", "B"]),
 ])
-async def test_keys_of_the_other_kind_write_nothing(review_db, kind, keys):
+async def test_keys_of_the_other_kind_write_nothing(review_db: Path, kind: str, keys: list) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await go_to(pilot, kind)
@@ -82,7 +91,7 @@ async def test_keys_of_the_other_kind_write_nothing(review_db, kind, keys):
         assert current_id(app) == before
 
 
-async def test_undo_reverts_the_label_as_a_new_event_and_goes_back(review_db):
+async def test_undo_reverts_the_label_as_a_new_event_and_goes_back(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = current_id(app)
@@ -98,7 +107,7 @@ async def test_undo_reverts_the_label_as_a_new_event_and_goes_back(review_db):
         assert len(events_on_disk(review_db, "ann")) == 4
 
 
-async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(review_db):
+async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         group = [r.reply_id for r in app.screen.session.rows[:3]]
@@ -114,7 +123,7 @@ async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(revie
         assert current_id(app) in group
 
 
-async def test_shift_label_cancelled_writes_nothing(review_db):
+async def test_shift_label_cancelled_writes_nothing(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         first = current_id(app)
@@ -126,7 +135,7 @@ async def test_shift_label_cancelled_writes_nothing(review_db):
         assert labels_on_disk(review_db, "ann") == {} and current_id(app) == first
 
 
-async def test_a_group_label_keeps_my_earlier_labels_unless_i_replace_them(review_db):
+async def test_a_group_label_keeps_my_earlier_labels_unless_i_replace_them(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         group = [r.reply_id for r in app.screen.session.rows[:3]]
@@ -148,7 +157,7 @@ async def test_a_group_label_keeps_my_earlier_labels_unless_i_replace_them(revie
             group, "correct")
 
 
-async def test_shift_label_on_a_single_reply_just_labels_it(review_db):
+async def test_shift_label_on_a_single_reply_just_labels_it(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await go_to(pilot, "code")
@@ -157,7 +166,7 @@ async def test_shift_label_on_a_single_reply_just_labels_it(review_db):
         assert labels_on_disk(review_db, "ann") == {only: ("timeout", "labeled", None)}
 
 
-async def test_skip_sets_aside_and_a_restart_shows_it_after_the_unlabeled(review_db):
+async def test_skip_sets_aside_and_a_restart_shows_it_after_the_unlabeled(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         skipped = current_id(app)
@@ -169,10 +178,10 @@ async def test_skip_sets_aside_and_a_restart_shows_it_after_the_unlabeled(review
     assert rows.rows[-1].reply_id == skipped
 
 
-async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db):
+async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
-        first = current_id(app)
+        first = shown_item(app).reply_id
         await press_and_wait(pilot, "n", screen=NoteDialog)
         await press_and_wait(pilot, *"odd", "enter", screen=ReviewScreen)
         assert labels_on_disk(review_db, "ann") == {first: (None, "cleared", "odd")}
@@ -184,7 +193,7 @@ async def test_note_is_saved_with_enter_and_cancelled_with_escape(review_db):
         assert [a for _, a, _ in events_on_disk(review_db, "ann")] == ["note", "label"]
 
 
-async def test_moving_never_labels_and_j_only_explains(review_db):
+async def test_moving_never_labels_and_j_only_explains(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         ids = [r.reply_id for r in app.screen.session.rows]
@@ -197,7 +206,7 @@ async def test_moving_never_labels_and_j_only_explains(review_db):
         assert labels_on_disk(review_db, "ann") == {}
 
 
-async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_db):
+async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
@@ -211,7 +220,7 @@ async def test_filter_dialog_narrows_the_queue_and_labels_stay_inside_it(review_
     assert set(labels_on_disk(review_db, "ann")) == expected
 
 
-async def test_a_bad_grader_pattern_is_explained_not_applied(review_db):
+async def test_a_bad_grader_pattern_is_explained_not_applied(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         dialog = await press_and_wait(pilot, "slash", screen=FilterDialog)
@@ -230,15 +239,16 @@ async def test_a_bad_grader_pattern_is_explained_not_applied(review_db):
     (QueueFilter(rules=("boxed",)), ["math"] * 4),
     (QueueFilter(status="unlabeled", benchmarks=("humanevalplus",)), ["code"] * 3),
 ])
-async def test_filters_from_the_command_line(review_db, flt, kinds):
+async def test_filters_from_the_command_line(review_db: Path, flt: QueueFilter, kinds: list[str]) -> None:
     app = make_app(review_db, "ann", flt)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         db = app.screen.session.db
-        assert [load_item(db, r.reply_id, "ann").kind for r in app.screen.session.rows] == kinds
+        items = [load_item(db, r.reply_id, "ann") for r in app.screen.session.rows]
+        assert [item.kind if item else None for item in items] == kinds
 
 
-async def test_resume_where_this_reviewer_left_off(review_db):
+async def test_resume_where_this_reviewer_left_off(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", "c", "c", "right", "x")
@@ -255,7 +265,7 @@ async def test_resume_where_this_reviewer_left_off(review_db):
         assert current_id(other) == ids[0]
 
 
-async def test_progress_counts_my_labels_as_i_go(review_db):
+async def test_progress_counts_my_labels_as_i_go(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", "c")
@@ -272,7 +282,7 @@ def settled(screen: ReviewScreen) -> bool:
     return screen.progress_settled
 
 
-async def test_conflicts_view_records_the_adjudicated_label(review_db):
+async def test_conflicts_view_records_the_adjudicated_label(review_db: Path) -> None:
     db = open_db(review_db)
     first, second = [r for r, _, _ in queue_order(review_db)][:2]
     record_label(db, first, "ann", "correct")
@@ -293,7 +303,7 @@ async def test_conflicts_view_records_the_adjudicated_label(review_db):
     db.close()
 
 
-async def test_help_lists_every_key_of_both_screens(review_db):
+async def test_help_lists_every_key_of_both_screens(review_db: Path) -> None:
     from rich.console import Console
     from textual.binding import Binding
 
@@ -301,7 +311,7 @@ async def test_help_lists_every_key_of_both_screens(review_db):
     async with app.run_test(size=SIZE) as pilot:
         help_screen = await press_and_wait(pilot, "question_mark", screen=HelpScreen)
         console = Console(width=110, record=True)
-        for static in help_screen.query("Static"):
+        for static in help_screen.query(Static):
             console.print(static.content)
         text = console.export_text()
         keys = [app.get_key_display(b) for screen in (ReviewScreen, ConflictsScreen)

@@ -3,6 +3,8 @@ nobody has drawn, and what it labels the report counts as the sample."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicate.app import make_app
 from adjudicate.app.widgets.item_lines import ItemHeader
 from adjudicate.report import build_report
@@ -14,11 +16,17 @@ from db.labels import record_label
 from db.sample_order import label_in_sample
 from tests.app.conftest import events_on_disk
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
+
 SIZE = (120, 40)
 KEYS = {"math": "c", "code": "b"}
 
 
-async def test_the_app_serves_the_sample_order_and_its_labels_are_drawn(review_db):
+async def test_the_app_serves_the_sample_order_and_its_labels_are_drawn(review_db: Path) -> None:
     db = open_db(review_db)
     ensure_order(db, 9)
     order = [row.reply_id for row in sample_queue(db, "ann")]
@@ -44,12 +52,12 @@ async def test_the_app_serves_the_sample_order_and_its_labels_are_drawn(review_d
     assert drawn == 4
 
 
-def kind_of(db, reply_id: int) -> str:
+def kind_of(db: Database, reply_id: int) -> str:
     return db.execute("SELECT p.kind FROM replies r JOIN problems p ON p.id = r.problem_id "
                       "WHERE r.id = ?", [reply_id]).fetchone()[0]
 
 
-async def test_another_reviewer_resumes_at_the_first_reply_nobody_drew(review_db):
+async def test_another_reviewer_resumes_at_the_first_reply_nobody_drew(review_db: Path) -> None:
     db = open_db(review_db)
     order_id = ensure_order(db, 9).order.id
     order = [row.reply_id for row in sample_queue(db, "ann")]
@@ -64,7 +72,7 @@ async def test_another_reviewer_resumes_at_the_first_reply_nobody_drew(review_db
         assert app.screen.item.reply_id == order[2]
 
 
-async def test_labels_in_the_review_order_are_not_the_sample(review_db):
+async def test_labels_in_the_review_order_are_not_the_sample(review_db: Path) -> None:
     db = open_db(review_db)
     ensure_order(db, 9)
     db.close()
@@ -77,13 +85,14 @@ async def test_labels_in_the_review_order_are_not_the_sample(review_db):
     assert not any(slot.drawn for slot in sample_from_db(db).values())
 
 
-def test_a_decision_in_sample_order_draws_only_the_reply_on_screen(review_db):
+def test_a_decision_in_sample_order_draws_only_the_reply_on_screen(review_db: Path) -> None:
     from adjudicate.app.session import ReviewSession
 
     db = open_db(review_db)
     ensure_order(db, 9)
     session = ReviewSession(db, "ann", order="sample")
     session.load()
+    assert session.current is not None
     current = session.current.reply_id
     kind = kind_of(db, current)
     others = [row.reply_id for row in session.rows
@@ -98,7 +107,7 @@ def test_a_decision_in_sample_order_draws_only_the_reply_on_screen(review_db):
                       "'labeled'").fetchone()[0] == 3
 
 
-async def test_k_in_sample_order_is_the_replys_draw(tmp_path, graded_errata_db):
+async def test_k_in_sample_order_is_the_replys_draw(tmp_path: Path, graded_errata_db: Path) -> None:
     """A key erratum recorded in sample order draws its reply like any label there (before, the
     `k` was no draw: the sample stopped at it and every reading fell back to bounds)."""
     from adjudicate.app.dialogs.key_erratum import KeyErratumDialog

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.app import make_app
@@ -10,13 +12,19 @@ from adjudicate.app.screens.review import ReviewScreen
 from adjudicate.app.widgets import code_view
 from adjudicate.app.widgets.item_view import ItemView
 from tests.app.builders import build_review_db
-from tests.app.waiting import press_and_wait
+from tests.app.waiting import press_and_wait, shown_item
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from textual.app import App
+    from textual.widget import Widget
 
 CODE_ITEM = 8  # moves from the first queued item to the first code item of review_db
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)])
-async def test_the_program_and_the_reply_are_readable(review_db, size):
+async def test_the_program_and_the_reply_are_readable(review_db: Path, size: tuple) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=size) as pilot:
         await pilot.pause()
@@ -30,7 +38,7 @@ async def test_the_program_and_the_reply_are_readable(review_db, size):
 
 
 # -- issue 23 item 8: at 80x24 the evidence comes first, and Tab reaches every panel ------------
-def drawn_rows(app, widget) -> list[str]:
+def drawn_rows(app: App[None], widget: Widget) -> list[str]:
     """The rows drawn inside a bordered panel (its border, padding and scrollbar trimmed)."""
     strips = app.screen._compositor.render_strips()
     region = widget.region
@@ -39,13 +47,13 @@ def drawn_rows(app, widget) -> list[str]:
 
 
 @pytest.fixture
-def evidence_db(tmp_path):
+def evidence_db(tmp_path: Path) -> Path:
     from tests.app.evidence_builder import build_evidence_db
 
     return build_evidence_db(tmp_path / "evidence.db")
 
 
-async def test_at_80x24_the_minimal_input_expected_and_actual_are_on_screen(evidence_db):
+async def test_at_80x24_the_minimal_input_expected_and_actual_are_on_screen(evidence_db: Path) -> None:
     app = make_app(evidence_db, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await press_and_wait(pilot, "right", screen=ReviewScreen)
@@ -55,7 +63,7 @@ async def test_at_80x24_the_minimal_input_expected_and_actual_are_on_screen(evid
             assert any(row.strip() == line for row in rows), (line, rows)
 
 
-async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db):
+async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db: Path) -> None:
     app = make_app(evidence_db, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         await press_and_wait(pilot, "right", screen=ReviewScreen)
@@ -70,12 +78,13 @@ async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db):
     ("math", ["math-problem", "math-verdicts", "math-reply"]),
     ("code", ["code-problem", "code-tests", "code-program"]),
 ])
-async def test_tab_picks_each_panel_and_the_scroll_keys_move_it(tmp_path, kind, panels):
+async def test_tab_picks_each_panel_and_the_scroll_keys_move_it(tmp_path: Path, kind: str,
+                                                                panels: list) -> None:
     path = build_review_db(tmp_path / "review.db", statement_lines=12)
     app = make_app(path, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
         review = await press_and_wait(pilot, screen=ReviewScreen)
-        while review.item.kind != kind:
+        while shown_item(app).kind != kind:
             await pilot.press("right")
         view = review.query_one(f"#{kind}", ItemView)
         for panel in [*panels[:-1]]:
@@ -97,13 +106,13 @@ async def test_tab_picks_each_panel_and_the_scroll_keys_move_it(tmp_path, kind, 
         assert view.selected == panels[-1]  # another item opens at its main text
 
 
-async def test_a_long_statement_cut_at_80x24_scrolls_to_its_last_sentence(tmp_path):
+async def test_a_long_statement_cut_at_80x24_scrolls_to_its_last_sentence(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "review.db", statement_lines=12)
     app = make_app(path, "ann")
     async with app.run_test(size=(80, 24)) as pilot:
         review = await press_and_wait(pilot, screen=ReviewScreen)
         problem = review.query_one("#math-problem")
-        last = review.item.statement.strip().splitlines()[-1]
+        last = shown_item(app).statement.strip().splitlines()[-1]
         assert not any(last in row for row in drawn_rows(app, problem))  # cut: the end unseen
         await press_and_wait(pilot, "tab", "end", screen=ReviewScreen)
         assert any(last in row for row in drawn_rows(app, problem))

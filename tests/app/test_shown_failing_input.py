@@ -38,7 +38,7 @@ LABELS = {0: ("t", "timeout"), 1: ("b", "bug")}
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory) -> tuple[Path, dict[int, dict]]:
+def graded(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[int, dict]]:
     """The graded database, and each sample's first failure as stored."""
     folder = tmp_path_factory.mktemp("shown")
     path = folder / "code.db"
@@ -54,7 +54,7 @@ def graded(tmp_path_factory) -> tuple[Path, dict[int, dict]]:
     return path, {index: json.loads(evidence)["first_failure"] for index, evidence in rows}
 
 
-def test_the_samples_failed_and_shrank_as_the_test_needs(graded):
+def test_the_samples_failed_and_shrank_as_the_test_needs(graded: tuple[Path, dict[int, dict]]) -> None:
     _, first = graded
     assert first[0]["kind"] == "timeout" and first[0]["call"] == "fibfib(57)"
     assert first[1]["kind"] == "wrong_output" and first[1]["call"] == "fibfib(57)"
@@ -63,7 +63,9 @@ def test_the_samples_failed_and_shrank_as_the_test_needs(graded):
         assert failure["minimal"]["call"] != failure["call"]
 
 
-async def test_the_app_and_the_report_name_the_same_failing_input(graded):
+async def test_the_app_and_the_report_name_the_same_failing_input(
+    graded: tuple[Path, dict[int, dict]],
+) -> None:
     path, first = graded
     timeout_call, timeout_smaller = first[0]["call"], first[0]["minimal"]["call"]
     wrong_call, wrong_minimal = first[1]["call"], first[1]["minimal"]["call"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicate.app import make_app
 from adjudicate.app.dialogs.key_erratum import KeyErratumDialog
 from adjudicate.app.screens.review import ReviewScreen
@@ -9,8 +11,11 @@ from tests.app.conftest import labels_on_disk
 from tests.app.waiting import press_and_wait
 from tests.suspect_keys_data import build_suspect_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-async def test_a_suspect_key_is_shown_with_why(tmp_path):
+
+async def test_a_suspect_key_is_shown_with_why(tmp_path: Path) -> None:
     path, _, _ = build_suspect_db(tmp_path)
     app = make_app(path, "ann")
     async with app.run_test(size=(120, 40)) as pilot:

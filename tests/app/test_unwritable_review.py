@@ -11,6 +11,7 @@ import subprocess
 import sys
 from contextlib import ExitStack, closing, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from textual.widgets import Static
@@ -18,6 +19,11 @@ from textual.widgets import Static
 from adjudicate.app import make_app
 from adjudicate.app.widgets.item_lines import ItemHeader
 from tests.app.conftest import events_on_disk, labels_on_disk
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from textual.app import App
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,7 +34,7 @@ def dump(path: Path) -> list[str]:
 
 
 @contextmanager
-def immutable(path: Path):
+def immutable(path: Path) -> Iterator[Path]:
     """The file cannot be written even by root (chattr +i); skip where that cannot be set."""
     if shutil.which("chattr") is None or subprocess.run(
             ["chattr", "+i", str(path)], capture_output=True).returncode != 0:
@@ -51,13 +57,13 @@ async def label_two(path: Path) -> list[int]:
     return acked
 
 
-def screen_text(app) -> tuple[str, str, bool]:
+def screen_text(app: App[None]) -> tuple[str, str, bool]:
     """(the not-saved line, the item header, whether the line is shown)."""
     line = app.screen.query_one("#not-saved", Static)
     return str(line.content), str(app.screen.query_one(ItemHeader).content), line.display
 
 
-async def test_a_read_only_database_keeps_the_app_open_and_the_item_unlabeled(review_db):
+async def test_a_read_only_database_keeps_the_app_open_and_the_item_unlabeled(review_db: Path) -> None:
     acked = await label_two(review_db)
     before = dump(review_db)
     with ExitStack() as read_only:
@@ -86,7 +92,7 @@ async def test_a_read_only_database_keeps_the_app_open_and_the_item_unlabeled(re
         (acked[0], "label"), (acked[1], "label"), (shown, "label")]
 
 
-async def test_a_database_locked_too_long_leaves_the_item_unlabeled(review_db):
+async def test_a_database_locked_too_long_leaves_the_item_unlabeled(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
@@ -111,7 +117,7 @@ async def test_a_database_locked_too_long_leaves_the_item_unlabeled(review_db):
     assert sorted(labels_on_disk(review_db, "ann")) == sorted([first, shown])
 
 
-def test_a_full_disk_mid_session_keeps_every_acknowledged_label(tmp_path, review_db):
+def test_a_full_disk_mid_session_keeps_every_acknowledged_label(tmp_path: Path, review_db: Path) -> None:
     """The database on a tmpfs that the test fills up between two labels (a mount namespace
     of its own); the copy taken back out holds exactly the acknowledged labels."""
     if shutil.which("unshare") is None:

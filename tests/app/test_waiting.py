@@ -30,7 +30,7 @@ class OneKeyApp(App[None]):
         self.push_screen(Dialog())
 
 
-async def test_right_after_the_key_the_dialog_can_be_unmounted_and_the_helper_waits():
+async def test_right_after_the_key_the_dialog_can_be_unmounted_and_the_helper_waits() -> None:
     app = OneKeyApp()
     async with app.run_test() as pilot:
         app.action_open()  # what the `d` key does; its handler has returned
@@ -41,14 +41,16 @@ async def test_right_after_the_key_the_dialog_can_be_unmounted_and_the_helper_wa
         assert str(dialog.query_one("#body", Static).render()) == "the dialog's body"
 
 
-async def test_a_key_then_the_helper_returns_the_mounted_dialog():
+async def test_a_key_then_the_helper_returns_the_mounted_dialog() -> None:
     app = OneKeyApp()
     async with app.run_test() as pilot:
         dialog = await press_and_wait(pilot, "d", screen=Dialog)
         assert dialog is app.screen and dialog.query_one("#body").is_mounted
 
 
-async def test_the_helper_names_what_is_on_top_when_the_screen_never_opens(monkeypatch):
+async def test_the_helper_names_what_is_on_top_when_the_screen_never_opens(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("tests.app.waiting.DEADLINE_S", 0.0)
     app = OneKeyApp()
     async with app.run_test() as pilot:

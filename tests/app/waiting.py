@@ -8,10 +8,17 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from textual.pilot import Pilot
 from textual.screen import Screen
+
+from adjudicate.app.screens.review import ReviewScreen
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+    from db.review_item import QueueItem
 
 S = TypeVar("S", bound=Screen)
 
@@ -35,3 +42,17 @@ async def press_and_wait(pilot: Pilot, *keys: str, screen: type[S],
             raise AssertionError(f"after {keys}: {type(top).__name__} on top, "
                                  f"not a ready {screen.__name__}")
         await pilot.pause()
+
+
+def review_screen(app: App[Any]) -> ReviewScreen:
+    """The review screen, which a test expects on top."""
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen), f"{type(screen).__name__} on top, not the review"
+    return screen
+
+
+def shown_item(app: App[Any]) -> QueueItem:
+    """The item the review screen on top shows (a test expects one)."""
+    item = review_screen(app).item
+    assert item is not None, "the review screen shows no item"
+    return item

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from click.testing import CliRunner
 
@@ -10,8 +11,11 @@ from adjudicate.cli import main
 from adjudicate.demo_files import demo_data_dir
 from db.connection import open_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def test_demo_without_review_grades_everything_and_reports(tmp_path):
+
+def test_demo_without_review_grades_everything_and_reports(tmp_path: Path) -> None:
     db_path = tmp_path / "demo.db"
     result = CliRunner().invoke(main, ["demo", "--no-review", "--db", str(db_path), "--jobs", "2"])
     assert result.exit_code == 0, result.output

@@ -8,6 +8,7 @@ import io
 import json
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,9 @@ from db.runs import ensure_run
 from tests.conftest import TEST_DATA, dump, write_jsonl
 from tests.hostile_db import ESC, PAYLOAD, RUN, build_hostile_db, unsafe_characters
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 def invoke(*args: object) -> str:
     result = CliRunner().invoke(main, [str(a) for a in args], env={"COLUMNS": "400"})
@@ -29,11 +33,11 @@ def invoke(*args: object) -> str:
 
 
 @pytest.fixture
-def hostile(tmp_path):
+def hostile(tmp_path: Path) -> Path:
     return build_hostile_db(tmp_path / "hostile.db", tmp_path)
 
 
-def test_export_jsonl_is_exact_and_prints_no_escapes(hostile):
+def test_export_jsonl_is_exact_and_prints_no_escapes(hostile: Path) -> None:
     text = invoke("export", "--db", hostile)
     assert unsafe_characters(text) == set()
     rows = [json.loads(line) for line in text.splitlines()]
@@ -41,14 +45,14 @@ def test_export_jsonl_is_exact_and_prints_no_escapes(hostile):
     assert any(PAYLOAD in row["reply"] for row in rows)
 
 
-def test_export_csv_prints_no_escapes(hostile):
+def test_export_csv_prints_no_escapes(hostile: Path) -> None:
     text = invoke("export", "--db", hostile, "--format", "csv")
     assert unsafe_characters(text) == set()
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 3 and all(row["run"].endswith("EVIL\ufffd") for row in rows)
 
 
-def test_export_csv_neutralises_formulas_and_keeps_numbers(db_path, tmp_path):
+def test_export_csv_neutralises_formulas_and_keeps_numbers(db_path: Path, tmp_path: Path) -> None:
     problems = write_jsonl(tmp_path / "p.jsonl", [
         {"unique_id": "neg", "problem": "p", "answer": "-3"},
         {"unique_id": "formula", "problem": "p", "answer": "=1+1"}])
@@ -68,7 +72,7 @@ def test_export_csv_neutralises_formulas_and_keeps_numbers(db_path, tmp_path):
     assert [float(r["reply"]) for r in rows if r["reply"] == "+1.5"] == [1.5]  # still a number
 
 
-def test_runs_prints_no_escapes(hostile):
+def test_runs_prints_no_escapes(hostile: Path) -> None:
     table = invoke("runs", "--db", hostile)
     assert unsafe_characters(table) == set() and "run␛]0;pwned␇" in table
     lines = invoke("runs", "--db", hostile, "--json")
@@ -76,7 +80,7 @@ def test_runs_prints_no_escapes(hostile):
     assert RUN in {json.loads(line)["name"] for line in lines.splitlines()}
 
 
-def test_explain_prints_no_escapes():
+def test_explain_prints_no_escapes() -> None:
     reply = f"{PAYLOAD} so the answer is $\\boxed{{{ESC}]0;x{ESC}\\\\3}}$"
     shown = invoke("explain", "--reply", reply, "--gold", f"3{ESC}[2J")
     assert unsafe_characters(shown) == set() and "␛[2J" in shown
@@ -85,14 +89,15 @@ def test_explain_prints_no_escapes():
     assert json.loads(as_json)["extraction"]["answer"].startswith(f"{ESC}]0;x")
 
 
-def test_an_error_quoting_a_file_name_prints_no_escapes(db_path, tmp_path):
+def test_an_error_quoting_a_file_name_prints_no_escapes(db_path: Path, tmp_path: Path) -> None:
     name = tmp_path / f"replies{ESC}]0;pwned\x07.jsonl"
     result = CliRunner().invoke(main, ["import", str(name), "--db", str(db_path), "--run", "r"])
     assert result.exit_code == 1
     assert unsafe_characters(result.output) == set() and "replies␛]0;pwned␇" in result.output
 
 
-def test_an_argument_that_is_not_utf8_is_refused_before_anything_is_written(db_path, tmp_path):
+def test_an_argument_that_is_not_utf8_is_refused_before_anything_is_written(db_path: Path,
+                                                                            tmp_path: Path) -> None:
     invoke("import", TEST_DATA / "math_problems.jsonl", "--db", db_path)
     before = dump(open_db(db_path))
     result = subprocess.run(  # the OS hands undecodable bytes to Python as lone surrogates
@@ -104,7 +109,7 @@ def test_an_argument_that_is_not_utf8_is_refused_before_anything_is_written(db_p
     assert dump(open_db(db_path)) == before
 
 
-def test_lone_surrogates_already_in_a_database_crash_nothing(hostile):
+def test_lone_surrogates_already_in_a_database_crash_nothing(hostile: Path) -> None:
     # No import lets one in, but the store writes run settings as ASCII JSON, so a run made
     # through the store (or by an older version) can hold one; every output must survive it.
     db = open_db(hostile)
@@ -127,7 +132,7 @@ def test_lone_surrogates_already_in_a_database_crash_nothing(hostile):
     assert settings["surrogate"] == {"note": "half \ud83d emoji"}  # exact, surrogate included
 
 
-def test_queue_and_labels_commands_print_no_escapes(hostile, tmp_path):
+def test_queue_and_labels_commands_print_no_escapes(hostile: Path, tmp_path: Path) -> None:
     for args in (["queue", "--db", hostile], ["queue", "--db", hostile, "--format", "jsonl"],
                  ["queue", "--db", hostile, "--order", "sample", "--format", "jsonl"],
                  ["labels", "export", "--db", hostile],

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -15,13 +16,18 @@ from db.connection import open_db
 from tests.app.builders import build_review_db
 from tests.conftest import dump, write_jsonl
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from click.testing import Result
+
 
 @pytest.fixture
-def graded(tmp_path):
+def graded(tmp_path: Path) -> Path:
     return build_review_db(tmp_path / "review.db")
 
 
-def math_ids(path) -> list[int]:
+def math_ids(path: Path) -> list[int]:
     db = open_db(path, create=False)
     try:
         return [row[0] for row in db.execute(
@@ -31,11 +37,11 @@ def math_ids(path) -> list[int]:
         db.close()
 
 
-def invoke(*args):
+def invoke(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def test_a_csv_a_spreadsheet_saved_with_a_byte_order_mark_reads(graded, tmp_path):
+def test_a_csv_a_spreadsheet_saved_with_a_byte_order_mark_reads(graded: Path, tmp_path: Path) -> None:
     first, second = math_ids(graded)[:2]
     path = tmp_path / "labels.csv"
     path.write_bytes(f"reply_id,label\n{first},correct\n{second},incorrect\n".encode("utf-8-sig"))
@@ -47,8 +53,8 @@ def test_a_csv_a_spreadsheet_saved_with_a_byte_order_mark_reads(graded, tmp_path
 
 
 @pytest.mark.parametrize("fmt", ["jsonl", "csv"])
-def test_two_rows_that_disagree_about_one_reply_are_refused_naming_both_lines(graded, tmp_path,
-                                                                               fmt):
+def test_two_rows_that_disagree_about_one_reply_are_refused_naming_both_lines(graded: Path, tmp_path: Path,
+                                                                               fmt: str) -> None:
     first, second = math_ids(graded)[:2]
     rows = [(first, "correct"), (second, "correct"), (first, "incorrect")]
     if fmt == "csv":
@@ -68,7 +74,7 @@ def test_two_rows_that_disagree_about_one_reply_are_refused_naming_both_lines(gr
     assert dump(open_db(graded)) == before
 
 
-def test_an_exact_repeat_is_read_once_and_other_reviewers_may_differ(graded, tmp_path):
+def test_an_exact_repeat_is_read_once_and_other_reviewers_may_differ(graded: Path, tmp_path: Path) -> None:
     first = math_ids(graded)[0]
     path = write_jsonl(tmp_path / "labels.jsonl", [
         {"reply_id": first, "label": "correct"}, {"reply_id": first, "label": "correct"},
@@ -80,7 +86,7 @@ def test_an_exact_repeat_is_read_once_and_other_reviewers_may_differ(graded, tmp
         ("ann", "correct"), ("bob", "incorrect")]
 
 
-def test_a_csv_gz_bomb_stops_early_in_bounded_memory(graded, tmp_path):
+def test_a_csv_gz_bomb_stops_early_in_bounded_memory(graded: Path, tmp_path: Path) -> None:
     """400 KB that would become 200 MB of CSV: refused by the reply imports' expansion limit
     after a few megabytes, in a process whose peak memory stays far below the expansion."""
     first = math_ids(graded)[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -13,14 +14,21 @@ from db.connection import open_db
 from tests.app.builders import build_review_db
 from tests.conftest import dump, write_jsonl
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+    from typing import Any
+
+    from click.testing import Result
+
 
 @pytest.fixture
-def graded(tmp_path):
+def graded(tmp_path: Path) -> Path:
     """7 math replies (run 'haiku') and 3 code samples, every one queued."""
     return build_review_db(tmp_path / "review.db")
 
 
-def replies(path) -> list[dict]:
+def replies(path: Path) -> list[dict]:
     db = open_db(path, create=False)
     try:
         return [dict(zip(("reply_id", "run", "task_id", "sample_index", "kind"), row, strict=True))
@@ -32,11 +40,11 @@ def replies(path) -> list[dict]:
         db.close()
 
 
-def invoke(*args):
+def invoke(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def test_rows_become_label_events_by_key_or_by_id(graded, tmp_path):
+def test_rows_become_label_events_by_key_or_by_id(graded: Path, tmp_path: Path) -> None:
     math, code = ([r for r in replies(graded) if r["kind"] == k] for k in ("math", "code"))
     path = write_jsonl(tmp_path / "l.jsonl", [
         {"run": math[0]["run"], "task_id": math[0]["task_id"],
@@ -60,7 +68,7 @@ def test_rows_become_label_events_by_key_or_by_id(graded, tmp_path):
     ]
 
 
-def test_csv_reads_the_same_as_jsonl(graded, tmp_path):
+def test_csv_reads_the_same_as_jsonl(graded: Path, tmp_path: Path) -> None:
     math = [r for r in replies(graded) if r["kind"] == "math"]
     path = tmp_path / "l.csv"
     path.write_text("run,task_id,sample_index,label,note\n"
@@ -73,7 +81,7 @@ def test_csv_reads_the_same_as_jsonl(graded, tmp_path):
         (math[0]["reply_id"], "bad_key", None), (math[1]["reply_id"], "correct", "ok")]
 
 
-def test_export_then_import_moves_labels_to_another_database(graded, tmp_path):
+def test_export_then_import_moves_labels_to_another_database(graded: Path, tmp_path: Path) -> None:
     math = [r for r in replies(graded) if r["kind"] == "math"]
     rows = [{"reply_id": m["reply_id"], "label": "correct" if i % 2 else "incorrect"}
             for i, m in enumerate(math)]
@@ -90,7 +98,7 @@ def test_export_then_import_moves_labels_to_another_database(graded, tmp_path):
     assert invoke("labels", "import", path, "--db", other).exit_code == 0
     again = invoke("labels", "export", "--db", other)
 
-    def without_times(text):
+    def without_times(text: str) -> list[dict[str, Any]]:
         return [{k: v for k, v in json.loads(line).items() if k != "updated_at"}
                 for line in text.splitlines()]
 
@@ -98,7 +106,7 @@ def test_export_then_import_moves_labels_to_another_database(graded, tmp_path):
     assert any(json.loads(line)["adjudicated"] for line in again.stdout.splitlines())
 
 
-def test_a_csv_export_reads_back_with_notes_as_they_were(graded, tmp_path):
+def test_a_csv_export_reads_back_with_notes_as_they_were(graded: Path, tmp_path: Path) -> None:
     """The export neutralises formula-like cells for spreadsheets ('=1+1' -> "'=1+1"); the
     import takes that back, so a note survives the round trip unchanged."""
     math = [r for r in replies(graded) if r["kind"] == "math"]
@@ -117,7 +125,8 @@ def test_a_csv_export_reads_back_with_notes_as_they_were(graded, tmp_path):
     assert sorted(n for (n,) in db.execute("SELECT note FROM labels")) == sorted(notes)
 
 
-def test_an_import_in_sample_order_is_the_sample_and_one_out_of_order_is_not(graded, tmp_path):
+def test_an_import_in_sample_order_is_the_sample_and_one_out_of_order_is_not(graded: Path,
+                                                                             tmp_path: Path) -> None:
     listed = CliRunner().invoke(main, ["queue", "--db", str(graded), "--order", "sample",
                                        "--format", "jsonl"])
     rows = [json.loads(line) for line in listed.stdout.splitlines()]
@@ -127,7 +136,7 @@ def test_an_import_in_sample_order_is_the_sample_and_one_out_of_order_is_not(gra
     biggest = max(strata.values(), key=len)  # 4 math replies every grader but exact accepts
     assert len(biggest) == 4
 
-    def labels(ids):
+    def labels(ids: Iterable[int]) -> list[dict[str, object]]:
         return [{"reply_id": reply_id, "label": "correct"} for reply_id in ids]
 
     first = invoke("labels", "import", write_jsonl(tmp_path / "a.jsonl", labels(biggest[:2])),
@@ -140,14 +149,14 @@ def test_an_import_in_sample_order_is_the_sample_and_one_out_of_order_is_not(gra
     assert jsonl_drawn(graded) == set(biggest[:2])
 
 
-def jsonl_drawn(path) -> set[int]:
+def jsonl_drawn(path: Path) -> set[int]:
     listed = CliRunner().invoke(main, ["queue", "--db", str(path), "--order", "sample",
                                        "--format", "jsonl"])
     return {json.loads(line)["reply_id"] for line in listed.stdout.splitlines()
             if json.loads(line)["drawn"]}
 
 
-def test_history_export_lists_every_event(graded, tmp_path):
+def test_history_export_lists_every_event(graded: Path, tmp_path: Path) -> None:
     math = [r for r in replies(graded) if r["kind"] == "math"]
     for number, label in enumerate(("correct", "incorrect")):  # a relabel: a second file
         path = write_jsonl(tmp_path / f"l{number}.jsonl",
@@ -182,7 +191,8 @@ def test_history_export_lists_every_event(graded, tmp_path):
     ('{"reply_id": 1, "label": ', r":2: not valid JSON"),
     ("[1, 2]", r":2: expected a JSON object"),
 ])
-def test_bad_rows_change_nothing_and_name_line_and_field(graded, tmp_path, row, expected):
+def test_bad_rows_change_nothing_and_name_line_and_field(graded: Path, tmp_path: Path, row: dict | str,
+                                                         expected: str) -> None:
     math_id = next(r["reply_id"] for r in replies(graded) if r["kind"] == "math")
     if isinstance(row, dict) and row.get("reply_id") == "MATH":
         row = {**row, "reply_id": math_id}
@@ -198,7 +208,7 @@ def test_bad_rows_change_nothing_and_name_line_and_field(graded, tmp_path, row, 
     assert dump(open_db(graded)) == before
 
 
-def test_a_row_without_a_reviewer_needs_one_from_the_command(graded, tmp_path):
+def test_a_row_without_a_reviewer_needs_one_from_the_command(graded: Path, tmp_path: Path) -> None:
     math_id = next(r["reply_id"] for r in replies(graded) if r["kind"] == "math")
     path = write_jsonl(tmp_path / "l.jsonl", [{"reply_id": math_id, "label": "correct"}])
     before = dump(open_db(graded))
@@ -207,7 +217,7 @@ def test_a_row_without_a_reviewer_needs_one_from_the_command(graded, tmp_path):
     assert dump(open_db(graded)) == before
 
 
-def test_a_bad_csv_row_changes_nothing(graded, tmp_path):
+def test_a_bad_csv_row_changes_nothing(graded: Path, tmp_path: Path) -> None:
     path = tmp_path / "l.csv"
     path.write_text("reply_id,label\n1,correct\n2,correct,extra\n")
     before = dump(open_db(graded))
@@ -216,7 +226,7 @@ def test_a_bad_csv_row_changes_nothing(graded, tmp_path):
     assert dump(open_db(graded)) == before
 
 
-def test_every_labels_command_has_help_with_an_example():
+def test_every_labels_command_has_help_with_an_example() -> None:
     for args in (["labels"], ["labels", "import"], ["labels", "export"]):
         result = invoke(*args, "--help")
         assert result.exit_code == 0 and "adjudicate labels" in result.output

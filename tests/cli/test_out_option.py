@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from click.testing import CliRunner
 
 from adjudicate.cli import main
 from tests.conftest import dump
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 
 # every command that takes --out, with the arguments it needs besides --db
 OUT_COMMANDS = [
@@ -18,12 +27,13 @@ OUT_COMMANDS = [
 ]
 
 
-def files_under(root):
+def files_under(root: Path) -> list[str]:
     return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
 
 
 @pytest.mark.parametrize("command", OUT_COMMANDS, ids=" ".join)
-def test_out_into_a_missing_directory_is_a_bad_parameter(small_db, db_path, tmp_path, command):
+def test_out_into_a_missing_directory_is_a_bad_parameter(small_db: Database, db_path: Path, tmp_path: Path,
+                                                         command: tuple[str, ...]) -> None:
     before, files = dump(small_db), files_under(tmp_path)
     out = tmp_path / "nonexistent" / "dir" / "r.html"
     result = CliRunner().invoke(main, [*command, "--db", str(db_path), "--out", str(out)])
@@ -33,7 +43,8 @@ def test_out_into_a_missing_directory_is_a_bad_parameter(small_db, db_path, tmp_
     assert files_under(tmp_path) == files and dump(small_db) == before
 
 
-def test_out_under_a_file_says_it_is_not_a_directory(small_db, db_path, tmp_path):
+def test_out_under_a_file_says_it_is_not_a_directory(small_db: Database, db_path: Path,
+                                                     tmp_path: Path) -> None:
     blocker = tmp_path / "notes.txt"
     blocker.write_text("a file, not a folder")
     out = blocker / "r.md"
@@ -43,20 +54,22 @@ def test_out_under_a_file_says_it_is_not_a_directory(small_db, db_path, tmp_path
     assert blocker.read_text() == "a file, not a folder"
 
 
-def test_out_into_an_existing_directory_still_writes(small_db, db_path, tmp_path):
+def test_out_into_an_existing_directory_still_writes(small_db: Database, db_path: Path,
+                                                     tmp_path: Path) -> None:
     out = tmp_path / "errata.md"
     result = CliRunner().invoke(main, ["errata", "--db", str(db_path), "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert out.exists()
 
 
-def test_every_out_option_shares_the_checking_type():
+def test_every_out_option_shares_the_checking_type() -> None:
     """A new command's --out gets the directory check too, or this test names it."""
     import click
 
     from adjudicate.cli.common import OutputPath
 
-    def commands(group, prefix=()):
+    def commands(group: click.Group,
+                 prefix: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], click.Command]]:
         for name, command in group.commands.items():
             if isinstance(command, click.Group):
                 yield from commands(command, (*prefix, name))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from click.testing import CliRunner
 
@@ -12,17 +13,22 @@ from db.connection import open_db
 from db.queue import load_queue
 from tests.app.builders import build_review_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def invoke(*args):
+    from click.testing import Result
+
+
+def invoke(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def jsonl(result) -> list[dict]:
+def jsonl(result: Result) -> list[dict]:
     assert result.exit_code == 0, result.output
     return [json.loads(line) for line in result.stdout.splitlines()]
 
 
-def test_review_order_lists_what_the_app_would_serve(tmp_path):
+def test_review_order_lists_what_the_app_would_serve(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "r.db")
     rows = jsonl(invoke("queue", "--db", path, "--reviewer", "ann", "--format", "jsonl"))
     expected = [row.reply_id for row in load_queue(open_db(path), "ann")]
@@ -32,7 +38,7 @@ def test_review_order_lists_what_the_app_would_serve(tmp_path):
     assert "drawn" not in rows[0]
 
 
-def test_sample_order_is_recorded_on_first_use_and_reused(tmp_path):
+def test_sample_order_is_recorded_on_first_use_and_reused(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "r.db")
     first = jsonl(invoke("queue", "--db", path, "--order", "sample", "--seed", "4",
                          "--format", "jsonl"))
@@ -46,7 +52,7 @@ def test_sample_order_is_recorded_on_first_use_and_reused(tmp_path):
     assert [r["reply_id"] for r in limited] == [r["reply_id"] for r in first[:3]]
 
 
-def test_another_seed_is_refused_in_one_line_unless_reshuffled(tmp_path):
+def test_another_seed_is_refused_in_one_line_unless_reshuffled(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "r.db")
     invoke("queue", "--db", path, "--order", "sample", "--seed", "4")
     result = invoke("queue", "--db", path, "--order", "sample", "--seed", "5")
@@ -57,7 +63,7 @@ def test_another_seed_is_refused_in_one_line_unless_reshuffled(tmp_path):
     assert result.exit_code == 0, result.output
 
 
-def test_sample_options_need_the_sample_order(tmp_path):
+def test_sample_options_need_the_sample_order(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "r.db")
     for extra in (["--seed", "3"], ["--audit", "5"], ["--reshuffle"]):
         result = invoke("queue", "--db", path, *extra)
@@ -66,12 +72,12 @@ def test_sample_options_need_the_sample_order(tmp_path):
         assert result.exit_code == 2 and "apply to --order sample" in result.output
 
 
-def test_the_table_names_every_reply(tmp_path):
+def test_the_table_names_every_reply(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "r.db")
     result = invoke("queue", "--db", path, "--order", "sample")
     assert result.exit_code == 0 and "Queue in sample order" in result.stdout
 
 
-def test_queue_help_has_an_example():
+def test_queue_help_has_an_example() -> None:
     result = invoke("queue", "--help")
     assert result.exit_code == 0 and "adjudicate queue --db evals.db --order sample" in result.output

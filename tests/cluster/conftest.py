@@ -9,13 +9,18 @@ in the test process: Ray's threads would then live in pytest's process, which la
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from tests.cluster.ray_head import RayHead, ray_head
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
 
 @pytest.fixture(scope="session")
-def ray_cluster() -> RayHead:
+def ray_cluster() -> Iterator[RayHead]:
     """A two-CPU Ray head on the loopback address; stopped, with all its processes, at the end."""
     pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[test-ray]')")
     with ray_head(cpus=2, object_store_mb=100) as head:

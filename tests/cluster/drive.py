@@ -24,6 +24,7 @@ import os
 import signal
 import sys
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import click
 
@@ -34,6 +35,14 @@ from adjudicate.grading.cluster.connect import import_ray
 from adjudicate.grading.cluster.executor import RayExecutor
 from db.connection import open_db
 from tests.cluster.faults import LOG
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator, Sequence
+
+    from sqlite_utils import Database
+
+    from db.grading import GradedReply, QueueMarks
+    from graders.progress import Advance, Stage
 
 
 def main() -> None:
@@ -55,8 +64,14 @@ def main() -> None:
     ray = import_ray()
     ray.init(address=args.address, logging_level=logging.WARNING, log_to_driver=False,
              runtime_env={"env_vars": {LOG: args.log}} if args.log else None)
-    puts, real_put = [], ray.put
-    ray.put = lambda value: puts.append(1) or real_put(value)
+    puts: list[int] = []
+    real_put = ray.put
+
+    def counted_put(value: object) -> object:
+        puts.append(1)
+        return real_put(value)
+
+    ray.put = counted_put  # type: ignore[attr-defined]  # import_ray gives a plain ModuleType
     stages = record_progress()
     setup = ("tests.cluster.faults:install" if args.faults else
              "tests.cluster.faults:refuse_namespaces" if args.refuse_namespaces else None)
@@ -78,7 +93,7 @@ def record_progress() -> list[list]:
     stages: list[list] = []
 
     @contextmanager
-    def recording(description: str):
+    def recording(description: str) -> Iterator[tuple[Stage, Advance]]:
         def stage(what: str, total: int) -> None:
             stages.append([what, total, 0])
 
@@ -94,9 +109,11 @@ def record_progress() -> list[list]:
 def release_after(commits: int, path: str, batch_size: int) -> None:
     """Create `path` once `commits` math batches are stored."""
     math_pipeline.COMMIT_EVERY = batch_size
-    real_store, done = math_pipeline.store_batch, []
+    real_store = math_pipeline.store_batch
+    done: list[QueueMarks] = []
 
-    def store_then_release(db, graded, mark):
+    def store_then_release(db: Database, graded: Sequence[GradedReply],
+                           mark: Callable[[], QueueMarks]) -> QueueMarks:
         done.append(real_store(db, graded, mark))
         if len(done) == commits:
             open(path, "w").close()
@@ -108,9 +125,11 @@ def release_after(commits: int, path: str, batch_size: int) -> None:
 def die_after(commits: int, batch_size: int) -> None:
     """SIGKILL this process as math batch number `commits + 1` is about to be stored."""
     math_pipeline.COMMIT_EVERY = batch_size
-    real_store, done = math_pipeline.store_batch, []
+    real_store = math_pipeline.store_batch
+    done: list[QueueMarks] = []
 
-    def store_then_die(db, graded, mark):
+    def store_then_die(db: Database, graded: Sequence[GradedReply],
+                       mark: Callable[[], QueueMarks]) -> QueueMarks:
         if len(done) == commits:
             os.kill(os.getpid(), signal.SIGKILL)
         done.append(real_store(db, graded, mark))

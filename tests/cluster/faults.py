@@ -21,7 +21,10 @@ import re
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from graders.verdict import Extraction, Verdict
 
 ONCE = re.compile(r"DIE-ONCE:(\S+)")
 ALWAYS = "DIE-ALWAYS"
@@ -52,7 +55,7 @@ def die_if_marked(text: str) -> None:
 def logged(what: str, function: Any, problem_at: int = 0) -> Any:
     """`function(...)`, first appending the task id of its problem (argument `problem_at`) to
     the log `what`."""
-    def wrapper(*args, **kwargs):
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
         folder = os.environ.get(LOG)
         if folder:
             with open(Path(folder) / what, "a") as log:
@@ -77,11 +80,11 @@ def install() -> None:
     # shrink_recorded(sandbox, job, limits, oracle, strict numbers)
     code_engine.shrink_recorded = logged("shrink", code_engine.shrink_recorded, problem_at=1)
 
-    def marked_extract(reply):
+    def marked_extract(reply: str) -> Extraction:
         die_if_marked(reply)
         return extract(reply)
 
-    def marked_grade_sample(program, *args, **kwargs):
+    def marked_grade_sample(program: str, *args: Any, **kwargs: Any) -> dict[str, Verdict]:
         die_if_marked(program)
         return grade_sample(program, *args, **kwargs)
 
@@ -100,7 +103,7 @@ def refuse_namespaces() -> None:
             return getattr(subprocess, name)
 
         @staticmethod
-        def Popen(command, *args, **kwargs):  # noqa: N802 - stands in for subprocess.Popen
+        def Popen(command: list[str], *args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:  # noqa: N802 - stands in for subprocess.Popen
             return subprocess.Popen([sys.executable, str(NO_USERNS), *command], *args,
                                     **kwargs)
 

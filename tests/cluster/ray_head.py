@@ -22,6 +22,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 ROOT = Path(__file__).resolve().parents[2]
 START_TIMEOUT_S = 300
@@ -84,7 +88,7 @@ def ray_head(cpus: int = 2, object_store_mb: int = 100) -> Iterator[RayHead]:
         shutil.rmtree(temp, ignore_errors=True)
 
 
-def _wait_until_up(process: subprocess.Popen, log) -> None:
+def _wait_until_up(process: subprocess.Popen, log: TextIO) -> None:
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         log.seek(0)

@@ -25,7 +25,7 @@ def imported_code_db(tmp_path: Path) -> Path:
     return path
 
 
-def test_without_the_extra_the_error_names_it(tmp_path):
+def test_without_the_extra_the_error_names_it(tmp_path: Path) -> None:
     path = imported_code_db(tmp_path)
     hide_ray = ("import sys; sys.modules['ray'] = None; from adjudicate.cli import main; "
                 "main()")
@@ -37,7 +37,7 @@ def test_without_the_extra_the_error_names_it(tmp_path):
     assert graded(path)["verdicts"] == []
 
 
-def test_ray_options_need_the_ray_executor(tmp_path):
+def test_ray_options_need_the_ray_executor(tmp_path: Path) -> None:
     path = imported_code_db(tmp_path)
     result = CliRunner().invoke(main, ["grade", "--db", str(path), "--batch-size", "8"])
     assert result.exit_code == 2
@@ -45,7 +45,7 @@ def test_ray_options_need_the_ray_executor(tmp_path):
 
 
 @pytest.mark.ray
-def test_an_address_nothing_listens_on_fails_at_once_naming_it(tmp_path):
+def test_an_address_nothing_listens_on_fails_at_once_naming_it(tmp_path: Path) -> None:
     """Ray itself retries a wrong address for minutes in silence; the CLI says what is wrong
     and what to do instead, and grades nothing."""
     pytest.importorskip("ray", reason="the ray extra is not installed (pip install '.[test-ray]')")

@@ -14,6 +14,7 @@ import subprocess
 import sys
 from contextlib import closing
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -26,17 +27,23 @@ from tests.cluster.slices import copy_db, gsm8k_db, humaneval_db
 from tests.cluster.stored import graded, replies
 from tests.label_states import labels_for
 
+if TYPE_CHECKING:
+    from typing import Any
+
+    from tests.cluster.ray_head import RayHead
+
+
 pytestmark = [pytest.mark.slow, pytest.mark.ray]
 TIMEOUT_S = 900  # a hung driver fails the test instead of the whole run
 
 
-def cli(head, *args: str) -> subprocess.CompletedProcess[str]:
+def cli(head: RayHead, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "adjudicate", "grade", *args],
                           env=head.environment, capture_output=True, text=True,
                           timeout=TIMEOUT_S)
 
 
-def drive(head, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
+def drive(head: RayHead, db: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "tests.cluster.drive", str(db), head.address,
                            *args], env=head.environment, capture_output=True, text=True,
                           timeout=TIMEOUT_S)
@@ -51,8 +58,8 @@ def graded_locally(path: Path, kind: str) -> dict[str, list[tuple]]:
     return graded(path)
 
 
-def test_code_on_ray_gives_the_local_verdicts_though_a_worker_dies(ray_cluster, shared_data,
-                                                                   tmp_path):
+def test_code_on_ray_gives_the_local_verdicts_though_a_worker_dies(ray_cluster: RayHead, shared_data: Path,
+                                                                   tmp_path: Path) -> None:
     """HumanEval+ problems with CodeGen-16B samples; the worker grading sample 2 of
     HumanEval/3 kills itself the first time, and its batch is graded again elsewhere. Each
     problem's reference runs once, is self-checked once, and goes to the object store once."""
@@ -102,8 +109,8 @@ def probed_tasks(path: Path) -> list[int]:
             "ON problems.id = probe_tallies.problem_id")]
 
 
-def test_a_node_refusing_isolation_is_named_and_nothing_is_graded(ray_cluster, shared_data,
-                                                                  tmp_path):
+def test_a_node_refusing_isolation_is_named_and_nothing_is_graded(ray_cluster: RayHead, shared_data: Path,
+                                                                  tmp_path: Path) -> None:
     """Where the kernel refuses the sandbox's user namespaces (each worker's sandbox starts
     under `no_userns.py`), the workers say so as they start, naming their node; the run stops
     before any sample runs."""
@@ -117,8 +124,8 @@ def test_a_node_refusing_isolation_is_named_and_nothing_is_graded(ray_cluster, s
     assert graded(ours)["verdicts"] == []
 
 
-def test_a_batch_whose_worker_always_dies_becomes_error_verdicts(ray_cluster, shared_data,
-                                                                tmp_path):
+def test_a_batch_whose_worker_always_dies_becomes_error_verdicts(ray_cluster: RayHead, shared_data: Path,
+                                                                tmp_path: Path) -> None:
     """A batch retried twice and killed each time gives its replies `error` verdicts saying
     why; one killed once is retried and graded as usual; every other reply is untouched."""
     flag = tmp_path / "died-once"
@@ -145,7 +152,7 @@ def test_a_batch_whose_worker_always_dies_becomes_error_verdicts(ray_cluster, sh
 
 
 def test_math_on_ray_gives_the_local_verdicts_though_the_driver_is_killed(
-        ray_cluster, shared_data, tmp_path):
+        ray_cluster: RayHead, shared_data: Path, tmp_path: Path) -> None:
     """Real GSM8K replies of two models. The driver SIGKILLs itself as its third batch is
     about to be stored; rerunning the CLI grades only the rest, and ends with the local
     verdicts (every grader's, at its version), each once, labels untouched."""
@@ -175,7 +182,7 @@ def test_math_on_ray_gives_the_local_verdicts_though_the_driver_is_killed(
     db.close()
 
 
-def test_a_slow_batch_holds_up_no_other(ray_cluster, shared_data, tmp_path):
+def test_a_slow_batch_holds_up_no_other(ray_cluster: RayHead, shared_data: Path, tmp_path: Path) -> None:
     """The first batch (the smallest key's) waits until the driver has stored the other five,
     so the batch queued behind it on the same worker must be graded elsewhere."""
     release = tmp_path / "release"
@@ -195,7 +202,7 @@ def test_a_slow_batch_holds_up_no_other(ray_cluster, shared_data, tmp_path):
     assert graded(ours) == local
 
 
-def printed(done: subprocess.CompletedProcess[str], what: str):
+def printed(done: subprocess.CompletedProcess[str], what: str) -> Any:
     """The JSON the driver printed after `what`."""
     line = next(line for line in done.stdout.splitlines() if line.startswith(what + " "))
     return json.loads(line.split(" ", 1)[1])

@@ -20,7 +20,7 @@ MS_BIND, MS_REC, MS_PRIVATE = 0x1000, 0x4000, 1 << 18
 _libc = ctypes.CDLL(None, use_errno=True)
 
 
-def _mount(source: bytes, target: bytes, fstype: bytes | None, flags: int, data: bytes | None):
+def _mount(source: bytes, target: bytes, fstype: bytes | None, flags: int, data: bytes | None) -> None:
     if _libc.mount(source, target, fstype, ctypes.c_ulong(flags), data) != 0:
         raise OSError(ctypes.get_errno(), f"mount on {target.decode()}")
 

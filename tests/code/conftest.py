@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.code import CodeProblem, Sandbox, compute_expected
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from graders.code import ExpectedOutputs
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"  # ../shared/data
 
@@ -19,7 +25,7 @@ def data_dir() -> Path:
 
 
 @pytest.fixture(scope="session")
-def sandbox():
+def sandbox() -> Iterator[Sandbox]:
     with Sandbox(slot=7) as box:
         yield box
 
@@ -33,5 +39,5 @@ def toy() -> CodeProblem:
 
 
 @pytest.fixture(scope="session")
-def toy_expected(toy, sandbox):
+def toy_expected(toy: CodeProblem, sandbox: Sandbox) -> ExpectedOutputs:
     return compute_expected(toy, sandbox)

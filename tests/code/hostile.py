@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from graders.code import CodeGradeConfig, TimeLimits, grade_sample
 from graders.verdict import ACCEPT
+
+if TYPE_CHECKING:
+    from graders.code import CodeProblem, ExpectedOutputs, Sandbox
+
 
 FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))  # 0.5 s floor: timeouts come quickly
 STATEMENT = 'def add(a, b):\n    """Add two numbers."""\n'
@@ -69,12 +74,13 @@ def live_members(directory: Path, wait_s: float = 60.0) -> list[int]:
         time.sleep(0.1)
 
 
-def assert_host_untouched(sandbox, toy, toy_expected) -> None:
+def assert_host_untouched(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     """Nothing of any sample is alive; the fork server lives and still grades correctly."""
     sandbox.settle()
     assert sandbox.torn_down_through == sandbox.jobs_started
     if sandbox.uid is not None:
         assert processes_of(sandbox.uid) == []
+    assert sandbox.server_pid is not None
     assert live_descendants(sandbox.server_pid) == []
     for directory in sandbox.cgroup_directories:
         if (directory / "pids.current").exists():
@@ -84,5 +90,5 @@ def assert_host_untouched(sandbox, toy, toy_expected) -> None:
     assert honest["plus"].outcome == ACCEPT
 
 
-def grade(body: str, sandbox, toy, toy_expected) -> dict:
+def grade(body: str, sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> dict:
     return grade_sample(STATEMENT + body, toy, toy_expected, sandbox, FAST)

@@ -16,10 +16,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.code.hostile import processes_of
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -33,7 +37,7 @@ MODULES = ("test_code_hostile.py", "test_code_attacks.py", "test_code_refusal.py
 
 
 @pytest.fixture
-def user_dir():
+def user_dir() -> Iterator[Path]:
     """A directory the throwaway uid owns and can reach (pytest's own tmp dirs are root's)."""
     path = Path(tempfile.mkdtemp(prefix="adjudicate-as-user-"))
     os.chown(path, THROWAWAY_UID, THROWAWAY_UID)
@@ -53,7 +57,7 @@ def as_user(user_dir: Path, *tests: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
-def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
+def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir: Path) -> None:
     done = as_user(user_dir, *(str(HERE / name) for name in MODULES))
     output = done.stdout + done.stderr
     assert done.returncode == 0, output[-4000:]
@@ -72,7 +76,7 @@ def test_hostile_and_attack_tests_pass_as_an_ordinary_user(user_dir):
 
 @pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
-def test_the_probe_budget_holds_as_an_ordinary_user(user_dir):
+def test_the_probe_budget_holds_as_an_ordinary_user(user_dir: Path) -> None:
     """Samples stalling on every probe input cost runs linear in their number as a user too."""
     done = as_user(user_dir, str(ROOT / "tests" / "grading" / "test_probe_budget.py"),
                    "-k", "linear_in_their_number and 3")

@@ -14,12 +14,16 @@ import re
 import resource
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.code import CodeJob, compute_expected, grade_code_many, grade_sample, load_human_eval
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
 from tests.code.hostile import FAST, HONEST, STATEMENT, assert_host_untouched, grade
+
+if TYPE_CHECKING:
+    from graders.code import CodeProblem, ExpectedOutputs, Sandbox
 
 # each writes lines meant to pass every input, the way an attacker who read the harness would
 FORGERIES = {
@@ -58,7 +62,8 @@ FORGERIES = {
 
 
 @pytest.mark.parametrize("name", sorted(FORGERIES))
-def test_forged_passes_are_never_accepted(sandbox, toy, toy_expected, name):
+def test_forged_passes_are_never_accepted(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs,
+                                          name: str) -> None:
     verdicts = grade(FORGERIES[name], sandbox, toy, toy_expected)
     assert verdicts["base"].outcome in (REJECT, ERROR), verdicts["base"].evidence
     assert verdicts["plus"].outcome in (REJECT, ERROR)
@@ -66,7 +71,7 @@ def test_forged_passes_are_never_accepted(sandbox, toy, toy_expected, name):
 
 
 @pytest.fixture(scope="module")
-def human_eval(sandbox):
+def human_eval(sandbox: Sandbox) -> dict[str, tuple[CodeProblem, ExpectedOutputs]]:
     problems = {p.task_id: p for p in load_human_eval()}
     chosen = ("HumanEval/32", "HumanEval/33", "HumanEval/38", "HumanEval/53")
     return {task: (problems[task], compute_expected(problems[task], sandbox)) for task in chosen}
@@ -83,8 +88,13 @@ SHADOWING = {
 
 
 @pytest.mark.parametrize("task", sorted(SHADOWING))
-def test_shadowing_names_of_check_code_does_not_pass(sandbox, human_eval, task, toy,
-                                                     toy_expected):
+def test_shadowing_names_of_check_code_does_not_pass(
+    sandbox: Sandbox,
+    human_eval: dict[str, tuple[CodeProblem, ExpectedOutputs]],
+    task: str,
+    toy: CodeProblem,
+    toy_expected: ExpectedOutputs,
+) -> None:
     problem, expected = human_eval[task]
     reference = grade_sample(problem.reference_program, problem, expected, sandbox, FAST)
     assert reference["base"].outcome == ACCEPT
@@ -94,7 +104,8 @@ def test_shadowing_names_of_check_code_does_not_pass(sandbox, human_eval, task, 
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_the_machine_is_a_minimal_read_only_root(sandbox, toy, toy_expected):
+def test_the_machine_is_a_minimal_read_only_root(sandbox: Sandbox, toy: CodeProblem,
+                                                 toy_expected: ExpectedOutputs) -> None:
     paths = [sys.prefix, os.getcwd(), str(Path(__file__).resolve()), "/work/shared/data",
              "/etc/passwd", "/etc/shadow", "/usr/bin/python3", "/bin/sh", "/var", "/run",
              "/run/lock", "/sys", str(Path.home() / ".bashrc")]
@@ -131,7 +142,8 @@ FOUND = repr((seen, writable, pids, open("/proc/1/cmdline").read()[:40]))
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_sysv_ipc_and_shared_memory_files_do_not_outlive_the_sample(sandbox, toy, toy_expected):
+def test_sysv_ipc_and_shared_memory_files_do_not_outlive_the_sample(sandbox: Sandbox, toy: CodeProblem,
+                                                                    toy_expected: ExpectedOutputs) -> None:
     def segments() -> set[str]:
         return {line.split()[1] for line in Path("/proc/sysvipc/shm").read_text().splitlines()[1:]}
 
@@ -179,7 +191,9 @@ for path in ("/dev/shm/adjudicate-left", "/run/lock/adjudicate-left"):
     (b'{"i": 0, "v": 3, "t": -1, "w": 0}', "finite non-negative"),
     (b'{"i": 0, "d": ["00", 3], "t": 0, "w": 0}', "digest"),
 ])
-def test_malformed_result_lines_are_that_samples_error(sandbox, toy, toy_expected, line, reason):
+def test_malformed_result_lines_are_that_samples_error(sandbox: Sandbox, toy: CodeProblem,
+                                                       toy_expected: ExpectedOutputs, line: bytes,
+                                                       reason: str) -> None:
     body = f"""    import os
     os.write(3, {line!r} + b"\\n")
     return a + b
@@ -190,7 +204,8 @@ def test_malformed_result_lines_are_that_samples_error(sandbox, toy, toy_expecte
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_two_gigabytes_on_the_result_pipe_cost_the_host_little(sandbox, toy, toy_expected):
+def test_two_gigabytes_on_the_result_pipe_cost_the_host_little(sandbox: Sandbox, toy: CodeProblem,
+                                                               toy_expected: ExpectedOutputs) -> None:
     peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
     body = """    import os
     block = b"x" * (1 << 20)
@@ -205,7 +220,8 @@ def test_two_gigabytes_on_the_result_pipe_cost_the_host_little(sandbox, toy, toy
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_lone_surrogates_and_huge_names_are_replaced_and_capped(sandbox, toy, toy_expected):
+def test_lone_surrogates_and_huge_names_are_replaced_and_capped(sandbox: Sandbox, toy: CodeProblem,
+                                                                toy_expected: ExpectedOutputs) -> None:
     body = """    print("\\\\udcff printed")
     if a == 1:
         return "\\\\ud800"
@@ -224,7 +240,8 @@ def test_lone_surrogates_and_huge_names_are_replaced_and_capped(sandbox, toy, to
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_one_bad_sample_never_costs_another_its_verdict(toy, toy_expected):
+def test_one_bad_sample_never_costs_another_its_verdict(toy: CodeProblem,
+                                                        toy_expected: ExpectedOutputs) -> None:
     attacks = [FORGERIES["gc"], "    import os\n    os.write(3, b'junk\\n')\n",
                "    import os\n    os.write(3, b'x' * (40 << 20))\n",
                "    while True:\n        pass\n", "    return '\\ud800'\n"]
@@ -239,7 +256,8 @@ def test_one_bad_sample_never_costs_another_its_verdict(toy, toy_expected):
         ERROR, ERROR, ERROR, TIMEOUT, REJECT]
 
 
-def test_reference_text_never_reaches_the_fork_server(sandbox, toy, toy_expected):
+def test_reference_text_never_reaches_the_fork_server(sandbox: Sandbox, toy: CodeProblem,
+                                                      toy_expected: ExpectedOutputs) -> None:
     # programs travel as file descriptors the sample reads itself: a later sample, forked from
     # the same server, finds no earlier program (the reference's) in the memory it inherited
     marker = "REFERENCE_MARKER_" + "q7" * 8
@@ -266,7 +284,8 @@ for line in open("/proc/self/maps"):
 
 
 @pytest.mark.skipif(not hasattr(ctypes, "CDLL"), reason="needs ctypes")
-def test_numpy_is_importable_read_only_and_recorded(sandbox, toy, toy_expected):
+def test_numpy_is_importable_read_only_and_recorded(sandbox: Sandbox, toy: CodeProblem,
+                                                    toy_expected: ExpectedOutputs) -> None:
     pytest.importorskip("numpy")
     program = """import numpy, os
 try:
@@ -281,7 +300,8 @@ except OSError:
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_a_result_after_the_last_input_is_an_error(sandbox, toy, toy_expected):
+def test_a_result_after_the_last_input_is_an_error(sandbox: Sandbox, toy: CodeProblem,
+                                                   toy_expected: ExpectedOutputs) -> None:
     body = """    import os
     os.write(3, b'{"ready":1,"t":0}\\n{"i":0,"v":3,"t":0,"w":0}\\n{"i":1,"v":7,"t":0,"w":0}\\n'
                 b'{"i":2,"v":30,"t":0,"w":0}\\n{"i":3,"v":1,"t":0,"w":0}\\n')
@@ -316,7 +336,7 @@ print(verdicts["base"].outcome, verdicts["base"].evidence["first_failure"])
 
 
 @pytest.mark.skipif(os.uname().machine not in ("x86_64", "aarch64"), reason="syscall numbers")
-def test_the_session_keyring_of_whoever_grades_is_out_of_reach():
+def test_the_session_keyring_of_whoever_grades_is_out_of_reach() -> None:
     import subprocess
 
     done = subprocess.run([sys.executable, "-c", KEYRING], capture_output=True, text=True,

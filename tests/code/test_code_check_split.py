@@ -29,7 +29,7 @@ def check(candidate):
 '''
 
 
-def test_cases_from_a_check_function():
+def test_cases_from_a_check_function() -> None:
     cases = split_check(CHECK, entry_point="order")
     data = [(c.args, c.expected, c.atol, c.coerce) for c in cases]
     assert data == [
@@ -52,13 +52,13 @@ def test_cases_from_a_check_function():
     "y = compute()\n    assert candidate(y) == 1",  # a name bound to code
     "assert tuple(candidate([1])) == tuple(order([2]))",  # the reference on other arguments
 ])
-def test_code_that_the_host_cannot_judge_is_an_error_naming_it(statement):
+def test_code_that_the_host_cannot_judge_is_an_error_naming_it(statement: str) -> None:
     with pytest.raises(ValueError, match="is code, not data"):
         split_check(f"def check(candidate):\n    {statement}\n", entry_point="order",
                     task_id="mine/1")
 
 
-def test_known_human_eval_code_statements_become_host_data():
+def test_known_human_eval_code_statements_become_host_data() -> None:
     problems = {p.task_id: p for p in load_human_eval()}
     roots = problems["HumanEval/32"].base
     assert len(roots) == 100 and {c.oracle for c in roots} == {"poly_root"}
@@ -82,12 +82,12 @@ def read_human_eval_test(task_id: str) -> str:
     return read_problems()[task_id]["test"]
 
 
-def test_no_check_function_is_an_error():
+def test_no_check_function_is_an_error() -> None:
     with pytest.raises(ValueError):
         split_check("def helper():\n    pass\n")
 
 
-def test_every_human_eval_problem_splits_into_data():
+def test_every_human_eval_problem_splits_into_data() -> None:
     problems = load_human_eval()
     assert len(problems) == 164
     assert all(problems[i].base for i in range(164))
@@ -95,7 +95,7 @@ def test_every_human_eval_problem_splits_into_data():
     assert sum(len(p.base) for p in problems) == 1534
 
 
-def test_human_eval_references_pass_and_stubs_fail_on_split_cases():
+def test_human_eval_references_pass_and_stubs_fail_on_split_cases() -> None:
     problems = {problem.task_id: problem for problem in load_human_eval()}
     expected = dict(expected_many(problems, jobs=2))
     pairs = {key: (problems[key], outputs) for key, outputs in expected.items()}
@@ -104,7 +104,7 @@ def test_human_eval_references_pass_and_stubs_fail_on_split_cases():
     assert [r.task_id for r in results if not r.ok] == []
 
 
-def test_a_conversion_call_without_arguments_is_folded_not_a_crash():
+def test_a_conversion_call_without_arguments_is_folded_not_a_crash() -> None:
     # `list()` has no argument to unwrap: found by mypy, it used to raise IndexError
     cases = split_check("def check(candidate):\n    assert candidate(1) == list()\n")
     assert cases[0].args == [1] and cases[0].expected == []

@@ -27,12 +27,13 @@ from graders.code.inside.tagged import Opaque
     # opaque objects (an always-equal object, a generator ...) never match
     (Opaque("x.Equal"), Opaque("x.Equal"), 0, False), (Opaque("builtins.map"), [1], 0, False),
 ])
-def test_plain_equal(actual, expected, atol, equal):
+def test_plain_equal(actual: object, expected: object, atol: float | int, equal: bool) -> None:
     assert plain_equal(actual, expected, atol) is equal
 
 
 @pytest.mark.parametrize("actual, expected", [(0, False), (1.0, 1), (True, 1), ([0], [0.0])])
-def test_strict_numbers_tell_types_apart(actual, expected):
+def test_strict_numbers_tell_types_apart(actual: bool | float | int | list,
+                                         expected: bool | int | list) -> None:
     assert not plain_equal(actual, expected, strict_numbers=True)
 
 
@@ -54,18 +55,19 @@ def test_strict_numbers_tell_types_apart(actual, expected):
     # Mbpp/295 sum_div: 0 is also accepted
     ("equal_or_zero", 0, 7, [8], 0, True), ("equal_or_zero", 6, 7, [8], 0, False),
 ])
-def test_oracles(oracle, actual, expected, args, atol, passes):
+def test_oracles(oracle: str, actual: object, expected: object, args: list, atol: float | int,
+                 passes: bool) -> None:
     assert judge(oracle, actual, expected, args, atol) is passes
 
 
 @pytest.mark.parametrize("name, value, result", [
     ("tuple", [1, 2], (1, 2)), ("sorted", (3, 1), [1, 3]), ("set", [1, 1], {1}),
 ])
-def test_coerce_plain_values(name, value, result):
+def test_coerce_plain_values(name: str, value: list | tuple, result: list | set | tuple) -> None:
     assert coerce(name, value) == result
 
 
 @pytest.mark.parametrize("name, value", [("tuple", Opaque("x")), ("sorted", 3), ("float", "1")])
-def test_coerce_refuses_non_plain(name, value):
+def test_coerce_refuses_non_plain(name: str, value: object) -> None:
     with pytest.raises(TypeError):
         coerce(name, value)

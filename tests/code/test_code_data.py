@@ -8,6 +8,7 @@ HumanEval+ (and 378 MBPP+) problems run in `bench/code/selfcheck_data.py`, about
 from __future__ import annotations
 
 import dataclasses
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,8 +21,14 @@ from graders.code import (
 )
 from graders.verdict import ACCEPT, REJECT
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def selfcheck_all(problems):
+    from graders.code import CodeProblem, Sandbox
+    from graders.code.selfcheck import SelfCheckResult
+
+
+def selfcheck_all(problems: dict[str, CodeProblem]) -> list[SelfCheckResult]:
     """Expected outputs, then the self-check, of every problem (keyed by task id here)."""
     expected = dict(expected_many(problems, jobs=2))
     pairs = {key: (problems[key], outputs) for key, outputs in expected.items()}
@@ -36,16 +43,16 @@ MBPP_SLICE = ["Mbpp/2", "Mbpp/88", "Mbpp/124", "Mbpp/252", "Mbpp/558", "Mbpp/580
 
 
 @pytest.fixture(scope="module")
-def humaneval_plus(data_dir):
+def humaneval_plus(data_dir: Path) -> dict[str, CodeProblem]:
     return {p.task_id: p for p in load_evalplus(data_dir / "HumanEvalPlus.jsonl.gz")}
 
 
 @pytest.fixture(scope="module")
-def mbpp_plus(data_dir):
+def mbpp_plus(data_dir: Path) -> dict[str, CodeProblem]:
     return {p.task_id: p for p in load_evalplus(data_dir / "MbppPlus.jsonl.gz")}
 
 
-def test_humaneval_plus_loads_whole(humaneval_plus):
+def test_humaneval_plus_loads_whole(humaneval_plus: dict[str, CodeProblem]) -> None:
     assert len(humaneval_plus) == 164
     assert sum(len(p.base) for p in humaneval_plus.values()) == 1570
     assert sum(len(p.plus) for p in humaneval_plus.values()) == 122683
@@ -54,7 +61,7 @@ def test_humaneval_plus_loads_whole(humaneval_plus):
     assert humaneval_plus["HumanEval/32"].oracle == "poly_root"
 
 
-def test_humaneval_plus_slice_selfcheck(humaneval_plus):
+def test_humaneval_plus_slice_selfcheck(humaneval_plus: dict[str, CodeProblem]) -> None:
     results = selfcheck_all({t: humaneval_plus[t] for t in HUMANEVAL_SLICE})
     assert sorted(r.task_id for r in results) == sorted(HUMANEVAL_SLICE)
     assert {r.task_id: r.issues for r in results if not r.ok} == {}
@@ -76,7 +83,7 @@ NEWTON_FROM_FAR = """    def newton(x):
 """
 
 
-def test_problem_32_accepts_any_root(humaneval_plus, sandbox):
+def test_problem_32_accepts_any_root(humaneval_plus: dict[str, CodeProblem], sandbox: Sandbox) -> None:
     # Newton from x=100 finds a different root than the reference on ~200 inputs
     problem = humaneval_plus["HumanEval/32"]
     expected = compute_expected(problem, sandbox)
@@ -86,7 +93,7 @@ def test_problem_32_accepts_any_root(humaneval_plus, sandbox):
     assert grade_sample(program, by_equality, expected, sandbox)["plus"].outcome == REJECT
 
 
-def test_mbpp_inputs_are_restored(mbpp_plus):
+def test_mbpp_inputs_are_restored(mbpp_plus: dict[str, CodeProblem]) -> None:
     assert mbpp_plus["Mbpp/2"].base[0].args == [(3, 4, 5, 6), (5, 7, 4, 10)]
     assert mbpp_plus["Mbpp/124"].base[0].args == [0.0, 1j]
     assert mbpp_plus["Mbpp/580"].base[0].args == [(4, 5, (7, 6, (2, 4)), 6, 8)]
@@ -94,6 +101,6 @@ def test_mbpp_inputs_are_restored(mbpp_plus):
     assert mbpp_plus["Mbpp/581"].oracle == "surface_area"
 
 
-def test_mbpp_plus_slice_selfcheck(mbpp_plus):
+def test_mbpp_plus_slice_selfcheck(mbpp_plus: dict[str, CodeProblem]) -> None:
     results = selfcheck_all({t: mbpp_plus[t] for t in MBPP_SLICE})
     assert {r.task_id: r.issues for r in results if not r.ok} == {}

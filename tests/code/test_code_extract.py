@@ -30,33 +30,33 @@ SOLUTION = "def f(xs):\n    return sum(xs)\n"
     ("    return sum(xs)\n", "raw_completion", "    return sum(xs)\n"),
     ("   \n", "empty", ""),
 ])
-def test_auto_extraction(reply, rule, code):
+def test_auto_extraction(reply: str, rule: str, code: str) -> None:
     extraction = extract_program(reply, "f")
     assert (extraction.rule, extraction.answer) == (rule, code)
     assert reply[extraction.start:extraction.end] == code
 
 
 @pytest.mark.parametrize("kind", ["solution", "completion"])
-def test_declared_kind_takes_the_reply_as_is(kind):
+def test_declared_kind_takes_the_reply_as_is(kind: str) -> None:
     reply = "```python\nnot parsed\n```"
     extraction = extract_program(reply, "f", kind)
     assert (extraction.rule, extraction.answer, extraction.start, extraction.end) == (
         kind, reply, 0, len(reply))
 
 
-def test_completion_is_appended_to_the_prompt():
+def test_completion_is_appended_to_the_prompt() -> None:
     extraction = extract_program("    return sum(xs)\n", "f", "completion")
     assert is_completion(extraction)
     assert assemble_program(extraction, PROMPT) == PROMPT + "    return sum(xs)\n"
 
 
-def test_solution_runs_after_the_prompt_so_its_imports_exist():
+def test_solution_runs_after_the_prompt_so_its_imports_exist() -> None:
     program = assemble_program(extract_program(f"```python\n{SOLUTION}```", "f"), PROMPT)
     namespace: dict = {}
     exec(program, namespace)  # the test's own trusted code, not a sample
     assert namespace["f"]([1, 2]) == 3 and "List" in namespace
 
 
-def test_unknown_kind_is_refused():
+def test_unknown_kind_is_refused() -> None:
     with pytest.raises(ValueError):
         extract_program("x", "f", "body")

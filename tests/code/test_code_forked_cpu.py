@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -31,6 +32,11 @@ from graders.code import (
     grade_sample,
 )
 from graders.verdict import ACCEPT, TIMEOUT
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from graders.code.expected import ExpectedOutputs
 
 STATEMENT = 'def prime_fib(n: int):\n    """The n-th Fibonacci number that is prime."""\n'
 REFERENCE = """    def prime(p):
@@ -93,7 +99,7 @@ LOOSE_WALL = CodeGradeConfig(
 
 
 @pytest.fixture(scope="module")
-def sandbox():
+def sandbox() -> Iterator[Sandbox]:
     with Sandbox(LOOSE_WALL.sandbox, slot=13) as box:
         yield box
 
@@ -105,23 +111,25 @@ def problem() -> CodeProblem:
 
 
 @pytest.fixture(scope="module")
-def expected(problem, sandbox):
+def expected(problem: CodeProblem, sandbox: Sandbox) -> ExpectedOutputs:
     return compute_expected(problem, sandbox)
 
 
-def _grade(forked: bool | str, problem, expected, sandbox) -> dict:
+def _grade(forked: bool | str, problem: CodeProblem, expected: ExpectedOutputs, sandbox: Sandbox) -> dict:
     program = f"FORKED = {forked!r}\n{STATEMENT}{NAIVE}"
     return grade_sample(program, problem, expected, sandbox, LOOSE_WALL)
 
 
-def test_the_reference_passes_within_its_limits(problem, expected, sandbox):
+def test_the_reference_passes_within_its_limits(problem: CodeProblem, expected: ExpectedOutputs,
+                                                sandbox: Sandbox) -> None:
     verdicts = grade_sample(problem.reference_program, problem, expected, sandbox, LOOSE_WALL)
     assert verdicts["base"].outcome == ACCEPT, verdicts["base"].evidence
 
 
 @pytest.mark.parametrize("forked", [False, True, "short-lived"],
                          ids=["alone", "eight-children", "448-short-lived-children"])
-def test_nine_cpu_seconds_time_out_however_they_are_spread(problem, expected, sandbox, forked):
+def test_nine_cpu_seconds_time_out_however_they_are_spread(problem: CodeProblem, expected: ExpectedOutputs,
+                                                           sandbox: Sandbox, forked: bool | str) -> None:
     verdicts = _grade(forked, problem, expected, sandbox)
     base = verdicts["base"]
     assert base.outcome == TIMEOUT, base.evidence

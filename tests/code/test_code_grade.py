@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -18,16 +19,23 @@ from graders.code import (
 )
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
 
+if TYPE_CHECKING:
+    from graders.code import Sandbox
+    from graders.verdict import Verdict
+
+
 FAST = CodeGradeConfig(time_limits=TimeLimits(floor_s=0.5))  # 0.5 s floor: timeouts come quickly
 
 ADD = 'def add(a, b):\n    """Add two numbers."""\n'
 
 
-def grade(body, toy, toy_expected, sandbox, config=FAST):
+def grade(body: str, toy: CodeProblem, toy_expected: ExpectedOutputs, sandbox: Sandbox,
+          config: CodeGradeConfig = FAST) -> dict[str, Verdict]:
     return grade_sample(ADD + body, toy, toy_expected, sandbox, config)
 
 
-def test_reference_passes_base_and_plus(toy, toy_expected, sandbox):
+def test_reference_passes_base_and_plus(toy: CodeProblem, toy_expected: ExpectedOutputs,
+                                        sandbox: Sandbox) -> None:
     verdicts = grade_sample(toy.reference_program, toy, toy_expected, sandbox, FAST)
     assert (verdicts["base"].outcome, verdicts["plus"].outcome) == (ACCEPT, ACCEPT)
     assert verdicts["plus"].evidence["passed"] == verdicts["plus"].evidence["total"] == 3
@@ -52,7 +60,8 @@ def test_reference_passes_base_and_plus(toy, toy_expected, sandbox):
     # the program never loads
     ("    return (\n", REJECT, REJECT, {"set": "load", "index": None, "kind": "load_error"}),
 ])
-def test_first_failing_input(toy, toy_expected, sandbox, body, base, plus, first):
+def test_first_failing_input(toy: CodeProblem, toy_expected: ExpectedOutputs, sandbox: Sandbox, body: str,
+                             base: str, plus: str, first: dict) -> None:
     verdicts = grade(body, toy, toy_expected, sandbox)
     assert (verdicts["base"].outcome, verdicts["plus"].outcome) == (base, plus)
     assert json.loads(json.dumps(verdicts["plus"].evidence)) == verdicts["plus"].evidence
@@ -60,7 +69,7 @@ def test_first_failing_input(toy, toy_expected, sandbox, body, base, plus, first
     assert {key: found[key] for key in first} == first
 
 
-def test_counts_and_triage(toy, toy_expected, sandbox):
+def test_counts_and_triage(toy: CodeProblem, toy_expected: ExpectedOutputs, sandbox: Sandbox) -> None:
     verdicts = grade("    while a >= 10:\n        pass\n    return a + b\n", toy, toy_expected,
                      sandbox)
     plus = verdicts["plus"].evidence
@@ -68,7 +77,8 @@ def test_counts_and_triage(toy, toy_expected, sandbox):
     assert verdicts["base"].evidence["triage"] is None
 
 
-def test_exception_and_output_evidence(toy, toy_expected, sandbox):
+def test_exception_and_output_evidence(toy: CodeProblem, toy_expected: ExpectedOutputs,
+                                       sandbox: Sandbox) -> None:
     verdicts = grade("    print('thinking', a)\n    raise ValueError(f'bad {a}')\n", toy,
                      toy_expected, sandbox)
     first = verdicts["base"].evidence["first_failure"]
@@ -77,31 +87,32 @@ def test_exception_and_output_evidence(toy, toy_expected, sandbox):
 
 
 @pytest.mark.parametrize("strict, outcome", [(False, ACCEPT), (True, REJECT)])
-def test_float_for_int_follows_strict_numbers(toy, toy_expected, sandbox, strict, outcome):
+def test_float_for_int_follows_strict_numbers(toy: CodeProblem, toy_expected: ExpectedOutputs,
+                                              sandbox: Sandbox, strict: bool, outcome: str) -> None:
     config = dataclasses.replace(FAST, strict_numbers=strict)
     verdicts = grade("    return float(a + b)\n", toy, toy_expected, sandbox, config)
     assert verdicts["plus"].outcome == outcome
 
 
-def test_expected_outputs_of_another_problem_is_an_error(toy, sandbox):
+def test_expected_outputs_of_another_problem_is_an_error(toy: CodeProblem, sandbox: Sandbox) -> None:
     wrong = ExpectedOutputs("other/1", [1, 2, 3], [0.0, 0.0, 0.0])
     verdicts = grade_sample(toy.reference_program, toy, wrong, sandbox, FAST)
     assert verdicts["base"].outcome == verdicts["plus"].outcome == ERROR
 
 
-def test_expected_outputs_survive_json(toy, toy_expected):
+def test_expected_outputs_survive_json(toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     again = ExpectedOutputs.from_json(toy_expected.to_json())
     assert again.outputs == toy_expected.outputs and again.seconds == toy_expected.seconds
 
 
 @pytest.mark.parametrize("seconds, limit", [(0.01, 1.0), (0.5, 2.0)])
-def test_time_limit_is_four_times_the_reference_with_a_floor(seconds, limit):
+def test_time_limit_is_four_times_the_reference_with_a_floor(seconds: float, limit: float) -> None:
     expected = ExpectedOutputs("t", [None], [seconds])
     assert expected.time_limits(TimeLimits()) == [limit]
 
 
 @pytest.fixture(scope="module")
-def big(sandbox):
+def big(sandbox: Sandbox) -> tuple[CodeProblem, ExpectedOutputs]:
     """Outputs large enough to travel as digests."""
     problem = CodeProblem.from_fields(
         "toy/big", "def big(n):\n", "    return [i / 3 for i in range(n)]\n", "big",
@@ -118,7 +129,8 @@ def big(sandbox):
     ("    return [i / 3 for i in range(n - 1)] + [0.0] * (n == 30000) + "
      "[(n - 1) / 3] * (n != 30000)\n", REJECT, {"set": "plus", "index": 1}),
 ])
-def test_large_outputs(big, sandbox, body, outcome, detail):
+def test_large_outputs(big: tuple[CodeProblem, ExpectedOutputs], sandbox: Sandbox, body: str, outcome: str,
+                       detail: dict | None) -> None:
     problem, expected = big
     verdicts = grade_sample("def big(n):\n" + body, problem, expected, sandbox, FAST)
     assert verdicts["plus"].outcome == outcome
@@ -128,7 +140,8 @@ def test_large_outputs(big, sandbox, body, outcome, detail):
         assert first["expected"].startswith("[0.0, 0.3333333333333333")
 
 
-def test_grade_reply_records_the_extraction(toy, toy_expected, sandbox):
+def test_grade_reply_records_the_extraction(toy: CodeProblem, toy_expected: ExpectedOutputs,
+                                            sandbox: Sandbox) -> None:
     reply = "Sure!\n```python\ndef add(a, b):\n    return a + b\n```\n"
     verdicts = grade_reply(reply, toy, toy_expected, sandbox=sandbox, config=FAST)
     assert verdicts["plus"].outcome == ACCEPT
@@ -153,14 +166,14 @@ HUMAN_EVAL_STYLE = CodeProblem.from_fields(
     ("    import builtins\n    builtins.AssertionError = type('Quiet', (Exception,), {})\n"
      "    return 2 if x == 1 else 0\n", REJECT),
 ])
-def test_check_cases_are_strict(sandbox, body, outcome):
+def test_check_cases_are_strict(sandbox: Sandbox, body: str, outcome: str) -> None:
     expected = compute_expected(HUMAN_EVAL_STYLE, sandbox)
     verdicts = grade_sample('def inc(x):\n    """x + 1"""\n' + body, HUMAN_EVAL_STYLE, expected,
                             sandbox, FAST)
     assert verdicts["base"].outcome == outcome
 
 
-def test_inputs_the_reference_never_ran_on_are_no_free_pass(toy, sandbox):
+def test_inputs_the_reference_never_ran_on_are_no_free_pass(toy: CodeProblem, sandbox: Sandbox) -> None:
     # a sandbox failure while computing expected outputs must not turn into "skipped" passes
     from graders.code import ExpectedOutputs
     from graders.code.expected import NOT_RUN
@@ -173,7 +186,7 @@ def test_inputs_the_reference_never_ran_on_are_no_free_pass(toy, sandbox):
     assert "no expected output for input 0" in verdicts["plus"].evidence["error"]
 
 
-def test_a_reference_that_dies_on_one_input_still_gives_the_others(sandbox):
+def test_a_reference_that_dies_on_one_input_still_gives_the_others(sandbox: Sandbox) -> None:
     # the reference kills itself on input 1: that input is its own failure (skipped), the
     # inputs after it still get expected outputs
     problem = CodeProblem.from_fields(

@@ -21,7 +21,7 @@ SET_ORDER = ORDER + "    return list(set(words))\n"
 HASHES = ORDER + "    return [hash(word) for word in words[:3]]\n"
 
 
-def test_every_sandbox_start_hashes_strings_alike():
+def test_every_sandbox_start_hashes_strings_alike() -> None:
     """Three fork servers (the hash secret is drawn when Python starts, so one per server)
     give the same set order, and the string hashes Python gives with the pinned seed."""
     with Sandbox(slot=11) as box:

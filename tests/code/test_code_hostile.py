@@ -14,6 +14,7 @@ import socket
 import threading
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -21,9 +22,14 @@ from graders.code import Sandbox, SandboxConfig, compute_expected, grade_sample
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
 from tests.code.hostile import FAST, STATEMENT, assert_host_untouched, grade
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from graders.code import CodeProblem, ExpectedOutputs
+
 
 @pytest.fixture
-def victim(tmp_path):
+def victim(tmp_path: Path) -> Path:
     """A file of the user who grades (the sandbox must neither see nor change it)."""
     directory = tmp_path / f"victim-{uuid.uuid4().hex[:8]}"
     directory.mkdir()
@@ -32,7 +38,9 @@ def victim(tmp_path):
     return target
 
 
-def test_deleting_files_outside_the_temp_dir(sandbox, toy, toy_expected, victim, tmp_path):
+def test_deleting_files_outside_the_temp_dir(sandbox: Sandbox, toy: CodeProblem,
+                                             toy_expected: ExpectedOutputs, victim: Path,
+                                             tmp_path: Path) -> None:
     in_tmp = tmp_path / "also-precious.txt"
     in_tmp.write_text("keep me too")
     body = f"""    import ctypes, os, shutil, subprocess
@@ -54,7 +62,7 @@ def test_deleting_files_outside_the_temp_dir(sandbox, toy, toy_expected, victim,
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_network_connect(sandbox, toy, toy_expected):
+def test_network_connect(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen()
@@ -86,7 +94,7 @@ def test_network_connect(sandbox, toy, toy_expected):
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_fork_bomb_is_contained(sandbox, toy, toy_expected):
+def test_fork_bomb_is_contained(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     body = """    import ctypes, os
     libc = ctypes.CDLL(None)
     try:
@@ -107,7 +115,7 @@ def test_fork_bomb_is_contained(sandbox, toy, toy_expected):
     "    return len(bytearray(10**11))\n",  # one huge allocation
     "    chunks = []\n    while True:\n        chunks.append(bytearray(10**8))\n",  # growth
 ])
-def test_memory_bomb(sandbox, toy, toy_expected, body):
+def test_memory_bomb(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs, body: str) -> None:
     verdicts = grade(body, sandbox, toy, toy_expected)
     assert verdicts["base"].outcome in (REJECT, TIMEOUT)  # filling 2 GB may outlast 0.5 s
     first = verdicts["base"].evidence["first_failure"]
@@ -116,7 +124,7 @@ def test_memory_bomb(sandbox, toy, toy_expected, body):
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_ten_gigabyte_file_write(sandbox, toy, toy_expected):
+def test_ten_gigabyte_file_write(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     name = f"adjudicate-bomb-{uuid.uuid4().hex[:8]}"
     free_before = shutil.disk_usage("/").free
     body = f"""    block = b"x" * 2**20
@@ -136,7 +144,7 @@ def test_ten_gigabyte_file_write(sandbox, toy, toy_expected):
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_endless_output(sandbox, toy, toy_expected):
+def test_endless_output(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     body = """    import os, sys
     while True:
         print("spam" * 1000)
@@ -156,7 +164,7 @@ def test_endless_output(sandbox, toy, toy_expected):
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_killing_the_parent(sandbox, toy, toy_expected):
+def test_killing_the_parent(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     body = f"""    import ctypes, os, signal
     libc = ctypes.CDLL(None)
     for pid in ({os.getpid()}, {os.getppid()}, os.getppid(), -1):
@@ -173,7 +181,7 @@ def test_killing_the_parent(sandbox, toy, toy_expected):
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_infinite_loop(sandbox, toy, toy_expected):
+def test_infinite_loop(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     verdicts = grade("    while True:\n        pass\n", sandbox, toy, toy_expected)
     assert verdicts["base"].outcome == verdicts["plus"].outcome == TIMEOUT
     first = verdicts["base"].evidence["first_failure"]
@@ -182,7 +190,7 @@ def test_infinite_loop(sandbox, toy, toy_expected):
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_swallowing_the_timeout(sandbox, toy, toy_expected):
+def test_swallowing_the_timeout(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs) -> None:
     body = """    import time
     while True:
         try:
@@ -202,7 +210,8 @@ def test_swallowing_the_timeout(sandbox, toy, toy_expected):
     STATEMENT + "    import ctypes\n    ctypes.CDLL(None)._exit(0)\n",
     STATEMENT + "    raise SystemExit(0)\n",
 ])
-def test_exit_zero_before_tests(sandbox, toy, toy_expected, program):
+def test_exit_zero_before_tests(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs,
+                                program: str) -> None:
     verdicts = grade_sample(program, toy, toy_expected, sandbox, FAST)
     assert verdicts["base"].outcome == REJECT
     assert verdicts["plus"].outcome == REJECT
@@ -220,14 +229,16 @@ def test_exit_zero_before_tests(sandbox, toy, toy_expected, program):
     "    class Sneaky(dict):\n        def __eq__(self, other):\n            return True\n"
     "    return Sneaky()\n",
 ])
-def test_always_equal_objects(sandbox, toy, toy_expected, body):
+def test_always_equal_objects(sandbox: Sandbox, toy: CodeProblem, toy_expected: ExpectedOutputs,
+                              body: str) -> None:
     verdicts = grade(body, sandbox, toy, toy_expected)
     assert verdicts["base"].outcome == REJECT
     assert verdicts["base"].evidence["first_failure"]["actual"].startswith("<")
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_forged_results_on_the_channel(sandbox, toy, toy_expected):
+def test_forged_results_on_the_channel(sandbox: Sandbox, toy: CodeProblem,
+                                       toy_expected: ExpectedOutputs) -> None:
     # the old protocol's pass flag, written straight to every fd: a broken channel, an error
     body = """    import os
     for fd in range(3, 20):
@@ -244,13 +255,14 @@ def test_forged_results_on_the_channel(sandbox, toy, toy_expected):
 
 
 @pytest.fixture(scope="module")
-def bare_sandbox():
+def bare_sandbox() -> Iterator[Sandbox]:
     """The fallback for kernels that refuse namespaces: uid, rlimits, guard, group/uid reaping."""
     with Sandbox(SandboxConfig(use_namespaces=False), slot=9) as box:
         yield box
 
 
-def test_without_namespaces_the_sandbox_says_so_once(bare_sandbox, caplog):
+def test_without_namespaces_the_sandbox_says_so_once(bare_sandbox: Sandbox,
+                                                     caplog: pytest.LogCaptureFixture) -> None:
     assert not bare_sandbox.isolated
     assert bare_sandbox.evidence == {"isolated": False, "packages": ["any installed"]}
     with caplog.at_level("WARNING"):
@@ -268,7 +280,8 @@ def test_without_namespaces_the_sandbox_says_so_once(bare_sandbox, caplog):
     "        libc.setsid()\n        if libc.fork() == 0:\n            time.sleep(600)\n"
     "        libc._exit(0)\n    return 0\n",
 ])
-def test_without_namespaces_fork_bombs_are_still_reaped(bare_sandbox, toy, body):
+def test_without_namespaces_fork_bombs_are_still_reaped(bare_sandbox: Sandbox, toy: CodeProblem,
+                                                        body: str) -> None:
     expected = compute_expected(toy, bare_sandbox)
     verdicts = grade_sample(STATEMENT + body, toy, expected, bare_sandbox, FAST)
     assert verdicts["base"].outcome in (REJECT, TIMEOUT)
@@ -276,14 +289,15 @@ def test_without_namespaces_fork_bombs_are_still_reaped(bare_sandbox, toy, body)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="samples get their own uid only under root")
-def test_two_sandboxes_never_share_a_sample_uid(sandbox):
+def test_two_sandboxes_never_share_a_sample_uid(sandbox: Sandbox) -> None:
     with Sandbox(slot=sandbox.slot) as other:
         assert other.uid is not None and other.uid != sandbox.uid
 
 
 @pytest.mark.parametrize("call", ["os.remove('x')", "os.kill(1, 9)", "os.fork()",
                                   "subprocess.run(['true'])", "shutil.rmtree('.')"])
-def test_the_guard_refuses_destructive_calls(sandbox, toy, toy_expected, call):
+def test_the_guard_refuses_destructive_calls(sandbox: Sandbox, toy: CodeProblem,
+                                             toy_expected: ExpectedOutputs, call: str) -> None:
     body = f"    import os, shutil, subprocess\n    open('x', 'w').close()\n    {call}\n"
     first = grade(body, sandbox, toy, toy_expected)["base"].evidence["first_failure"]
     assert "exception" in first, first
@@ -291,7 +305,8 @@ def test_the_guard_refuses_destructive_calls(sandbox, toy, toy_expected, call):
     assert "disabled in the grading sandbox" in first["exception"]["message"]
 
 
-def test_back_to_back_attacks_without_waiting_for_teardown(sandbox, toy, toy_expected):
+def test_back_to_back_attacks_without_waiting_for_teardown(sandbox: Sandbox, toy: CodeProblem,
+                                                           toy_expected: ExpectedOutputs) -> None:
     # the next sample starts while the fork bomb's processes may still be dying
     bomb = "    import ctypes\n    libc = ctypes.CDLL(None)\n    while True:\n        libc.fork()\n"
     verdicts = [grade(body, sandbox, toy, toy_expected)["base"]

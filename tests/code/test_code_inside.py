@@ -28,7 +28,7 @@ print(json.dumps({"path": sys.path, "modules": sorted(set(m.split(".")[0] for m 
 """
 
 
-def test_inside_files_load_under_isolated_python_with_only_the_stdlib():
+def test_inside_files_load_under_isolated_python_with_only_the_stdlib() -> None:
     files = sorted(str(p) for p in INSIDE.glob("*.py") if p.name != "__init__.py")
     assert {Path(f).name for f in files} >= {"server.py", "harness.py", "confine.py", "root.py",
                                              "job.py", "reap.py", "guard.py", "tagged.py"}
@@ -43,7 +43,7 @@ def test_inside_files_load_under_isolated_python_with_only_the_stdlib():
     assert foreign == []
 
 
-def test_host_code_never_runs_inside():
+def test_host_code_never_runs_inside() -> None:
     # nothing in the folder imports the project: the fork server loads its siblings by path
     for path in INSIDE.glob("*.py"):
         text = path.read_text()

@@ -9,6 +9,8 @@ resource limit, not a timeout). `test_code_as_user.py` runs this module as an un
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from graders.code import Sandbox, SandboxConfig, grade_sample
@@ -17,11 +19,16 @@ from graders.verdict import REJECT
 from tests.code.hostile import FAST, STATEMENT, assert_host_untouched
 from tests.code.sample_run import run_once
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from graders.code import CodeProblem, ExpectedOutputs
+
 BUDGET_MB = 384  # also each process's RLIMIT_AS: every attack keeps each process under it
 
 
 @pytest.fixture(scope="module")
-def small():
+def small() -> Iterator[Sandbox]:
     with Sandbox(SandboxConfig(limits=SandboxLimits(memory_mb=BUDGET_MB)), slot=14) as box:
         yield box
 
@@ -60,7 +67,8 @@ kept = hold(300)
 
 
 @pytest.mark.parametrize("attack", list(ATTACKS))
-def test_memory_past_the_jobs_budget_ends_the_job(small, toy, toy_expected, attack):
+def test_memory_past_the_jobs_budget_ends_the_job(small: Sandbox, toy: CodeProblem,
+                                                  toy_expected: ExpectedOutputs, attack: str) -> None:
     verdicts = grade_sample(ATTACKS[attack] + STATEMENT + "    return a + b\n", toy,
                             toy_expected, small, FAST)
     base = verdicts["base"]
@@ -102,7 +110,8 @@ def f():
 """
 
 
-def test_tmpfs_is_the_jobs_own_and_bounded(sandbox, toy, toy_expected):
+def test_tmpfs_is_the_jobs_own_and_bounded(sandbox: Sandbox, toy: CodeProblem,
+                                           toy_expected: ExpectedOutputs) -> None:
     nested, in_tmp, in_shm, files = run_once(sandbox, TMPFS).value
     assert nested == "refused"  # no tmpfs beyond the job's own two
     tmpfs_mb = SandboxLimits().tmpfs_mb

@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import ast
 import os
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.code.hostile import STATEMENT, assert_host_untouched, grade
+
+if TYPE_CHECKING:
+    from graders.code import CodeProblem, ExpectedOutputs, Sandbox
+
 
 # job 1: 400 MB touched, forks up to the process limit, a little CPU
 WRITER = """    import mmap, posix, time
@@ -80,7 +85,8 @@ def _counters(found: dict[str, str]) -> dict[str, float]:
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="as an ordinary user the sandbox makes no "
                     "cgroups: no job has counters of its own (see the module docstring)")
-def test_the_next_job_reads_nothing_the_last_one_wrote(sandbox, toy, toy_expected):
+def test_the_next_job_reads_nothing_the_last_one_wrote(sandbox: Sandbox, toy: CodeProblem,
+                                                       toy_expected: ExpectedOutputs) -> None:
     grade(WRITER, sandbox, toy, toy_expected)
     sandbox.settle()
     verdicts = grade(READER, sandbox, toy, toy_expected)
@@ -95,7 +101,8 @@ def test_the_next_job_reads_nothing_the_last_one_wrote(sandbox, toy, toy_expecte
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_a_jobs_cgroups_are_its_own_and_gone_after_it(sandbox, toy, toy_expected):
+def test_a_jobs_cgroups_are_its_own_and_gone_after_it(sandbox: Sandbox, toy: CodeProblem,
+                                                      toy_expected: ExpectedOutputs) -> None:
     """Each job's cgroup path is new (no count of earlier jobs in it) and removed after it."""
     body = "    return open('/proc/self/cgroup').read()\n"
     paths = []

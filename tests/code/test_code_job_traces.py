@@ -18,12 +18,19 @@ import mmap
 import os
 import sys
 import uuid
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.code import Sandbox, SandboxConfig
 from tests.code.hostile import assert_host_untouched
 from tests.code.sample_run import run_once
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from graders.code import CodeProblem, ExpectedOutputs
 
 PAGE = 4096
 FILES, PAGES = 16, 16
@@ -36,7 +43,7 @@ needs_table = pytest.mark.skipif(MACHINE not in NUMBERS, reason="x86_64 and aarc
 
 
 @pytest.fixture
-def exposed(tmp_path):
+def exposed(tmp_path: Path) -> Iterator[tuple[Sandbox, Path, str]]:
     """A package of the test's own files, bound read-only into the sandbox's root."""
     name = f"adjudicate_cache_{uuid.uuid4().hex[:12]}"
     folder = tmp_path / name
@@ -55,7 +62,7 @@ def exposed(tmp_path):
         sys.path.remove(str(tmp_path))
 
 
-def cached_pages(path) -> int:
+def cached_pages(path: Path) -> int:
     """Pages of `path` in the page cache, by mincore(2) on a mapping of it: the file is ours, so
     the kernel reports the cache itself, and asking reads nothing in (a RWF_NOWAIT read would
     start readahead of the pages after a missing one)."""
@@ -128,7 +135,9 @@ def f(folder, numbers):
 
 
 @needs_table
-def test_a_job_can_neither_evict_the_roots_page_cache_nor_read_it(exposed, toy, toy_expected):
+def test_a_job_can_neither_evict_the_roots_page_cache_nor_read_it(exposed: tuple[Sandbox, Path, str],
+                                                                  toy: CodeProblem,
+                                                                  toy_expected: ExpectedOutputs) -> None:
     sandbox, folder, inside = exposed
     files = sorted(folder.glob("f*.bin"))
     for path in files:
@@ -174,7 +183,8 @@ def f(numbers, tag):
 
 
 @needs_table
-def test_a_jobs_keys_are_refused_and_the_next_job_finds_none(sandbox, toy, toy_expected):
+def test_a_jobs_keys_are_refused_and_the_next_job_finds_none(sandbox: Sandbox, toy: CodeProblem,
+                                                             toy_expected: ExpectedOutputs) -> None:
     tag = f"adjudicate-bit-{uuid.uuid4().hex[:8]}"
     written = run_once(sandbox, WRITE_KEYS, [NUMBERS[MACHINE], tag])
     assert written.value == [errno.EPERM] * 3, written.message

@@ -38,7 +38,7 @@ def _gone(pid: int) -> bool:
     return Path(f"/proc/{pid}/status").read_text().split("State:")[1].split()[0] == "Z"
 
 
-def test_a_killed_host_leaves_nothing_alive_and_the_next_run_reaps_its_files():
+def test_a_killed_host_leaves_nothing_alive_and_the_next_run_reaps_its_files() -> None:
     host = subprocess.Popen([sys.executable, "-c", HOST], cwd=ROOT, stdout=subprocess.PIPE,
                             text=True)
     assert host.stdout is not None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import marshal
 import math
 import sys
+from typing import Any
 
 import pytest
 
@@ -31,12 +32,12 @@ PLAIN = [
 
 @pytest.mark.parametrize("value", PLAIN, ids=lambda v: type(v).__name__)
 @pytest.mark.parametrize("version", [0, marshal.version])
-def test_plain_data_reads_as_marshal_reads_it(value, version):
+def test_plain_data_reads_as_marshal_reads_it(value: Any, version: int) -> None:
     data = marshal.dumps(value, version)
     assert repr(read_marshal(data)) == repr(marshal.loads(data))
 
 
-def test_nan_and_ellipsis():
+def test_nan_and_ellipsis() -> None:
     assert math.isnan(read_marshal(marshal.dumps(math.nan)))
     assert read_marshal(marshal.dumps(...)) == Opaque("builtins.ellipsis")
 
@@ -61,6 +62,6 @@ HOSTILE = {
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_bytes_are_refused(name):
+def test_hostile_bytes_are_refused(name: str) -> None:
     with pytest.raises(MalformedLine):
         read_marshal(HOSTILE[name])

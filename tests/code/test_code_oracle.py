@@ -28,6 +28,7 @@ import shutil
 import sysconfig
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -41,6 +42,13 @@ from graders.code import (
     load_human_eval,
 )
 from graders.verdict import ACCEPT
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from graders.code import Sandbox
+    from graders.code.expected import ExpectedOutputs
+    from graders.code.problem import CodeProblem
 
 COPIES = 20
 # stdlib codecs no program of this suite imports: their first pages are the channel's bits
@@ -157,13 +165,13 @@ def _reset(files: list[str]) -> None:
 
 
 @pytest.fixture(scope="module")
-def problem_and_expected(sandbox):
+def problem_and_expected(sandbox: Sandbox) -> tuple[CodeProblem, ExpectedOutputs]:
     problem = next(p for p in load_human_eval() if p.task_id == "HumanEval/75")
     return problem, compute_expected(problem, sandbox)
 
 
 @pytest.fixture
-def shared_folder():
+def shared_folder() -> Iterator[str]:
     """A folder every copy can write (the samples' uid is not ours as root)."""
     folder = tempfile.mkdtemp(prefix="adjudicate-oracle-")
     os.chmod(folder, 0o777)
@@ -172,7 +180,8 @@ def shared_folder():
 
 
 @pytest.mark.parametrize("memory", ["a shared file, no namespaces", "the page cache"])
-def test_twenty_copies_of_an_oracle_pass_none(problem_and_expected, shared_folder, memory):
+def test_twenty_copies_of_an_oracle_pass_none(problem_and_expected: tuple[CodeProblem, ExpectedOutputs],
+                                              shared_folder: str, memory: str) -> None:
     problem, expected = problem_and_expected
     count = len(problem.tests)
     answers = [case.expected for case in problem.tests]
@@ -217,7 +226,7 @@ LARGE_SAMPLES = {
 
 
 @pytest.mark.parametrize("name", sorted(LARGE_SAMPLES))
-def test_no_job_is_started_because_a_large_output_was_wrong(sandbox, name):
+def test_no_job_is_started_because_a_large_output_was_wrong(sandbox: Sandbox, name: str) -> None:
     """A job's results are judged after it ends, and nothing runs again after a mismatch: a
     sample costs as many jobs as the reference itself, right or wrong (on main a mismatched
     digest re-ran the sample and the reference on that input, which told the program)."""

@@ -27,8 +27,8 @@ RIGHT, WRONG = ProbeAnswer("pass", "[-1, 0]"), ProbeAnswer("wrong_output", "[0, 
     # every sample matching the reference: nothing to suggest
     ([("a", RIGHT), ("b", RIGHT)], False),
 ])
-def test_a_quirk_is_suggested_when_samples_of_two_runs_agree_against_the_reference(answers,
-                                                                                   suggested):
+def test_a_quirk_is_suggested_when_samples_of_two_runs_agree_against_the_reference(answers: list,
+                                                                                   suggested: bool) -> None:
     found = tally(PROBE, answers)
     assert (found["reference_quirk"] is not None) is suggested
     assert found["samples"] == len(answers)
@@ -49,7 +49,8 @@ def test_a_quirk_is_suggested_when_samples_of_two_runs_agree_against_the_referen
     # two runs agreeing is the stronger hint, and replaces it
     ([("a", WRONG)] * 3 + [("b", WRONG)], None),
 ])
-def test_a_within_run_quirk_hint_when_most_of_one_runs_samples_agree(answers, hint):
+def test_a_within_run_quirk_hint_when_most_of_one_runs_samples_agree(answers: list[tuple[str, ProbeAnswer]],
+                                                                     hint: tuple | None) -> None:
     found = tally(PROBE, answers)
     within = found["reference_quirk_within_run"]
     if hint is None:

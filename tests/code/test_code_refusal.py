@@ -42,7 +42,7 @@ def refused(*command: str) -> subprocess.CompletedProcess[str]:
                           capture_output=True, text=True, timeout=600)
 
 
-def test_the_sandbox_refuses_and_the_fallback_says_so_once():
+def test_the_sandbox_refuses_and_the_fallback_says_so_once() -> None:
     done = refused(sys.executable, "-c", PROBE)
     assert done.returncode == 0, done.stderr[-3000:]
     lines = done.stdout.splitlines()
@@ -53,7 +53,7 @@ def test_the_sandbox_refuses_and_the_fallback_says_so_once():
     assert len(loud) == 1, done.stderr
 
 
-def test_grade_refuses_cleanly_then_runs_with_the_flag(tmp_path):
+def test_grade_refuses_cleanly_then_runs_with_the_flag(tmp_path: Path) -> None:
     db_path = tmp_path / "evals.db"
     db = open_db(db_path)
     import_file(db, str(TEST_DATA / "code_problems.jsonl"), ImportOptions())

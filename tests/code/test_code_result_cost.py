@@ -47,7 +47,7 @@ print(json.dumps({"grown_kib": peak - before, "line": len(head) + 3 * count + 2 
 """
 
 
-def test_the_worst_shape_line_costs_the_host_at_most_ten_times_its_size():
+def test_the_worst_shape_line_costs_the_host_at_most_ten_times_its_size() -> None:
     """One 33 MB line of millions of empty lists took the host from 23 MB to 1,679 MB."""
     done = subprocess.run([sys.executable, "-c", CHILD, str(LINE_BYTES)], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
@@ -60,14 +60,14 @@ def test_the_worst_shape_line_costs_the_host_at_most_ten_times_its_size():
 
 
 @pytest.mark.parametrize("item", ["[]", "{}", '{"":0}', '"ab"', "0.5", "[0]", "0"])
-def test_container_and_number_dense_lines_past_the_floor_are_refused_unparsed(item):
+def test_container_and_number_dense_lines_past_the_floor_are_refused_unparsed(item: str) -> None:
     values = (COST_FLOOR // 2) // (len(item) + 1)  # a line of half the floor: 8 MiB
     line = b'{"i": 0, "t": 0.1, "w": 0.1, "v": [' + b",".join([item.encode()] * values) + b"]}"
     with pytest.raises(MalformedLine, match="not parsed"):
         parse_line(line, 2000)
 
 
-def test_ordinary_outputs_still_parse():
+def test_ordinary_outputs_still_parse() -> None:
     values = [list(range(1000)), {"k": ["text"] * 500}, "x" * 100_000, [[1.5, 2]] * 2000]
     for value in values:
         line = json.dumps({"i": 3, "t": 0.1, "w": 0.1, "v": value}).encode()

@@ -12,11 +12,15 @@ from __future__ import annotations
 import errno
 import os
 import signal
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.code.hostile import assert_host_untouched
 from tests.code.sample_run import run_once
+
+if TYPE_CHECKING:
+    from graders.code import CodeProblem, ExpectedOutputs, Sandbox
 
 MACHINE = os.uname().machine
 needs_table = pytest.mark.skipif(MACHINE not in ("x86_64", "aarch64"),
@@ -99,7 +103,8 @@ def f(calls, numbers):
 
 
 @needs_table
-def test_each_refused_family_is_refused_inside_a_sample(sandbox, toy, toy_expected):
+def test_each_refused_family_is_refused_inside_a_sample(sandbox: Sandbox, toy: CodeProblem,
+                                                        toy_expected: ExpectedOutputs) -> None:
     column = 0 if MACHINE == "x86_64" else 1
     numbers = {call: NUMBERS[call][column] for call, _ in CALLS.values()}
     run = run_once(sandbox, PROBE, [CALLS, numbers])
@@ -127,7 +132,9 @@ def f():
 
 @pytest.mark.skipif(MACHINE != "x86_64", reason="i386 and x32 calls exist on x86_64 only")
 @pytest.mark.parametrize("program", [FOREIGN, X32], ids=["i386 int 0x80", "x32"])
-def test_a_call_of_a_foreign_architecture_kills_the_sample(sandbox, toy, toy_expected, program):
+def test_a_call_of_a_foreign_architecture_kills_the_sample(sandbox: Sandbox, toy: CodeProblem,
+                                                           toy_expected: ExpectedOutputs,
+                                                           program: str) -> None:
     run = run_once(sandbox, program)
     assert run.value is None
     assert run.result.signal == signal.SIGSYS, run.result
@@ -154,14 +161,16 @@ def f():
 """
 
 
-def test_threads_numpy_files_and_shared_memory_still_work(sandbox, toy, toy_expected):
+def test_threads_numpy_files_and_shared_memory_still_work(sandbox: Sandbox, toy: CodeProblem,
+                                                          toy_expected: ExpectedOutputs) -> None:
     run = run_once(sandbox, HONEST_WORK)
     assert run.value == [499500, 150.0, "kept", 7], (run.message, run.result)
     assert sandbox.capabilities["seccomp"] is (MACHINE in ("x86_64", "aarch64"))
     assert_host_untouched(sandbox, toy, toy_expected)
 
 
-def test_the_filter_is_installed_for_the_whole_process_tree(sandbox, toy, toy_expected):
+def test_the_filter_is_installed_for_the_whole_process_tree(sandbox: Sandbox, toy: CodeProblem,
+                                                            toy_expected: ExpectedOutputs) -> None:
     program = """
 import ctypes, os, threading
 def status(path):

@@ -85,28 +85,28 @@ CASES = {
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_each_architecture_decides_by_its_own_numbers(case):
+def test_each_architecture_decides_by_its_own_numbers(case: str) -> None:
     x86, arm, args, expected = CASES[case]
     assert run("x86_64", X86, x86, *args) == expected
     assert run("aarch64", ARM, arm, *args) == expected
 
 
 @pytest.mark.parametrize("arch", [0x40000003, 0x40000028, 0xC00000F3, 0])  # i386, arm, riscv64
-def test_a_foreign_architecture_is_killed(arch):
+def test_a_foreign_architecture_is_killed(arch: int) -> None:
     assert run("x86_64", arch, 0) == KILL
     assert run("aarch64", arch, 0) == KILL
 
 
-def test_each_machine_kills_the_other_ones_calls():
+def test_each_machine_kills_the_other_ones_calls() -> None:
     assert run("x86_64", ARM, 63) == KILL
     assert run("aarch64", X86, 0) == KILL
 
 
-def test_x32_calls_are_killed():
+def test_x32_calls_are_killed() -> None:
     assert run("x86_64", X86, 0x40000000 | 39) == KILL
     assert run("x86_64", X86, 0xFFFFFFFF) == KILL
 
 
-def test_the_program_stays_short():
+def test_the_program_stays_short() -> None:
     # the kernel checks and compiles it once per job: about a hundred instructions
     assert max(len(code) for code in CODE.values()) < 150

@@ -3,6 +3,8 @@ again only where that run cannot settle it, with the same outcome a second run g
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from graders.code import (
     CodeGradeConfig,
     CodeProblem,
@@ -13,10 +15,13 @@ from graders.code import (
 from graders.code.selfcheck import judged_reference
 from graders.verdict import ACCEPT, REJECT
 
+if TYPE_CHECKING:
+    from graders.code.selfcheck import SelfCheckResult
+
 STATED = 'def check(candidate):\n    assert candidate(1, 2) == 3\n    assert candidate(2, 2) == 5\n'
 
 
-def jobs_for(problem: CodeProblem):
+def jobs_for(problem: CodeProblem) -> tuple[SelfCheckResult, int]:
     """The self-check's result and how many sandbox jobs it started."""
     with Sandbox(slot=6) as box:
         expected = compute_expected(problem, box)
@@ -25,7 +30,7 @@ def jobs_for(problem: CodeProblem):
         return result, box.jobs_started - before
 
 
-def test_a_passing_reference_is_judged_without_running_it_again(toy):
+def test_a_passing_reference_is_judged_without_running_it_again(toy: CodeProblem) -> None:
     result, jobs = jobs_for(toy)
     assert result.ok
     assert all(v.outcome == ACCEPT for v in result.reference.values())
@@ -34,7 +39,7 @@ def test_a_passing_reference_is_judged_without_running_it_again(toy):
     assert jobs == 1  # the stub's run alone
 
 
-def test_a_reference_failing_a_stated_value_runs_again_and_fails_as_before():
+def test_a_reference_failing_a_stated_value_runs_again_and_fails_as_before() -> None:
     # HumanEval's check() values are stated: 2 + 2 is not 5, so the reference fails its test
     problem = CodeProblem.from_fields("toy/stated", "def add(a, b):\n", "    return a + b\n",
                                       "add", {"test": STATED})
@@ -47,7 +52,7 @@ def test_a_reference_failing_a_stated_value_runs_again_and_fails_as_before():
     assert not result.ok
 
 
-def test_judging_returns_nothing_where_the_expected_run_recorded_an_error(sandbox):
+def test_judging_returns_nothing_where_the_expected_run_recorded_an_error(sandbox: Sandbox) -> None:
     problem = CodeProblem.from_fields(
         "toy/raises", "def inv(x):\n", "    return 1 / x\n", "inv",
         {"base_input": [[1], [0]], "plus_input": [], "atol": 0})

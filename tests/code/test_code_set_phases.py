@@ -9,6 +9,7 @@ grading tests through the real sandbox (`test_code_oracle.py`, `tests/grading`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from graders.code.set_phases import base_then_plus
@@ -26,11 +27,11 @@ class Result:
     verdicts: dict
 
 
-def test_plus_jobs_start_only_after_every_base_job_has_ended():
+def test_plus_jobs_start_only_after_every_base_job_has_ended() -> None:
     log: list[str] = []
     passes_base = {"b", "c"}
 
-    def run(jobs: list[Job]):
+    def run(jobs: list[Job]) -> Iterator[Result]:
         for job in jobs:
             log.append(f"start {job.key} {job.part}")
         for job in jobs:

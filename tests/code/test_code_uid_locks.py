@@ -7,10 +7,14 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.code.uids import NoFreeUid, claim_uid
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are claimed only as root")
 
@@ -23,13 +27,14 @@ OLD_PATHS = [Path(tempfile.gettempdir()) / f"adjudicate-uid-{uid}.lock" for uid 
 
 
 @pytest.fixture
-def clean_old_paths():
+def clean_old_paths() -> Iterator[None]:
     yield
     for path in OLD_PATHS:
         path.unlink(missing_ok=True)
 
 
-def test_a_symlink_planted_where_a_lock_would_go_is_not_followed(tmp_path, clean_old_paths):
+def test_a_symlink_planted_where_a_lock_would_go_is_not_followed(tmp_path: Path,
+                                                                 clean_old_paths: None) -> None:
     target = tmp_path / "root-made-this"
     for path in OLD_PATHS:
         path.unlink(missing_ok=True)
@@ -57,8 +62,10 @@ sys.stdin.read()
 """
 
 
-def test_locks_held_by_another_user_cannot_starve_root(clean_old_paths):
-    claim_uid(BASE, 0)[1].close()  # the lock directory exists before the user tries it
+def test_locks_held_by_another_user_cannot_starve_root(clean_old_paths: None) -> None:
+    lock = claim_uid(BASE, 0)[1]
+    assert lock is not None
+    lock.close()  # the lock directory exists before the user tries it
     for path in OLD_PATHS:
         path.unlink(missing_ok=True)
     holder = subprocess.Popen(
@@ -77,7 +84,7 @@ def test_locks_held_by_another_user_cannot_starve_root(clean_old_paths):
         holder.wait()
 
 
-def test_a_lock_directory_someone_else_could_write_is_refused(tmp_path):
+def test_a_lock_directory_someone_else_could_write_is_refused(tmp_path: Path) -> None:
     shared = tmp_path / "shared"
     shared.mkdir()
     os.chmod(shared, 0o777)
@@ -90,7 +97,7 @@ def test_a_lock_directory_someone_else_could_write_is_refused(tmp_path):
         claim_uid(BASE, 0, theirs)
 
 
-def test_a_symlinked_lock_directory_or_lock_is_refused(tmp_path):
+def test_a_symlinked_lock_directory_or_lock_is_refused(tmp_path: Path) -> None:
     real = tmp_path / "real"
     real.mkdir(mode=0o700)
     link = tmp_path / "link"

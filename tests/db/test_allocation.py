@@ -4,6 +4,8 @@ same either way."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from click.testing import CliRunner
 
 from adjudicate.cli import main
@@ -12,13 +14,16 @@ from db.connection import open_db
 from db.sample_order import current_order, label_in_sample, ranked_replies, sample_slots
 from tests.app.builders import build_review_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 
 def stratum(first: int, size: int, drawn: int, read: int, passes: int) -> StratumState:
     ids = tuple(range(first, first + size))
     return StratumState(ids, tuple(i / size for i in range(size)), drawn, read, passes, 1000)
 
 
-def test_neyman_reads_where_the_reads_disagree():
+def test_neyman_reads_where_the_reads_disagree() -> None:
     # two strata of 100, 10 read in each: 5 of 10 passed in one, 0 of 10 in the other
     mixed, settled = stratum(0, 100, 10, 10, 5), stratum(100, 100, 10, 10, 0)
     order = neyman_order([mixed, settled])
@@ -32,7 +37,7 @@ def test_neyman_reads_where_the_reads_disagree():
     assert [r for r in order if r < 100] == list(range(100))
 
 
-def test_every_stratum_gets_a_reply_before_any_gets_a_second():
+def test_every_stratum_gets_a_reply_before_any_gets_a_second() -> None:
     strata = [stratum(0, 500, 0, 0, 0), stratum(500, 3, 0, 0, 0), stratum(503, 2, 0, 0, 0)]
     order = neyman_order(strata)
     assert {order[0], order[1], order[2]} == {0, 500, 503}
@@ -44,7 +49,7 @@ def invoke(*args: object) -> str:
     return result.output
 
 
-def test_the_allocation_is_recorded_and_changing_it_keeps_the_sample(tmp_path):
+def test_the_allocation_is_recorded_and_changing_it_keeps_the_sample(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "r.db")
     said = invoke("queue", "--db", path, "--order", "sample", "--allocation", "proportional",
                   "--format", "jsonl")
@@ -65,16 +70,18 @@ def test_the_allocation_is_recorded_and_changing_it_keeps_the_sample(tmp_path):
     db.close()
     invoke("queue", "--db", path, "--order", "sample", "--allocation", "neyman")
     db = open_db(path)
-    assert current_order(db).allocation == "neyman"
+    order = current_order(db)
+    assert order is not None and order.allocation == "neyman"
     assert {r: s.drawn for r, s in sample_slots(db).items()} == before
     served = [r.reply_id for r in sample_queue(db, "ann")]
     assert served[:3] == first  # the drawn prefix first, then Neyman's choice
     db.close()
 
 
-def test_a_new_order_is_neyman_unless_asked(tmp_path):
+def test_a_new_order_is_neyman_unless_asked(tmp_path: Path) -> None:
     path = build_review_db(tmp_path / "r.db")
     invoke("queue", "--db", path, "--order", "sample")
     db = open_db(path)
-    assert current_order(db).allocation == "neyman"
+    order = current_order(db)
+    assert order is not None and order.allocation == "neyman"
     db.close()

@@ -19,7 +19,7 @@ def current_verdicts(db: Database) -> dict[int, dict[str, str]]:
     return out
 
 
-def graded(reply_id, version="1", outcome="accept"):
+def graded(reply_id: int, version: str = "1", outcome: str = "accept") -> GradedReply:
     return GradedReply(
         reply_id,
         Extraction("math", version, "boxed", "9", 3, 4),
@@ -27,7 +27,7 @@ def graded(reply_id, version="1", outcome="accept"):
     )
 
 
-def test_only_ungraded_replies_come_back(small_db):
+def test_only_ungraded_replies_come_back(small_db: Database) -> None:
     todo = replies_to_grade(small_db, "math", {"exact": "1", "symbolic": "1"})
     assert len(todo) == 4 and {t.kind for t in todo} == {"math"}
     assert todo[0].key == "\\frac{3}{4}" and todo[0].task_id == "t/algebra/1.json"
@@ -37,7 +37,7 @@ def test_only_ungraded_replies_come_back(small_db):
     assert len(replies_to_grade(small_db, "code", {"base": "1", "plus": "1"})) == 2
 
 
-def test_a_new_version_retires_the_old_one(small_db):
+def test_a_new_version_retires_the_old_one(small_db: Database) -> None:
     todo = replies_to_grade(small_db, "math", {"exact": "1", "symbolic": "1"})
     save_graded(small_db, [graded(t.reply_id) for t in todo])
     again = replies_to_grade(small_db, "math", {"exact": "2", "symbolic": "1"})
@@ -50,7 +50,7 @@ def test_a_new_version_retires_the_old_one(small_db):
     assert current_verdicts(small_db)[todo[0].reply_id] == {"exact": "reject", "symbolic": "accept"}
 
 
-def test_queue_is_replaced_for_the_given_replies_and_labels_survive(small_db):
+def test_queue_is_replaced_for_the_given_replies_and_labels_survive(small_db: Database) -> None:
     ids = [t.reply_id for t in replies_to_grade(small_db, "math", {"exact": "1"})]
     set_queue(small_db, ids, [QueueEntry(i, "math", "disagree", "g1") for i in ids[:2]])
     record_label(small_db, ids[0], "ann", "correct")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from db.connection import open_db
@@ -18,20 +20,25 @@ from db.labels import (
 from tests.conftest import reply_ids
 from tests.label_states import labels_for
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def state(db, reply_id, reviewer):
+    from sqlite_utils import Database
+
+
+def state(db: Database, reply_id: int, reviewer: str) -> tuple[str | None, str, str | None] | None:
     return next(((s.label, s.status, s.note) for s in labels_for(db, reply_id)
                  if s.reviewer == reviewer), None)
 
 
-def test_a_label_is_visible_to_a_fresh_connection(small_db, db_path):
+def test_a_label_is_visible_to_a_fresh_connection(small_db: Database, db_path: Path) -> None:
     first = reply_ids(small_db, "m")[0]
     record_label(small_db, first, "ann", "correct")
     other = open_db(db_path)
     assert state(other, first, "ann") == ("correct", "labeled", None)
 
 
-def test_relabel_keeps_both_events(small_db):
+def test_relabel_keeps_both_events(small_db: Database) -> None:
     first = reply_ids(small_db, "m")[0]
     record_label(small_db, first, "ann", "correct")
     record_label(small_db, first, "ann", "incorrect")
@@ -41,7 +48,7 @@ def test_relabel_keeps_both_events(small_db):
         ("label", "correct", None), ("label", "incorrect", "correct")]
 
 
-def test_undo_walks_back_one_action_at_a_time(small_db):
+def test_undo_walks_back_one_action_at_a_time(small_db: Database) -> None:
     a, b = reply_ids(small_db, "m")[:2]
     record_label(small_db, a, "ann", "correct")
     record_label(small_db, b, "ann", "incorrect")
@@ -58,7 +65,7 @@ def test_undo_walks_back_one_action_at_a_time(small_db):
     assert sorted(actions) == ["label"] * 3 + ["undo"] * 3
 
 
-def test_undo_is_per_reviewer(small_db):
+def test_undo_is_per_reviewer(small_db: Database) -> None:
     a = reply_ids(small_db, "m")[0]
     record_label(small_db, a, "ann", "correct")
     record_label(small_db, a, "bob", "incorrect")
@@ -67,7 +74,7 @@ def test_undo_is_per_reviewer(small_db):
     assert state(small_db, a, "bob") == ("incorrect", "labeled", None)
 
 
-def test_skip_then_label_and_notes_survive_relabel(small_db):
+def test_skip_then_label_and_notes_survive_relabel(small_db: Database) -> None:
     a = reply_ids(small_db, "m")[0]
     record_skip(small_db, a, "ann")
     assert state(small_db, a, "ann") == (None, "skipped", None)
@@ -78,7 +85,7 @@ def test_skip_then_label_and_notes_survive_relabel(small_db):
     assert state(small_db, a, "ann") == (None, "skipped", "key uses degrees")
 
 
-def test_labels_must_fit_the_kind_of_problem(small_db):
+def test_labels_must_fit_the_kind_of_problem(small_db: Database) -> None:
     math_reply = reply_ids(small_db, "m")[0]
     code_reply = reply_ids(small_db, "c")[0]
     with pytest.raises(StoreError, match="does not apply"):
@@ -89,17 +96,18 @@ def test_labels_must_fit_the_kind_of_problem(small_db):
     assert state(small_db, code_reply, "ann") == ("reference_quirk", "labeled", None)
 
 
-def test_group_label_is_all_or_nothing(small_db):
+def test_group_label_is_all_or_nothing(small_db: Database) -> None:
     math_ids = reply_ids(small_db, "m")
     code_reply = reply_ids(small_db, "c")[0]
     with pytest.raises(StoreError):
         record_labels(small_db, [*math_ids[:2], code_reply], "ann", "correct")
     assert all(state(small_db, r, "ann") is None for r in math_ids)
     record_labels(small_db, math_ids[:2], "ann", "correct")
-    assert [state(small_db, r, "ann")[0] for r in math_ids[:2]] == ["correct", "correct"]
+    states = [state(small_db, r, "ann") for r in math_ids[:2]]
+    assert [s[0] if s else None for s in states] == ["correct", "correct"]
 
 
-def test_adjudication_overrides_and_undoes(small_db):
+def test_adjudication_overrides_and_undoes(small_db: Database) -> None:
     a = reply_ids(small_db, "m")[0]
     record_label(small_db, a, "ann", "correct")
     record_label(small_db, a, "bob", "incorrect")

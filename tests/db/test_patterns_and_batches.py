@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from click.testing import CliRunner
 
@@ -25,35 +27,41 @@ from tests.app.builders import build_review_db
 from tests.label_states import labels_for
 from tests.queue_counts import decisions_needed
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 FRACTION = "same_number/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
 ASSIGNMENT = "wrapper(x =)/exact=reject,normalized=accept,symbolic=accept,mathverify-full=accept"
 TIMEOUT = "timeout/base=accept,plus=timeout"
 
 
 @pytest.fixture
-def path(tmp_path):
+def path(tmp_path: Path) -> Path:
     """Two math runs (the \\dfrac{3}{4} pair 3 times in each) and three code samples."""
     return build_review_db(tmp_path / "review.db", math_runs=("haiku", "sonnet"))
 
 
 @pytest.fixture
-def db(path):
+def db(path: Path) -> Iterator[Database]:
     database = open_db(path)
     yield database
     database.close()
 
 
-def patterns(db) -> dict[int, str]:
+def patterns(db: Database) -> dict[int, str]:
     return dict(db.execute("SELECT reply_id, pattern FROM queue ORDER BY reply_id").fetchall())
 
 
-def mine(db, reviewer: str) -> dict[int, str]:
+def mine(db: Database, reviewer: str) -> dict[int, str | None]:
     return {r: next(s.label for s in labels_for(db, r) if s.reviewer == reviewer)
             for (r,) in db.execute("SELECT DISTINCT reply_id FROM labels WHERE reviewer = ? "
                                    "AND status = 'labeled'", [reviewer])}
 
 
-def test_every_queued_reply_has_its_pattern(db):
+def test_every_queued_reply_has_its_pattern(db: Database) -> None:
     counts: dict[str, int] = {}
     for pattern in patterns(db).values():
         counts[pattern] = counts.get(pattern, 0) + 1
@@ -63,7 +71,7 @@ def test_every_queued_reply_has_its_pattern(db):
     assert sum(n for p, n in counts.items() if p.startswith("none/")) == 2 * 2 + 2
 
 
-def test_a_database_graded_before_patterns_gets_them_on_open(path, db):
+def test_a_database_graded_before_patterns_gets_them_on_open(path: Path, db: Database) -> None:
     before = patterns(db)
     db.execute("UPDATE queue SET pattern = NULL, pattern_version = NULL")
     db.conn.commit()
@@ -87,7 +95,7 @@ def test_a_database_graded_before_patterns_gets_them_on_open(path, db):
     again.close()
 
 
-def test_the_pattern_list_counts_replies_problems_runs_groups_and_labels(db):
+def test_the_pattern_list_counts_replies_problems_runs_groups_and_labels(db: Database) -> None:
     fraction = pattern_members(db, FRACTION)
     record_label(db, fraction[0], "ann", "correct")
     record_label(db, fraction[1], "bob", "correct")
@@ -99,7 +107,7 @@ def test_the_pattern_list_counts_replies_problems_runs_groups_and_labels(db):
     assert decidable == sorted(decidable, reverse=True)  # the ones to read come last
 
 
-def test_examples_are_one_reply_per_pair_in_a_stable_random_order(db):
+def test_examples_are_one_reply_per_pair_in_a_stable_random_order(db: Database) -> None:
     examples = pattern_examples(db, FRACTION)
     assert len(examples) == 1 and examples[0] in pattern_members(db, FRACTION)
     for summary in pattern_summaries(db, "ann"):
@@ -111,7 +119,7 @@ def test_examples_are_one_reply_per_pair_in_a_stable_random_order(db):
         assert set(shown) <= set(pattern_members(db, summary.pattern.id))
 
 
-def test_a_decision_keeps_my_labels_unless_told_to_replace_them(db):
+def test_a_decision_keeps_my_labels_unless_told_to_replace_them(db: Database) -> None:
     ids = pattern_members(db, FRACTION)
     record_label(db, ids[0], "ann", "incorrect")
     record_label(db, ids[1], "ann", "correct")
@@ -140,7 +148,7 @@ def test_a_decision_keeps_my_labels_unless_told_to_replace_them(db):
         ("pattern", 6, 4, 2), ("pattern", 6, 1, 5)]
 
 
-def test_a_label_of_the_wrong_kind_refuses_the_whole_decision(db):
+def test_a_label_of_the_wrong_kind_refuses_the_whole_decision(db: Database) -> None:
     everything = [row.reply_id for row in load_queue(db, "ann")]
     with pytest.raises(StoreError, match="does not apply to code replies"):
         record_decision(db, "ann", preview_decision(db, "ann", everything, "correct"),
@@ -149,7 +157,7 @@ def test_a_label_of_the_wrong_kind_refuses_the_whole_decision(db):
     assert db.execute("SELECT COUNT(*) FROM label_batches").fetchone()[0] == 0
 
 
-def test_undo_takes_back_a_whole_decision_also_from_a_new_connection(path, db):
+def test_undo_takes_back_a_whole_decision_also_from_a_new_connection(path: Path, db: Database) -> None:
     ids = pattern_members(db, FRACTION)
     record_label(db, ids[0], "ann", "incorrect")
     record_decision(db, "ann", preview_decision(db, "ann", ids, "correct"), scope="pattern",
@@ -167,7 +175,7 @@ def test_undo_takes_back_a_whole_decision_also_from_a_new_connection(path, db):
     later.close()
 
 
-def test_a_group_of_conflicts_is_adjudicated_and_undone_at_once(db):
+def test_a_group_of_conflicts_is_adjudicated_and_undone_at_once(db: Database) -> None:
     ids = pattern_members(db, FRACTION)[:3]
     for reply_id in ids:
         record_label(db, reply_id, "ann", "correct")
@@ -188,7 +196,7 @@ def test_a_group_of_conflicts_is_adjudicated_and_undone_at_once(db):
     assert settling_batches(db).adjudications == {}
 
 
-def test_the_decision_in_force_is_the_latest_not_undone(db):
+def test_the_decision_in_force_is_the_latest_not_undone(db: Database) -> None:
     ids = pattern_members(db, FRACTION)
     decision = record_decision(db, "ann", preview_decision(db, "ann", ids, "correct"),
                                scope="pattern", subject=FRACTION, description="same number")
@@ -201,7 +209,7 @@ def test_the_decision_in_force_is_the_latest_not_undone(db):
     assert {r for r, _ in settled} == set(ids[1:])
 
 
-def test_decisions_needed_before_and_after_patterns(db):
+def test_decisions_needed_before_and_after_patterns(db: Database) -> None:
     count = decisions_needed(db, ("disagree",))
     # disagreements: the \\dfrac pair, x = 9, 2√5 and 128 > 0, in two runs; only the last two
     # have no pattern, and the two runs share each pair
@@ -215,7 +223,7 @@ def test_decisions_needed_before_and_after_patterns(db):
             everything.unpatterned_groups) == (17, 8, 4, 4)
 
 
-def test_the_export_carries_the_pattern_next_to_the_group(db):
+def test_the_export_carries_the_pattern_next_to_the_group(db: Database) -> None:
     row = next(r for r in export_rows(db, with_text=False) if r["queue"]
                and r["queue"]["pattern"]["id"] == FRACTION)
     assert list(row["queue"]) == ["reason", "group_key", "pattern", "suggested_label", "key_issue"]
@@ -233,11 +241,11 @@ def test_the_export_carries_the_pattern_next_to_the_group(db):
     (QueueFilter(patterns=(FRACTION, TIMEOUT)), 7),
     (QueueFilter(answer=TextMatch("FRAC")), 0),  # substrings are case-sensitive
 ])
-def test_answer_key_and_pattern_filters(db, flt, count):
+def test_answer_key_and_pattern_filters(db: Database, flt: QueueFilter, count: int) -> None:
     assert len(load_queue(db, "ann", flt)) == count
 
 
-def test_a_bad_regular_expression_is_a_clear_error():
+def test_a_bad_regular_expression_is_a_clear_error() -> None:
     with pytest.raises(ValueError, match="not a regular expression"):
         TextMatch("(", regex=True)
     assert "answer matches /\\.0$/" in describe(QueueFilter(answer=TextMatch("\\.0$", True)))

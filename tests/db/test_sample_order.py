@@ -4,6 +4,7 @@ queued replies, and 'drawn' meaning acted on after the reply was ranked."""
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -24,9 +25,15 @@ from db.sample_order import (
 from graders.verdict import Verdict
 from tests.conftest import reply_ids
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 
 @pytest.fixture
-def queued(small_db):
+def queued(small_db: Database) -> tuple[Database, list[int]]:
     """Every math reply of run 'm' queued: two disagree, two all-reject."""
     ids = reply_ids(small_db, "m")
     entries = [QueueEntry(rid, "math", "disagree" if i < 2 else "all_reject", f"g{i}")
@@ -35,11 +42,11 @@ def queued(small_db):
     return small_db, ids
 
 
-def order_of(db) -> list[int]:
+def order_of(db: Database) -> list[int]:
     return [row.reply_id for row in load_sample_queue(db, "ann")]
 
 
-def test_interleave_puts_every_stratum_first_then_spreads_each_evenly():
+def test_interleave_puts_every_stratum_first_then_spreads_each_evenly() -> None:
     strata = {"big": list(range(100, 160)), "small": [1, 2, 3], "one": [7]}
     keys = interleave(strata, random.Random(0))
     order = sorted(keys, key=keys.__getitem__)
@@ -51,7 +58,7 @@ def test_interleave_puts_every_stratum_first_then_spreads_each_evenly():
     assert sorted(keys) == sorted(strata["big"] + strata["small"] + strata["one"])
 
 
-def test_the_order_is_recorded_on_first_use_and_kept(queued):
+def test_the_order_is_recorded_on_first_use_and_kept(queued: tuple[Database, list[int]]) -> None:
     db, ids = queued
     state = ensure_order(db, 5)
     assert state.created and state.added == 4 and state.order.seed == 5
@@ -62,18 +69,20 @@ def test_the_order_is_recorded_on_first_use_and_kept(queued):
     assert ensure_order(db, 5).order.id == state.order.id
 
 
-def test_a_different_seed_is_refused_unless_reshuffled(queued):
+def test_a_different_seed_is_refused_unless_reshuffled(queued: tuple[Database, list[int]]) -> None:
     db, _ = queued
     ensure_order(db, 5)
     before = order_of(db)
     with pytest.raises(StoreError, match="drawn with seed 5.*--reshuffle"):
         ensure_order(db, 6)
-    assert order_of(db) == before and current_order(db).seed == 5
+    kept = current_order(db)
+    assert order_of(db) == before and kept is not None and kept.seed == 5
     state = ensure_order(db, 6, reshuffle=True)
     assert state.created and state.order.seed == 6
 
 
-def test_seeds_give_different_orders_and_the_same_seed_the_same(queued, tmp_path):
+def test_seeds_give_different_orders_and_the_same_seed_the_same(queued: tuple[Database, list[int]],
+                                                                tmp_path: Path) -> None:
     db, _ = queued
     orders = set()
     for seed in range(6):
@@ -86,7 +95,7 @@ def test_seeds_give_different_orders_and_the_same_seed_the_same(queued, tmp_path
     assert order_of(db) == first
 
 
-def test_drawn_means_labeled_or_skipped_in_the_sample_order(queued):
+def test_drawn_means_labeled_or_skipped_in_the_sample_order(queued: tuple[Database, list[int]]) -> None:
     db, ids = queued
     record_label(db, ids[0], "ann", "correct")  # before the order exists: not drawn in it
     order_id = ensure_order(db, 1).order.id
@@ -101,7 +110,7 @@ def test_drawn_means_labeled_or_skipped_in_the_sample_order(queued):
     assert first_undrawn(rows, slots) == 2
 
 
-def test_a_reshuffle_forgets_the_old_orders_draws(queued):
+def test_a_reshuffle_forgets_the_old_orders_draws(queued: tuple[Database, list[int]]) -> None:
     db, _ = queued
     order_id = ensure_order(db, 1).order.id
     label_in_sample(db, order_id, order_of(db)[0], "ann", "correct")
@@ -109,12 +118,14 @@ def test_a_reshuffle_forgets_the_old_orders_draws(queued):
     assert not any(slot.drawn for slot in sample_slots(db).values())
 
 
-def test_rows_count_as_the_sample_only_in_sample_order_within_their_stratum(queued):
+def test_rows_count_as_the_sample_only_in_sample_order_within_their_stratum(
+    queued: tuple[Database, list[int]],
+) -> None:
     db, _ = queued
     ensure_order(db, 1)
     order = order_of(db)
 
-    def by(who, ids):
+    def by(who: str, ids: Iterable[int]) -> list[tuple[int, str]]:
         return [(reply_id, who) for reply_id in ids]
 
     assert in_sample_order(db, by("ann", order)) == set(by("ann", order))
@@ -132,7 +143,8 @@ def test_rows_count_as_the_sample_only_in_sample_order_within_their_stratum(queu
     assert in_sample_order(db, double) == set(double)
 
 
-def test_replies_queued_after_the_order_join_it_as_a_new_wave(queued, small_db):
+def test_replies_queued_after_the_order_join_it_as_a_new_wave(queued: tuple[Database, list[int]],
+                                                              small_db: Database) -> None:
     db, ids = queued
     set_queue(db, ids, [QueueEntry(rid, "math", "disagree", "g") for rid in ids[:3]])
     ensure_order(db, 2)
@@ -142,7 +154,7 @@ def test_replies_queued_after_the_order_join_it_as_a_new_wave(queued, small_db):
     assert state.added == 1 and sorted(order_of(db)) == sorted(ids)
 
 
-def test_audit_items_are_queued_ranked_and_survive_regrading(small_db):
+def test_audit_items_are_queued_ranked_and_survive_regrading(small_db: Database) -> None:
     ids = reply_ids(small_db, "m")
     save_graded(small_db, [GradedReply(rid, None, [Verdict("exact", "1", "accept"),
                                                    Verdict("symbolic", "1", "accept")])

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from contextlib import closing, contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from sqlite_utils import Database
@@ -19,6 +20,9 @@ from db.connection import open_db
 from db.errors import StoreError
 from tests.app.builders import build_review_db
 from tests.conftest import TEST_DATA, dump
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ADJUDICATE = [sys.executable, "-m", "adjudicate"]
 
@@ -49,7 +53,7 @@ def one_clean_error(done: subprocess.CompletedProcess[str]) -> str:
 
 
 @contextmanager
-def immutable(path: Path):
+def immutable(path: Path) -> Iterator[Path]:
     """The file cannot be written even by root (chattr +i); skip where the filesystem or the
     user cannot set that."""
     if shutil.which("chattr") is None or subprocess.run(
@@ -62,7 +66,7 @@ def immutable(path: Path):
 
 
 @pytest.mark.parametrize("command", ["grade", "labels import"])
-def test_a_read_only_database_is_one_line_and_unchanged(tmp_path, command):
+def test_a_read_only_database_is_one_line_and_unchanged(tmp_path: Path, command: str) -> None:
     path = imported(tmp_path / "evals.db")
     labels = tmp_path / "labels.jsonl"
     labels.write_text('{"reply_id": 1, "label": "correct"}\n')
@@ -77,7 +81,7 @@ def test_a_read_only_database_is_one_line_and_unchanged(tmp_path, command):
     assert rows(path) == before
 
 
-def test_review_refuses_a_read_only_database_before_the_app_opens(tmp_path):
+def test_review_refuses_a_read_only_database_before_the_app_opens(tmp_path: Path) -> None:
     """The app would open on it and crash at the first label with a traceback: review needs to
     write every label, so it says so up front, one line, the file untouched."""
     path = build_review_db(tmp_path / "evals.db")  # replies queued: the app would open
@@ -91,7 +95,7 @@ def test_review_refuses_a_read_only_database_before_the_app_opens(tmp_path):
     assert rows(path) == before
 
 
-def test_a_full_disk_is_one_line_and_keeps_what_was_committed(tmp_path):
+def test_a_full_disk_is_one_line_and_keeps_what_was_committed(tmp_path: Path) -> None:
     """The database on a tmpfs with 32 KiB to spare (a mount namespace of its own): grading
     fails cleanly, and the copy taken back out holds exactly what was there before."""
     if shutil.which("unshare") is None:
@@ -116,13 +120,13 @@ def test_a_full_disk_is_one_line_and_keeps_what_was_committed(tmp_path):
     assert rows(out / "evals.db") == before
 
 
-def test_another_sqlite_utils_applications_database_is_refused_untouched(tmp_path):
+def test_another_sqlite_utils_applications_database_is_refused_untouched(tmp_path: Path) -> None:
     path = tmp_path / "other.db"
     theirs = Migrations("someone-else")
 
     @theirs()
     def m001(db: Database) -> None:
-        db["notes"].create({"id": int, "text": str}, pk="id")
+        db.table("notes").create({"id": int, "text": str}, pk="id")
 
     with closing(sqlite3.connect(path)) as conn:
         theirs.apply(Database(conn))
@@ -134,7 +138,7 @@ def test_another_sqlite_utils_applications_database_is_refused_untouched(tmp_pat
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
 
 
-def test_a_foreign_database_is_not_switched_to_wal(tmp_path):
+def test_a_foreign_database_is_not_switched_to_wal(tmp_path: Path) -> None:
     path = tmp_path / "foreign.db"
     with closing(sqlite3.connect(path)) as conn:
         conn.execute("CREATE TABLE t (x)")
@@ -145,7 +149,7 @@ def test_a_foreign_database_is_not_switched_to_wal(tmp_path):
         assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
 
 
-def test_our_own_database_still_opens(db_path):
+def test_our_own_database_still_opens(db_path: Path) -> None:
     open_db(db_path).close()
     db = open_db(db_path)
     assert dump(db)

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from adjudicate.grading.math_pipeline import grade_math_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.connection import open_db
 from tests.conftest import write_jsonl
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
 
 PROBLEMS = [
     {"question": "Ann buys 11 pens at $1.50 each. How much does she pay?",
@@ -45,7 +50,7 @@ def copy_errata_db(graded: Path, folder: Path) -> Path:
     return path
 
 
-def reply_ids(db, task_id: str) -> list[int]:
+def reply_ids(db: Database, task_id: str) -> list[int]:
     return [r[0] for r in db.execute(
         "SELECT r.id FROM replies r JOIN problems p ON p.id = r.problem_id "
         "WHERE p.task_id = ? ORDER BY r.id", [task_id])]

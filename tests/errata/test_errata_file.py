@@ -26,7 +26,7 @@ STAMP = re.compile(r'"recorded_at": "[^"]+"')
 
 
 @pytest.fixture(scope="module")
-def errata_db(tmp_path_factory) -> Path:
+def errata_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Two key errata (one corrected by two reviewers, one ambiguous) on GSM8K-style problems,
     and a code problem whose reference returns 0 for size(7), two samples labeled quirks."""
     folder = tmp_path_factory.mktemp("errata")
@@ -52,7 +52,7 @@ def errata_db(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("fmt, name", [("markdown", "errata.md"), ("jsonl", "errata.jsonl")])
-def test_errata_file_matches_golden(errata_db, fmt, name):
+def test_errata_file_matches_golden(errata_db: Path, fmt: str, name: str) -> None:
     result = CliRunner().invoke(main, ["errata", "--db", str(errata_db), "--format", fmt])
     assert result.exit_code == 0, result.output
     text = STAMP.sub('"recorded_at": "<time>"', result.output)
@@ -64,7 +64,7 @@ def test_errata_file_matches_golden(errata_db, fmt, name):
         f"{name} changed; if intended, regenerate with ADJUDICATE_REGEN_GOLDEN=1 and review it")
 
 
-def test_jsonl_says_what_a_maintainer_needs(errata_db):
+def test_jsonl_says_what_a_maintainer_needs(errata_db: Path) -> None:
     result = CliRunner().invoke(main, ["errata", "--db", str(errata_db), "--format", "jsonl"])
     lines = [json.loads(line) for line in result.output.splitlines()]
     keys = {(r["benchmark"], r["problem"]): r for r in lines if r["type"] == "key"}
@@ -80,7 +80,7 @@ def test_jsonl_says_what_a_maintainer_needs(errata_db):
                                                           "the prompt says abs"}]
 
 
-def test_an_empty_database_has_no_errata_and_says_so(tmp_path):
+def test_an_empty_database_has_no_errata_and_says_so(tmp_path: Path) -> None:
     open_db(tmp_path / "empty.db").close()
     result = CliRunner().invoke(main, ["errata", "--db", str(tmp_path / "empty.db")])
     assert result.exit_code == 0 and "No key erratum" in result.output

@@ -5,6 +5,7 @@ their reply is labeled later."""
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -28,20 +29,26 @@ from db.labels import next_undo, record_label, record_labels, undo_last_action
 from graders.registry import GRADERS
 from tests.errata.data import REPLIES, build_errata_db, copy_errata_db, reply_ids
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 
 @pytest.fixture
-def db(tmp_path, graded_errata_db):
+def db(tmp_path: Path, graded_errata_db: Path) -> Iterator[Database]:
     database = open_db(copy_errata_db(graded_errata_db, tmp_path))
     yield database
     database.close()
 
 
-def verdicts(db, reply_id):
+def verdicts(db: Database, reply_id: int) -> dict[str, str]:
     return dict(db.execute("SELECT grader, verdict FROM verdicts WHERE reply_id = ? AND current = 1",
                            [reply_id]).fetchall())
 
 
-def test_a_corrected_key_is_recorded_with_its_label_and_regraded(db):
+def test_a_corrected_key_is_recorded_with_its_label_and_regraded(db: Database) -> None:
     first, second, third = reply_ids(db, "0")
     before = {r: verdicts(db, r) for r in (first, second, third)}
     assert set(before[first].values()) == {"reject"}  # 16.5 against the wrong key 15
@@ -59,7 +66,7 @@ def test_a_corrected_key_is_recorded_with_its_label_and_regraded(db):
     assert regrade_errata(db, jobs=1) == 0  # nothing left to do
 
 
-def test_a_key_that_came_with_the_replies_is_corrected_too(tmp_path):
+def test_a_key_that_came_with_the_replies_is_corrected_too(tmp_path: Path) -> None:
     # ToRA-style files carry the key with each reply (`gt`); a reply with another key of its
     # own was not graded against the wrong one and keeps its verdicts
     replies = [{**reply, "gt": "15" if reply["id"] == "0" else "4"} for reply in REPLIES]
@@ -82,7 +89,7 @@ def test_a_key_that_came_with_the_replies_is_corrected_too(tmp_path):
         db.close()
 
 
-def test_the_report_scores_the_problem_with_the_corrected_key(db):
+def test_the_report_scores_the_problem_with_the_corrected_key(db: Database) -> None:
     first = reply_ids(db, "0")[0]
     plain = build_report(records_from_db(db), errata=errata_from_db(db), bootstrap=20)
     record_erratum(db, first, "ann", "wrong", "16.5")
@@ -98,7 +105,7 @@ def test_the_report_scores_the_problem_with_the_corrected_key(db):
     assert (scores[1].successes, scores[1].n_replies) == (3, 4)  # 16.5 twice, and 4
 
 
-def test_relabeling_the_reply_keeps_the_erratum_its_key_and_note(db):
+def test_relabeling_the_reply_keeps_the_erratum_its_key_and_note(db: Database) -> None:
     """Issue 23.1: a `c` or `x` after `k` used to drop the erratum; they are two findings."""
     first, second, _ = reply_ids(db, "0")
     record_erratum(db, first, "ann", "wrong", "16.5", "11 pens, not 10")
@@ -115,7 +122,7 @@ def test_relabeling_the_reply_keeps_the_erratum_its_key_and_note(db):
     assert active_errata(db) == []
 
 
-def test_a_retraction_withdraws_the_erratum_and_says_what_changes(db):
+def test_a_retraction_withdraws_the_erratum_and_says_what_changes(db: Database) -> None:
     first, second, _ = reply_ids(db, "0")
     mine = record_erratum(db, first, "ann", "wrong", "16.5")
     record_erratum(db, second, "bob", "wrong", "16.5")
@@ -134,7 +141,7 @@ def test_a_retraction_withdraws_the_erratum_and_says_what_changes(db):
         db.execute("DELETE FROM erratum_retractions")
 
 
-def test_an_ambiguous_key_stays_excluded_after_its_reply_is_labeled(db):
+def test_an_ambiguous_key_stays_excluded_after_its_reply_is_labeled(db: Database) -> None:
     first = reply_ids(db, "0")[0]
     record_erratum(db, first, "ann", "ambiguous", note="11 or 10 pens?")
     record_label(db, first, "ann", "correct")
@@ -143,7 +150,7 @@ def test_an_ambiguous_key_stays_excluded_after_its_reply_is_labeled(db):
     assert [e.status for e in report.errata] == ["excluded: the key is ambiguous"]
 
 
-def test_a_reviewers_later_erratum_replaces_their_earlier_one(db):
+def test_a_reviewers_later_erratum_replaces_their_earlier_one(db: Database) -> None:
     first = reply_ids(db, "0")[0]
     record_erratum(db, first, "ann", "ambiguous")
     record_erratum(db, first, "ann", "wrong", "16.5")
@@ -154,7 +161,8 @@ def test_a_reviewers_later_erratum_replaces_their_earlier_one(db):
     ("broken", None, "is not one of"),
     ("ambiguous", "16.5", "no corrected key"),
 ])
-def test_bad_errata_are_refused_and_change_nothing(db, kind, key, message):
+def test_bad_errata_are_refused_and_change_nothing(db: Database, kind: str, key: str | None,
+                                                   message: str) -> None:
     first = reply_ids(db, "0")[0]
     before = list(db.conn.iterdump())
     with pytest.raises(StoreError, match=message):
@@ -162,7 +170,7 @@ def test_bad_errata_are_refused_and_change_nothing(db, kind, key, message):
     assert list(db.conn.iterdump()) == before
 
 
-def test_errata_are_append_only(db):
+def test_errata_are_append_only(db: Database) -> None:
     record_erratum(db, reply_ids(db, "0")[0], "ann", "wrong", "16.5")
     for statement in ("UPDATE errata SET new_key = '15'", "DELETE FROM errata"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):

@@ -19,5 +19,5 @@ from graders.key_errata import settle_key
     ([("wrong", "240"), ("wrong", "250")], ("disputed", None)),
     ([("wrong", "240"), ("ambiguous", None)], ("disputed", None)),
 ])
-def test_settle_key(findings, expected):
+def test_settle_key(findings: list, expected: tuple) -> None:
     assert settle_key(findings) == expected

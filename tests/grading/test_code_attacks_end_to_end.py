@@ -13,6 +13,7 @@ import json
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -20,6 +21,11 @@ from click.testing import CliRunner
 from adjudicate.cli import main
 from db.connection import open_db
 from tests.conftest import TEST_DATA, write_jsonl
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    from sqlite_utils import Database
 
 PTH = Path(sys.prefix) / "lib" / f"python{sys.version_info[0]}.{sys.version_info[1]}" / \
     "site-packages" / "zz_adjudicate_attack.pth"
@@ -83,7 +89,9 @@ def add(a, b):
 
 
 @pytest.fixture
-def graded(tmp_path: Path):
+def graded(
+    tmp_path: Path,
+) -> Iterator[tuple[Database, list[str], list[tuple], Path, Callable[..., str], Path]]:
     db_path = tmp_path / "evals.db"
     bashrc = tmp_path / "home" / ".bashrc"
     bashrc.parent.mkdir()
@@ -111,14 +119,14 @@ def graded(tmp_path: Path):
     PTH.unlink(missing_ok=True)
 
 
-def verdicts(db, run: str) -> list[tuple]:
+def verdicts(db: Database, run: str) -> list[tuple]:
     return db.execute(
         "SELECT r.sample_index, v.grader, v.verdict, v.evidence FROM verdicts v "
         "JOIN replies r ON r.id = v.reply_id JOIN runs ON runs.id = r.run_id "
         "WHERE runs.name = ? AND v.current = 1 ORDER BY r.sample_index, v.grader", [run]).fetchall()
 
 
-def _strings(value):
+def _strings(value: object) -> Iterator[str]:
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
@@ -130,7 +138,9 @@ def _strings(value):
             yield from _strings(item)
 
 
-def test_attacks_through_import_and_grade(graded):
+def test_attacks_through_import_and_grade(
+    graded: tuple[Database, list[str], list[tuple], Path, Callable[..., str], Path],
+) -> None:
     db, names, before, bashrc, cli, db_path = graded
     rows = verdicts(db, "attack")
     plus = {index: (outcome, json.loads(evidence)) for index, grader, outcome, evidence in rows
@@ -150,7 +160,9 @@ def test_attacks_through_import_and_grade(graded):
     assert "\ufffd" in plus[names.index("surrogates")][1]["first_failure"]["stdout"]
 
 
-def test_grading_again_never_crashes_on_the_same_samples(graded):
+def test_grading_again_never_crashes_on_the_same_samples(
+    graded: tuple[Database, list[str], list[tuple], Path, Callable[..., str], Path],
+) -> None:
     db, _names, _before, _bashrc, cli, db_path = graded
     first = verdicts(db, "attack")
     assert "Code: nothing new to grade." in cli("grade", "--db", db_path, "--jobs", "2")

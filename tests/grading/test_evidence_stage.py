@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -17,6 +17,12 @@ from tests.conftest import write_jsonl
 from tests.grading.test_interrupted_grading import first_then_interrupt
 from tests.grading.test_probe_stage import PROBLEM
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
+
 BODIES = [
     "    return abs(x) if x != 7 else 0\n",  # passes everything: a voice in the tally
     "    return x\n",  # passes base, fails plus on -3: queued
@@ -24,14 +30,14 @@ BODIES = [
 ]
 
 
-def load(db, tmp_path):
+def load(db: Database, tmp_path: Path) -> None:
     import_file(db, str(write_jsonl(tmp_path / "problems.jsonl", [PROBLEM])), ImportOptions())
     path = write_jsonl(tmp_path / "a.jsonl",
                        [{"task_id": "Toy/7", "completion": body} for body in BODIES])
     import_file(db, str(path), ImportOptions(run="a"))
 
 
-def plus_first_failure(db, sample_index: int) -> dict:
+def plus_first_failure(db: Database, sample_index: int) -> dict:
     (evidence,) = db.execute(
         """SELECT v.evidence FROM verdicts v JOIN replies r ON r.id = v.reply_id
            WHERE r.sample_index = ? AND v.grader = 'plus' AND v.current = 1""",
@@ -39,16 +45,16 @@ def plus_first_failure(db, sample_index: int) -> dict:
     return json.loads(evidence)["first_failure"]
 
 
-def queued(db) -> list[int]:
+def queued(db: Database) -> list[int]:
     return [row[0] for row in db.execute(
         "SELECT r.sample_index FROM queue q JOIN replies r ON r.id = q.reply_id ORDER BY 1")]
 
 
-def problem_id(db) -> int:
+def problem_id(db: Database) -> int:
     return db.execute("SELECT id FROM problems WHERE task_id = 'Toy/7'").fetchone()[0]
 
 
-def test_a_queued_sample_has_its_minimal_input_and_probes(db, tmp_path):
+def test_a_queued_sample_has_its_minimal_input_and_probes(db: Database, tmp_path: Path) -> None:
     load(db, tmp_path)
     summary = grade_code_replies(db, jobs=1)
     assert queued(db) == [1] and summary.shrunk == 1
@@ -58,7 +64,8 @@ def test_a_queued_sample_has_its_minimal_input_and_probes(db, tmp_path):
     assert tally is not None and tally["samples"] == 2  # the two base-passing samples
 
 
-def test_a_failing_sample_not_queued_has_its_first_failure_but_no_shrink_search(db, tmp_path):
+def test_a_failing_sample_not_queued_has_its_first_failure_but_no_shrink_search(db: Database,
+                                                                                tmp_path: Path) -> None:
     load(db, tmp_path)
     grade_code_replies(db, jobs=1)
     first = plus_first_failure(db, 2)
@@ -67,7 +74,8 @@ def test_a_failing_sample_not_queued_has_its_first_failure_but_no_shrink_search(
     assert "minimal" not in first
 
 
-def test_evidence_all_shrinks_every_failing_sample_and_none_shrinks_nothing(db, tmp_path):
+def test_evidence_all_shrinks_every_failing_sample_and_none_shrinks_nothing(db: Database,
+                                                                            tmp_path: Path) -> None:
     load(db, tmp_path)
     assert grade_code_replies(db, jobs=1, evidence="none").shrunk == 0
     assert "minimal" not in plus_first_failure(db, 1)
@@ -79,7 +87,8 @@ def test_evidence_all_shrinks_every_failing_sample_and_none_shrinks_nothing(db, 
     assert plus_first_failure(db, 1)["minimal"]["call"] == "size(-1)"
 
 
-def test_a_sample_queued_later_by_an_imported_verdict_gets_its_evidence_next_grade(db, tmp_path):
+def test_a_sample_queued_later_by_an_imported_verdict_gets_its_evidence_next_grade(db: Database,
+                                                                                   tmp_path: Path) -> None:
     load(db, tmp_path)
     grade_code_replies(db, jobs=1)
     # the harness says `return x + 1` passes: disputed against the tests, so queued now
@@ -109,7 +118,7 @@ class ShrinkInterruptedAfterOne(LocalExecutor):
 
 
 def test_ctrl_c_in_the_shrink_stage_keeps_what_was_found_and_the_next_grade_does_the_rest(
-        db, tmp_path):
+        db: Database, tmp_path: Path) -> None:
     load(db, tmp_path)
     with pytest.raises(KeyboardInterrupt):
         grade_code_replies(db, evidence="all", executor=ShrinkInterruptedAfterOne(jobs=1))

@@ -5,6 +5,7 @@ report sets it against the other graders and the reading."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from click.testing import CliRunner
 
@@ -16,37 +17,43 @@ from db.connection import open_db
 from db.labels import record_label
 from tests.importers.harness_files import QWEN_PROBLEMS, qwen_file
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
+
 FIELDS = ReplyFields(question_field="question", reply_field="response")
 WITH_VERDICTS = ReplyFields(question_field="question", reply_field="response",
                             verdict_fields=(("score", "harness"),))
 
 
-def imported(tmp_path, name, fields):
+def imported(tmp_path: Path, name: str, fields: ReplyFields) -> Database:
     db = open_db(tmp_path / f"{name}.db")
     import_file(db, str(qwen_file(tmp_path / "qwen.jsonl")),
                 ImportOptions(run="qwen", benchmark="math500", fields=fields))
     return db
 
 
-def queue(db):
+def queue(db: Database) -> dict[tuple[str, int], tuple[str, str | None]]:
     """(task id, sample) -> (reason, pattern) of every queued reply."""
     return {(task, sample): (reason, pattern) for task, sample, reason, pattern in db.execute(
         "SELECT p.task_id, r.sample_index, q.reason, q.pattern FROM queue q JOIN replies r ON "
         "r.id = q.reply_id JOIN problems p ON p.id = r.problem_id")}
 
 
-def test_a_harness_rejecting_what_every_grader_accepts_is_queued(tmp_path):
+def test_a_harness_rejecting_what_every_grader_accepts_is_queued(tmp_path: Path) -> None:
     db = imported(tmp_path, "a", WITH_VERDICTS)
     grade_math_replies(db, jobs=1)
     marks = queue(db)
     reason, pattern = marks[("0", 3)]
     assert reason == "disagree"
-    assert pattern.endswith("mathverify-full=accept,harness=reject")
+    assert pattern is not None and pattern.endswith("mathverify-full=accept,harness=reject")
     # the other seven replies to problem 0: every grader and the harness accept
     assert not any(task == "0" and sample != 3 for task, sample in marks)
 
 
-def test_verdicts_imported_after_grading_decide_the_queue_again(tmp_path):
+def test_verdicts_imported_after_grading_decide_the_queue_again(tmp_path: Path) -> None:
     before = imported(tmp_path, "before", WITH_VERDICTS)
     grade_math_replies(before, jobs=1)
     after = imported(tmp_path, "after", FIELDS)
@@ -59,7 +66,7 @@ def test_verdicts_imported_after_grading_decide_the_queue_again(tmp_path):
     assert summary.queued == len(queue(before))
 
 
-def test_the_report_sets_the_harness_against_the_graders_and_the_reading(tmp_path):
+def test_the_report_sets_the_harness_against_the_graders_and_the_reading(tmp_path: Path) -> None:
     db = imported(tmp_path, "r", WITH_VERDICTS)
     grade_math_replies(db, jobs=1)
     truth = {(str(i), s): boxed == problem[1] or boxed == "0.5"
@@ -92,9 +99,11 @@ def test_the_report_sets_the_harness_against_the_graders_and_the_reading(tmp_pat
     assert ("harness", "symbolic") in {(d["a"], d["b"]) for d in run["differences"]}
 
 
-def test_verdicts_imported_after_grading_keep_a_suspect_key_queued_with_its_issue(tmp_path):
-    problems = [list(p) for p in QWEN_PROBLEMS]
-    problems[0][1] = "4:30p.."  # a mangled key, as real outputs carry: every reply is queued
+def test_verdicts_imported_after_grading_keep_a_suspect_key_queued_with_its_issue(tmp_path: Path) -> None:
+    problems = list(QWEN_PROBLEMS)
+    question, _, answer, level, boxed, correct = problems[0]
+    # a mangled key, as real outputs carry: every reply is queued
+    problems[0] = (question, "4:30p..", answer, level, boxed, correct)
     db = open_db(tmp_path / "s.db")
     path = qwen_file(tmp_path / "suspect.jsonl", problems)
     summary = import_file(db, str(path), ImportOptions(run="qwen", benchmark="math500",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.grading import math_pipeline
@@ -11,13 +13,22 @@ from graders.registry import GRADERS
 from tests.conftest import reply_ids
 from tests.label_states import labels_for
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
 
-def verdicts(db, reply_id):
+    from sqlite_utils import Database
+
+    from db.grading import GradedReply, QueueMarks
+    from graders.verdict import Extraction
+
+
+def verdicts(db: Database, reply_id: int) -> dict[str, str]:
     return dict(db.execute(
         "SELECT grader, verdict FROM verdicts WHERE reply_id = ? AND current = 1", [reply_id]))
 
 
-def test_grades_every_math_reply_and_queues_disputes(small_db):
+def test_grades_every_math_reply_and_queues_disputes(small_db: Database) -> None:
     summary = grade_math_replies(small_db, jobs=1)
     assert summary.graded == 4
     ids = reply_ids(small_db, "m")
@@ -38,7 +49,7 @@ def test_grades_every_math_reply_and_queues_disputes(small_db):
     assert rule[0] == "boxed" and text[rule[2]:rule[3]] == rule[1] == "\\dfrac{3}{4}"
 
 
-def test_regrading_is_idempotent_and_leaves_labels_alone(small_db):
+def test_regrading_is_idempotent_and_leaves_labels_alone(small_db: Database) -> None:
     grade_math_replies(small_db, jobs=1)
     first = reply_ids(small_db, "m")[0]
     record_label(small_db, first, "ann", "correct")
@@ -48,7 +59,8 @@ def test_regrading_is_idempotent_and_leaves_labels_alone(small_db):
     assert [s.label for s in labels_for(small_db, first)] == ["correct"]
 
 
-def test_an_interrupted_run_keeps_what_it_committed(small_db, monkeypatch):
+def test_an_interrupted_run_keeps_what_it_committed(small_db: Database,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Ctrl-C arriving as the third batch is about to commit keeps the first two, exactly.
 
     The interrupt is tied to the commits themselves (not to progress callbacks, whose batch
@@ -56,9 +68,10 @@ def test_an_interrupted_run_keeps_what_it_committed(small_db, monkeypatch):
     """
     monkeypatch.setattr(math_pipeline, "COMMIT_EVERY", 1)
     real_store = math_pipeline.store_batch
-    commits = []
+    commits: list[int] = []
 
-    def store_then_interrupt(db, graded, mark):
+    def store_then_interrupt(db: Database, graded: Sequence[GradedReply],
+                             mark: Callable[[], QueueMarks]) -> QueueMarks:
         if len(commits) == 2:
             raise KeyboardInterrupt
         stored = real_store(db, graded, mark)
@@ -79,13 +92,14 @@ def test_an_interrupted_run_keeps_what_it_committed(small_db, monkeypatch):
     assert queued.get(fresh[0]) == "disagree" and fresh[1] not in queued
 
 
-def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatch):
+def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db: Database,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """An extractor or grader bug on one reply is stored as its `error`, and grading goes on."""
     from graders.math import engine
 
     real = engine.extract_final_answer
 
-    def extract(reply):
+    def extract(reply: str) -> Extraction:
         if "dfrac" in reply:
             raise RuntimeError("extractor bug")
         return real(reply)
@@ -100,7 +114,7 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatc
     assert verdicts(small_db, reply_ids(small_db, "m")[1])["exact"] == "accept"
 
 
-def test_the_question_reaches_symbolic_from_the_store(db, tmp_path):
+def test_the_question_reaches_symbolic_from_the_store(db: Database, tmp_path: Path) -> None:
     """Issue 27: the problem's statement is what `symbolic` reads its givens and order from:
     a renamed parameter is accepted when the question does not give it, rejected when it
     does, and a labelled answer is compared in the order the question names the labels."""

@@ -9,6 +9,7 @@ the assertions count runs, never seconds.
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -19,6 +20,12 @@ from graders.evidence import probe_stop_line
 from tests.conftest import write_jsonl
 from tests.grading.test_evidence_stage import BODIES as HONEST_BODIES
 from tests.grading.test_probe_stage import PROBLEM as HONEST_PROBLEM
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 
 PROMPT = 'def size(s: str) -> int:\n    """The length of s."""\n'
 LETTERS = "BCDEFG"  # hostile sample i owns the letter LETTERS[i]; the honest failure owns Z
@@ -48,7 +55,7 @@ def hostile(count: int) -> list[str]:
             for i in range(count)]
 
 
-def load(db, tmp_path, bodies: list[str]) -> None:
+def load(db: Database, tmp_path: Path, bodies: list[str]) -> None:
     problems = write_jsonl(tmp_path / "problems.jsonl", [PROBLEM, HONEST_PROBLEM])
     import_file(db, str(problems), ImportOptions())
     records = [{"task_id": "Toy/len", "completion": body} for body in bodies]
@@ -56,14 +63,14 @@ def load(db, tmp_path, bodies: list[str]) -> None:
     import_file(db, str(write_jsonl(tmp_path / "a.jsonl", records)), ImportOptions(run="a"))
 
 
-def probe_runs(db, task_id: str) -> dict[int, int]:
+def probe_runs(db: Database, task_id: str) -> dict[int, int]:
     """Probe inputs each sample of the problem ran on, by sample index."""
     return dict(db.execute(
         """SELECT r.sample_index, count(*) FROM probe_outputs o JOIN replies r ON r.id = o.reply_id
            JOIN problems p ON p.id = r.problem_id WHERE p.task_id = ? GROUP BY 1""", [task_id]))
 
 
-def evidence(db, task_id: str) -> dict[int, tuple[dict, dict | None]]:
+def evidence(db: Database, task_id: str) -> dict[int, tuple[dict, dict | None]]:
     """Each queued sample's minimal input (its search's timing left out) and its tally."""
     found = {}
     for index, problem_id, text in db.execute(
@@ -78,18 +85,19 @@ def evidence(db, task_id: str) -> dict[int, tuple[dict, dict | None]]:
     return found
 
 
-def test_honest_samples_alone_run_on_every_input(db, tmp_path):
+def test_honest_samples_alone_run_on_every_input(db: Database, tmp_path: Path) -> None:
     load(db, tmp_path, HONEST)
     grade_code_replies(db, jobs=2)
     assert probe_runs(db, "Toy/len") == {0: 1, 1: 1}
-    (only,) = evidence(db, "Toy/len").values()
-    assert only[0]["call"] == "size('Z')" and only[1]["samples"] == 2
-    assert "budget" not in only[1]
+    ((minimal, tally),) = evidence(db, "Toy/len").values()
+    assert tally is not None
+    assert minimal["call"] == "size('Z')" and tally["samples"] == 2
+    assert "budget" not in tally
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("count", [3, 6])
-def test_hostile_samples_cost_runs_linear_in_their_number(db, tmp_path, count):
+def test_hostile_samples_cost_runs_linear_in_their_number(db: Database, tmp_path: Path, count: int) -> None:
     load(db, tmp_path, [*hostile(count), *HONEST])
     summary = grade_code_replies(db, jobs=2)
     runs = probe_runs(db, "Toy/len")
@@ -119,7 +127,7 @@ def test_hostile_samples_cost_runs_linear_in_their_number(db, tmp_path, count):
 
 
 @pytest.mark.slow
-def test_hostile_samples_leave_honest_evidence_as_it_was(db_path, tmp_path):
+def test_hostile_samples_leave_honest_evidence_as_it_was(db_path: Path, tmp_path: Path) -> None:
     from db.connection import open_db
 
     alone, beside = open_db(tmp_path / "alone.db"), open_db(db_path)
@@ -146,7 +154,7 @@ STALLING_IN_SHRINK = """    import time
 
 
 @pytest.mark.slow
-def test_a_sample_stalling_in_its_own_shrink_is_charged_alone(db, tmp_path):
+def test_a_sample_stalling_in_its_own_shrink_is_charged_alone(db: Database, tmp_path: Path) -> None:
     stalling = [STALLING_IN_SHRINK.format(own=f"xxxx{LETTERS[i]}", tests=TESTS, stall=STALLS[i])
                 for i in range(2)]
     load(db, tmp_path, [*stalling, *HONEST])
@@ -161,7 +169,7 @@ def test_a_sample_stalling_in_its_own_shrink_is_charged_alone(db, tmp_path):
     assert honest["search"]["timeouts"] == 0
 
 
-def test_grade_probe_seconds_sets_each_samples_allowance(db_path, tmp_path):
+def test_grade_probe_seconds_sets_each_samples_allowance(db_path: Path, tmp_path: Path) -> None:
     from click.testing import CliRunner
 
     from adjudicate.cli import main
@@ -187,4 +195,5 @@ def test_grade_probe_seconds_sets_each_samples_allowance(db_path, tmp_path):
             "SELECT problem_id, input_key FROM probe_tallies")) if tally is not None}
     db.close()
     assert notes["size(7)"] is None
-    assert (notes["size(-1)"]["run"], notes["size(-1)"]["of"]) == (0, 3)
+    budget = notes["size(-1)"]
+    assert budget is not None and (budget["run"], budget["of"]) == (0, 3)

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from adjudicate.grading.code_pipeline import grade_code_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.probes import tally_for
 from tests.conftest import write_jsonl
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 
 PROMPT = 'def size(x: int) -> int:\n    """The size of x."""\n'
 # the reference's quirk: size(7) is 0
@@ -22,7 +30,7 @@ SAMPLES = {
 }
 
 
-def load(db, tmp_path, runs):
+def load(db: Database, tmp_path: Path, runs: Iterable[str]) -> None:
     import_file(db, str(write_jsonl(tmp_path / "problems.jsonl", [PROBLEM])), ImportOptions())
     for run in runs:
         path = write_jsonl(tmp_path / f"{run}.jsonl",
@@ -30,7 +38,7 @@ def load(db, tmp_path, runs):
         import_file(db, str(path), ImportOptions(run=run))
 
 
-def first_failures(db) -> dict[str, dict]:
+def first_failures(db: Database) -> dict[str, dict]:
     rows = db.execute(
         """SELECT ru.name || '#' || r.sample_index, v.evidence FROM queue q
            JOIN replies r ON r.id = q.reply_id JOIN runs ru ON ru.id = r.run_id
@@ -38,11 +46,11 @@ def first_failures(db) -> dict[str, dict]:
     return {name: json.loads(evidence)["first_failure"] for name, evidence in rows}
 
 
-def problem_id(db) -> int:
+def problem_id(db: Database) -> int:
     return db.execute("SELECT id FROM problems WHERE task_id = 'Toy/7'").fetchone()[0]
 
 
-def test_the_tally_shows_what_the_others_returned_and_suggests_a_quirk(db, tmp_path):
+def test_the_tally_shows_what_the_others_returned_and_suggests_a_quirk(db: Database, tmp_path: Path) -> None:
     load(db, tmp_path, ["a", "b"])
     summary = grade_code_replies(db, jobs=1)
     failures = first_failures(db)
@@ -66,7 +74,8 @@ def test_the_tally_shows_what_the_others_returned_and_suggests_a_quirk(db, tmp_p
     assert summary.probed == 10
 
 
-def test_one_run_alone_suggests_no_quirk_and_a_new_run_runs_only_new_pairs(db, tmp_path):
+def test_one_run_alone_suggests_no_quirk_and_a_new_run_runs_only_new_pairs(db: Database,
+                                                                           tmp_path: Path) -> None:
     load(db, tmp_path, ["a"])
     grade_code_replies(db, jobs=1)
     key = first_failures(db)["a#0"]["minimal"]["input_key"]

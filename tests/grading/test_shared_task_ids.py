@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,6 +16,14 @@ from adjudicate.grading.code_pipeline import grade_code_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.connection import open_db
 from tests.conftest import write_jsonl
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from sqlite_utils import Database
+
+    from graders.verdict import Extraction, Verdict
+
 
 PROMPT = 'def add(a: int, b: int) -> int:\n    """Return a + b."""\n'
 CHECK = "def check(candidate):\n    assert candidate(1, 2) == 3\n"
@@ -38,7 +47,7 @@ SAMPLES = [
 ]
 
 
-def without_timings(value):
+def without_timings(value: Any) -> Any:
     """Evidence minus what the clock decides (wall and CPU seconds, limits derived from them)."""
     if isinstance(value, dict):
         return {k: without_timings(v) for k, v in value.items() if not k.endswith("_s")}
@@ -47,7 +56,7 @@ def without_timings(value):
     return value
 
 
-def verdicts_by_run(db) -> dict[tuple[str, int, str], tuple[str, dict]]:
+def verdicts_by_run(db: Database) -> dict[tuple[str, int, str], tuple[str, dict]]:
     rows = db.execute(
         """SELECT runs.name, replies.sample_index, verdicts.grader, verdicts.verdict,
                   verdicts.evidence
@@ -57,7 +66,7 @@ def verdicts_by_run(db) -> dict[tuple[str, int, str], tuple[str, dict]]:
             for run, sample, grader, outcome, evidence in rows}
 
 
-def import_benchmark(db, tmp_path: Path, benchmark: str, problems: str, samples: str) -> None:
+def import_benchmark(db: Database, tmp_path: Path, benchmark: str, problems: str, samples: str) -> None:
     import_file(db, problems, ImportOptions(benchmark=benchmark))
     import_file(db, samples, ImportOptions(run=f"{benchmark}-run", benchmark=benchmark))
 
@@ -68,7 +77,7 @@ def files(tmp_path: Path) -> dict[str, tuple[str, str]]:
             for name, problem in BENCHMARKS.items()}
 
 
-def test_benchmarks_sharing_task_ids_grade_as_they_do_alone(tmp_path):
+def test_benchmarks_sharing_task_ids_grade_as_they_do_alone(tmp_path: Path) -> None:
     sources = files(tmp_path)
     alone = {}
     for name, (problems, samples) in sources.items():
@@ -99,7 +108,7 @@ def test_benchmarks_sharing_task_ids_grade_as_they_do_alone(tmp_path):
     ).fetchone()[0] == 2
 
 
-def test_humaneval_and_humaneval_plus_side_by_side(tmp_path, shared_data):
+def test_humaneval_and_humaneval_plus_side_by_side(tmp_path: Path, shared_data: Path) -> None:
     """The issue's own steps on real data: both HumanEval copies, the same samples as two runs."""
     samples = [json.loads(line) for line in
                (shared_data / "codet_humaneval_codegen16B_samples.jsonl").open()]
@@ -125,7 +134,9 @@ def test_humaneval_and_humaneval_plus_side_by_side(tmp_path, shared_data):
 
 
 @pytest.mark.parametrize("broken", ["extract", "grade"])
-def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatch, broken):
+def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db: Database,
+                                                            monkeypatch: pytest.MonkeyPatch,
+                                                            broken: str) -> None:
     """A bug in the grader on one reply becomes its `error` verdict; the other reply is graded."""
     from adjudicate.grading import code_pipeline
     from graders.code import engine
@@ -134,7 +145,7 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatc
     if broken == "extract":
         real = code_pipeline.extract_program
 
-        def extract(text, *args, **kwargs):
+        def extract(text: str, *args: Any, **kwargs: Any) -> Extraction:
             if target in text:
                 raise RuntimeError("extractor bug")
             return real(text, *args, **kwargs)
@@ -143,7 +154,7 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db, monkeypatc
     else:
         real_grade = engine.grade_sample
 
-        def grade(program, *args, **kwargs):
+        def grade(program: str, *args: Any, **kwargs: Any) -> dict[str, Verdict]:
             if target in program:
                 raise RuntimeError("grader bug")
             return real_grade(program, *args, **kwargs)

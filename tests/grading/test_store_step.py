@@ -7,6 +7,8 @@ found nothing left to grade, so the disputed replies never reached the queue.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from click.testing import CliRunner
 
@@ -16,6 +18,11 @@ from adjudicate.grading import code_pipeline, math_pipeline
 from adjudicate.grading.code_pipeline import grade_code_replies
 from adjudicate.grading.math_pipeline import grade_math_replies
 from tests.conftest import reply_ids
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlite_utils import Database
 
 
 def interrupt_queue_writes(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,7 +36,7 @@ def interrupt_queue_writes(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_an_interrupt_at_the_queue_write_keeps_no_verdict_without_its_mark(
-        small_db, monkeypatch):
+        small_db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as patch:
         interrupt_queue_writes(patch)
         with pytest.raises(KeyboardInterrupt):
@@ -41,7 +48,8 @@ def test_an_interrupt_at_the_queue_write_keeps_no_verdict_without_its_mark(
     assert queued == set(reply_ids(small_db, "m")) - {reply_ids(small_db, "m")[1]}
 
 
-def test_an_interrupted_code_batch_is_graded_and_queued_by_the_rerun(small_db, monkeypatch):
+def test_an_interrupted_code_batch_is_graded_and_queued_by_the_rerun(small_db: Database,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
     with monkeypatch.context() as patch:
         interrupt_queue_writes(patch)
         with pytest.raises(KeyboardInterrupt):
@@ -55,7 +63,7 @@ def test_an_interrupted_code_batch_is_graded_and_queued_by_the_rerun(small_db, m
 
 
 def test_after_an_interrupted_grade_the_rerun_queues_and_the_report_says_so(
-        small_db, db_path, monkeypatch):
+        small_db: Database, db_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     runner = CliRunner()
     with monkeypatch.context() as patch:
         interrupt_queue_writes(patch)

@@ -3,14 +3,21 @@ grader agrees), shown with why on the review item, listed in the report."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from adjudicate.report import build_report, render
 from adjudicate.report.source import records_from_db
 from db.connection import open_db
 from db.review_item import load_item
 from tests.suspect_keys_data import AGREED, MANGLED, build_suspect_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def test_a_mangled_key_is_flagged_queued_shown_and_reported(tmp_path):
+    from sqlite_utils import Database
+
+
+def test_a_mangled_key_is_flagged_queued_shown_and_reported(tmp_path: Path) -> None:
     path, imported, graded = build_suspect_db(tmp_path)
     assert len(imported.notes) == 1 and imported.notes[0].startswith("2 suspect keys: ")
     assert f"problems.jsonl:1 `{MANGLED}` (a stray '..')" in imported.notes[0]
@@ -43,7 +50,7 @@ def test_a_mangled_key_is_flagged_queued_shown_and_reported(tmp_path):
     assert '"suspect_keys": [' in render(report, "json")
 
 
-def test_regrading_a_sound_database_queues_no_suspect_key(small_db):
+def test_regrading_a_sound_database_queues_no_suspect_key(small_db: Database) -> None:
     from adjudicate.grading.math_pipeline import grade_math_replies
 
     summary = grade_math_replies(small_db, jobs=1)

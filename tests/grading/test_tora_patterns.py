@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -15,12 +16,17 @@ from db.connection import open_db
 from tests.conftest import SHARED_DATA
 from tests.queue_counts import decisions_needed
 
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+    from sqlite_utils import Database
+
 FLOAT = re.compile(r"-?\d+\.0+(\\?%)?")  # an integer written as a float: 160.0, 50.0\%
 INTEGER = re.compile(r"-?\d[\d,]*")
 
 
 @pytest.fixture(scope="module")
-def tora(tmp_path_factory):
+def tora(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Database]:
     """Imported and graded once for the module (about 15 s on two cores)."""
     if not SHARED_DATA.is_dir():
         pytest.skip(f"public benchmark data not found at {SHARED_DATA}")
@@ -36,7 +42,7 @@ def tora(tmp_path_factory):
     db.close()
 
 
-def queued(db):
+def queued(db: Database) -> list[tuple[int, str, str | None, str, str | None]]:
     return db.execute(
         """SELECT q.reply_id, q.reason, q.pattern, COALESCE(r.key_override, p.answer),
                   (SELECT e.answer FROM extractions e WHERE e.reply_id = q.reply_id
@@ -45,7 +51,7 @@ def queued(db):
            JOIN problems p ON p.id = r.problem_id""").fetchall()
 
 
-def test_every_patterns_replies_share_one_verdict_vector(tora):
+def test_every_patterns_replies_share_one_verdict_vector(tora: Database) -> None:
     outcomes = defaultdict(list)
     for reply_id, grader, verdict in tora.execute(
             "SELECT reply_id, grader, verdict FROM verdicts WHERE current = 1 "
@@ -57,16 +63,16 @@ def test_every_patterns_replies_share_one_verdict_vector(tora):
     assert len(vectors) >= 3 and all(len(v) == 1 for v in vectors.values())
 
 
-def test_the_float_against_integer_disputes_fall_into_two_patterns(tora):
+def test_the_float_against_integer_disputes_fall_into_two_patterns(tora: Database) -> None:
     rows = [row for row in queued(tora) if row[1] == "disagree"]
     floats = [row for row in rows if row[4] and FLOAT.fullmatch(row[4].strip())
               and INTEGER.fullmatch(row[3].strip())]
     assert len(floats) > 200
     patterns = {row[2] for row in floats}
-    assert len(patterns) <= 2 and all(p.startswith("same_number/") for p in patterns)
+    assert len(patterns) <= 2 and all(p is not None and p.startswith("same_number/") for p in patterns)
 
 
-def test_the_disagreements_need_at_most_thirty_decisions(tora):
+def test_the_disagreements_need_at_most_thirty_decisions(tora: Database) -> None:
     count = decisions_needed(tora, ("disagree",))
     assert count.replies == 241 and count.groups > 100  # group labels alone: over a hundred
     assert count.with_patterns <= 30

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from tests.conftest import write_jsonl
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 # (question, gt, answer field, level, the answer each of 8 replies boxes, the harness's 8 scores)
 QWEN_PROBLEMS = [
@@ -21,7 +25,9 @@ QWEN_PROBLEMS = [
 ]
 
 
-def qwen_file(path: Path, problems=QWEN_PROBLEMS, scores_as=bool) -> Path:
+def qwen_file(path: Path,
+              problems: Sequence[tuple[str, str, str, int, list[str], list[bool]]] = QWEN_PROBLEMS,
+              scores_as: Callable[[bool], object] = bool) -> Path:
     """Qwen2.5-Math's evaluation output: one line per problem, 8 replies and 8 scores."""
     return write_jsonl(path, [
         {"idx": idx, "question": question, "gt": gt, "answer": answer, "level": level,
@@ -39,7 +45,7 @@ MODEL = "openai/gpt-4o-mini"
 BOXED = "Adding them, the answer is $\\boxed{{{}}}$."
 
 
-def scores(match, graded, exact="C"):
+def scores(match: object, graded: object, exact: object = "C") -> dict[str, dict[str, object]]:
     return {"match": {"value": match, "answer": "x"}, "model_graded_fact": {"value": graded},
             "exact": {"value": exact}}
 

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -16,11 +17,15 @@ from adjudicate.cli import main
 from db.connection import open_db
 from tests.conftest import TEST_DATA, dump, write_jsonl
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
 GOOD = {"id": "t/algebra/2.json", "reply": "\\boxed{9}"}
 
 
 @pytest.fixture
-def seeded(db_path):
+def seeded(db_path: Path) -> Path:
     """A database that already holds problems and one run, so 'unchanged' means something."""
     runner = CliRunner()
     for args in (
@@ -32,7 +37,7 @@ def seeded(db_path):
     return db_path
 
 
-def run_import(db_path, *args):
+def run_import(db_path: Path, *args: object) -> str:
     result = CliRunner().invoke(main, ["import", *map(str, args), "--db", str(db_path)])
     assert result.exit_code != 0
     assert result.exception is None or isinstance(result.exception, SystemExit)
@@ -41,11 +46,11 @@ def run_import(db_path, *args):
     return lines[0]
 
 
-def unchanged(db_path, before):
+def unchanged(db_path: Path, before: list[str]) -> None:
     assert dump(open_db(db_path)) == before
 
 
-def snapshot(db_path):
+def snapshot(db_path: Path) -> list[str]:
     return dump(open_db(db_path))
 
 
@@ -65,7 +70,7 @@ def snapshot(db_path):
           {"id": "t/algebra/1.json", "sample_index": 0, "reply": "b"}], r":2: sample 0"),
     ],
 )
-def test_bad_reply_lines_change_nothing(seeded, tmp_path, records, expected):
+def test_bad_reply_lines_change_nothing(seeded: Path, tmp_path: Path, records: list, expected: str) -> None:
     before = snapshot(seeded)
     path = write_jsonl(tmp_path / "bad.jsonl", records)
     message = run_import(seeded, path, "--run", "new-run")
@@ -74,7 +79,7 @@ def test_bad_reply_lines_change_nothing(seeded, tmp_path, records, expected):
     unchanged(seeded, before)
 
 
-def test_a_missing_named_field_is_named(seeded, tmp_path):
+def test_a_missing_named_field_is_named(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     path = write_jsonl(tmp_path / "bad.jsonl", [
         {"id": "t/algebra/1.json", "response": "7"}, {"id": "t/algebra/2.json", "text": "9"}])
@@ -83,7 +88,7 @@ def test_a_missing_named_field_is_named(seeded, tmp_path):
     unchanged(seeded, before)
 
 
-def test_wrong_encoding_names_the_line(seeded, tmp_path):
+def test_wrong_encoding_names_the_line(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     path = tmp_path / "latin1.jsonl"
     path.write_bytes(b'{"id": "t/algebra/2.json", "reply": "9"}\n'
@@ -93,7 +98,7 @@ def test_wrong_encoding_names_the_line(seeded, tmp_path):
     unchanged(seeded, before)
 
 
-def test_empty_file(seeded, tmp_path):
+def test_empty_file(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     path = tmp_path / "empty.jsonl"
     path.write_text("\n\n")
@@ -101,18 +106,18 @@ def test_empty_file(seeded, tmp_path):
     unchanged(seeded, before)
 
 
-def test_missing_file(seeded, tmp_path):
+def test_missing_file(seeded: Path, tmp_path: Path) -> None:
     assert "no such file" in run_import(seeded, tmp_path / "nope.jsonl", "--run", "r")
 
 
-def test_reply_file_without_run(seeded, tmp_path):
+def test_reply_file_without_run(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     path = write_jsonl(tmp_path / "r.jsonl", [GOOD])
     assert "needs --run NAME" in run_import(seeded, path)
     unchanged(seeded, before)
 
 
-def test_a_problem_with_a_missing_key(seeded, tmp_path):
+def test_a_problem_with_a_missing_key(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     path = write_jsonl(tmp_path / "p.jsonl", [
         {"unique_id": "x/1", "problem": "p", "answer": "1"},
@@ -121,7 +126,7 @@ def test_a_problem_with_a_missing_key(seeded, tmp_path):
     unchanged(seeded, before)
 
 
-def test_a_changed_key_is_refused(seeded, tmp_path):
+def test_a_changed_key_is_refused(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     path = write_jsonl(tmp_path / "p.jsonl", [
         {"unique_id": "t/algebra/2.json", "problem": "Solve $x+1=10$.", "answer": "10",
@@ -131,7 +136,7 @@ def test_a_changed_key_is_refused(seeded, tmp_path):
     unchanged(seeded, before)
 
 
-def test_a_different_reply_for_an_existing_sample(seeded, tmp_path):
+def test_a_different_reply_for_an_existing_sample(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     path = write_jsonl(tmp_path / "r.jsonl", [{"id": "t/algebra/2.json", "reply": "x = 10"}])
     message = run_import(seeded, path, "--run", "m")
@@ -139,7 +144,7 @@ def test_a_different_reply_for_an_existing_sample(seeded, tmp_path):
     unchanged(seeded, before)
 
 
-def test_no_traceback_from_the_real_command(seeded, tmp_path):
+def test_no_traceback_from_the_real_command(seeded: Path, tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "bad.jsonl", [GOOD, "{"])
     result = subprocess.run(
         [sys.executable, "-m", "adjudicate", "import", str(path), "--db", str(seeded), "--run", "r"],
@@ -187,7 +192,8 @@ def raw_line(reply_json: str, extra: str = "") -> str:
          "nesting-100k", "nesting-500", "int-5000-digits", "int-10MB", "int-id", "float-10MB",
          "int-beyond-sqlite"],
 )
-def test_hostile_lines_are_named_errors_and_change_nothing(seeded, tmp_path, line, expected):
+def test_hostile_lines_are_named_errors_and_change_nothing(seeded: Path, tmp_path: Path, line: str,
+                                                           expected: str) -> None:
     before = snapshot(seeded)
     path = write_jsonl(tmp_path / "hostile.jsonl", [GOOD, line])
     message = run_import(seeded, path, "--run", "new-run")
@@ -196,7 +202,7 @@ def test_hostile_lines_are_named_errors_and_change_nothing(seeded, tmp_path, lin
     unchanged(seeded, before)
 
 
-def test_a_valid_surrogate_pair_is_the_character_it_encodes(seeded, tmp_path):
+def test_a_valid_surrogate_pair_is_the_character_it_encodes(seeded: Path, tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "emoji.jsonl", [raw_line('"\\ud83d\\ude42 x = 9"')])
     result = CliRunner().invoke(main, ["import", str(path), "--db", str(seeded), "--run", "e"])
     assert result.exit_code == 0, result.output
@@ -204,7 +210,7 @@ def test_a_valid_surrogate_pair_is_the_character_it_encodes(seeded, tmp_path):
     assert "🙂 x = 9" in texts
 
 
-def gzip_members(path, member: bytes, count: int, head: bytes = b""):
+def gzip_members(path: Path, member: bytes, count: int, head: bytes = b"") -> Path:
     """A gzip file of `count` copies of one compressed member: it expands to count x len(member)
     while staying small (a 1 MiB run of one byte compresses to about 1 KiB)."""
     packed = gzip.compress(member, mtime=0)
@@ -226,7 +232,7 @@ PEAK_RSS = (
 )
 
 
-def import_in_a_process(db_path, path):
+def import_in_a_process(db_path: Path, path: Path) -> tuple[int, str, float]:
     """Run `adjudicate import` as its own process: (exit code, stderr, peak RSS in MiB)."""
     if not os.path.exists("/proc/self/status"):
         pytest.skip("needs /proc to read the peak RSS")
@@ -237,7 +243,7 @@ def import_in_a_process(db_path, path):
     return result.returncode, result.stderr, peak_kib / 1024
 
 
-def test_a_one_line_gzip_bomb_stops_early_in_bounded_memory(seeded, tmp_path):
+def test_a_one_line_gzip_bomb_stops_early_in_bounded_memory(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     # 1 GiB of digits on one line that never ends, in a file of about 1 MB
     path = gzip_members(tmp_path / "bomb.jsonl.gz", b"9" * (1 << 20), 1024,
@@ -250,7 +256,7 @@ def test_a_one_line_gzip_bomb_stops_early_in_bounded_memory(seeded, tmp_path):
     unchanged(seeded, before)
 
 
-def test_a_gzip_bomb_of_valid_records_stops_early(seeded, tmp_path):
+def test_a_gzip_bomb_of_valid_records_stops_early(seeded: Path, tmp_path: Path) -> None:
     before = snapshot(seeded)
     line = json.dumps({"id": "t/algebra/2.json", "reply": "x" * 4000}).encode() + b"\n"
     path = gzip_members(tmp_path / "bomb.jsonl.gz", line * 256, 2000)  # 2 GB of records
@@ -259,7 +265,7 @@ def test_a_gzip_bomb_of_valid_records_stops_early(seeded, tmp_path):
     unchanged(seeded, before)
 
 
-def test_a_small_file_may_compress_as_well_as_it_likes(seeded, tmp_path):
+def test_a_small_file_may_compress_as_well_as_it_likes(seeded: Path, tmp_path: Path) -> None:
     line = json.dumps({"id": "t/algebra/2.json", "reply": "x = 9"}).encode() + b"\n"
     path = tmp_path / "same.jsonl.gz"
     path.write_bytes(gzip.compress(line * 20_000))  # 1,000 times smaller, but only 0.9 MB
@@ -273,7 +279,8 @@ def test_a_small_file_may_compress_as_well_as_it_likes(seeded, tmp_path):
     [(lambda b: b[:-20], "cannot read"), (lambda b: b[:30] + b"\xff" * 40 + b[70:], "cannot read")],
     ids=["truncated", "corrupt"],
 )
-def test_a_damaged_gzip_file_is_a_named_error(seeded, tmp_path, damage, expected):
+def test_a_damaged_gzip_file_is_a_named_error(seeded: Path, tmp_path: Path, damage: Callable[[bytes], bytes],
+                                              expected: str) -> None:
     before = snapshot(seeded)
     path = tmp_path / "damaged.jsonl.gz"
     path.write_bytes(damage(gzip.compress(json.dumps(GOOD).encode() * 200 + b"\n")))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 from click.testing import CliRunner
 
@@ -12,6 +14,12 @@ from adjudicate.importers.pipeline import ImportOptions, import_file
 from adjudicate.importers.reading import Parsed, ReadOptions, RecordAt, ReplyFields
 from db.records import Location, ProblemRecord
 from tests.conftest import write_jsonl
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 
 NAMED = ReadOptions(ReplyFields(id_field="idx", reply_field="code"))
 
@@ -34,12 +42,12 @@ NAMED = ReadOptions(ReplyFields(id_field="idx", reply_field="code"))
     ({"task_id": "HumanEval/0", "completion": "  return 1"}, ReadOptions(), "samples"),
     ({"idx": 3, "code": ["x"]}, ReadOptions(), None),  # nothing fits: the caller's fallback
 ])
-def test_detection_follows_the_registry(record, options, name):
+def test_detection_follows_the_registry(record: dict, options: ReadOptions, name: str | None) -> None:
     found = detect(record, options)
     assert (found.name if found else None) == name
 
 
-def test_every_format_is_a_choice_with_a_line_of_help():
+def test_every_format_is_a_choice_with_a_line_of_help() -> None:
     text = CliRunner().invoke(main, ["import", "--help"], terminal_width=200).output
     for fmt in FORMATS:
         assert f"{fmt.name} " in text and fmt.about.split(":")[0] in text
@@ -55,7 +63,7 @@ QA = FileFormat("qa", "problems", "toy: q and a", lambda record, _: {"q", "a"} <
                 _read_qa)
 
 
-def test_a_format_is_one_record(db, tmp_path):
+def test_a_format_is_one_record(db: Database, tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "qa.jsonl", [{"q": "1+1?", "a": "2"}, {"q": "2+2?", "a": "4"}])
     with FORMATS.registered(QA):
         assert format_of(path, "auto", ReadOptions()) is QA
@@ -70,7 +78,7 @@ def test_a_format_is_one_record(db, tmp_path):
     assert "qa" not in FORMATS
 
 
-def test_a_location_is_the_one_place_a_record_is_named(db, tmp_path):
+def test_a_location_is_the_one_place_a_record_is_named(db: Database, tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "p.jsonl", [{"unique_id": "x/1", "problem": "p", "answer": "1"}])
     import_file(db, str(path), ImportOptions())
     assert Location(str(path), 1) == Location(str(path), 1)
@@ -82,7 +90,7 @@ def test_a_location_is_the_one_place_a_record_is_named(db, tmp_path):
     assert (error.value.path, error.value.line, error.value.field) == (str(replies), 2, "id")
 
 
-def test_logs_and_details_are_known_by_the_file_itself(tmp_path):
+def test_logs_and_details_are_known_by_the_file_itself(tmp_path: Path) -> None:
     found = {}
     for name, text in [("run.eval", "not even a zip"), ("log.json", '{"version": 2, "status": '
                        '"success", "eval": {"task": "t"}, "samples": []}'),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 import zipfile
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -15,8 +16,13 @@ from db.connection import open_db
 from tests.conftest import dump, write_jsonl
 from tests.importers.harness_files import QWEN_FLAGS, qwen_file
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
 
-def refused(db_path, *args, usage=False):
+
+def refused(db_path: Path, *args: object, usage: bool = False) -> str:
     """The one line an import that must fail prints (a usage error: click's usage lines, then
     that one); the database is as it was."""
     before = dump(open_db(db_path))
@@ -29,13 +35,13 @@ def refused(db_path, *args, usage=False):
     return lines[-1]
 
 
-def qwen_records(tmp_path):
+def qwen_records(tmp_path: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in qwen_file(tmp_path / "good.jsonl").read_text()
             .splitlines()]
 
 
 @pytest.fixture
-def seeded(tmp_path):
+def seeded(tmp_path: Path) -> Path:
     """A database holding one good Qwen-style import, so 'nothing written' means something."""
     db_path = tmp_path / "e.db"
     result = CliRunner().invoke(main, ["import", str(qwen_file(tmp_path / "seed.jsonl")),
@@ -59,7 +65,9 @@ def seeded(tmp_path):
                                                 "or number, found list"),
     (lambda r: [r.pop(k) for k in ("gt", "answer")], ":2: no key field (looked for gt, answer"),
 ])
-def test_a_bad_record_names_file_record_and_field(tmp_path, seeded, change, expected):
+def test_a_bad_record_names_file_record_and_field(tmp_path: Path, seeded: Path,
+                                                  change: Callable[[dict[str, Any]], object],
+                                                  expected: str) -> None:
     records = qwen_records(tmp_path)
     change(records[1])
     path = write_jsonl(tmp_path / "bad.jsonl", records)
@@ -73,26 +81,26 @@ def test_a_bad_record_names_file_record_and_field(tmp_path, seeded, change, expe
     ("score:my grader", "'my grader' is not a grader name"),
     (":harness", "expected FIELD[:NAME]"),
 ])
-def test_a_verdict_field_name_that_cannot_be_a_grader_is_refused(tmp_path, seeded, value,
-                                                                  expected):
+def test_a_verdict_field_name_that_cannot_be_a_grader_is_refused(tmp_path: Path, seeded: Path, value: str,
+                                                                  expected: str) -> None:
     line = refused(seeded, qwen_file(tmp_path / "q.jsonl"), *QWEN_FLAGS[:-1], value,
                    usage=True)
     assert "--verdict-field" in line and expected in line, line
 
 
 @pytest.fixture
-def eval_log(logs):
+def eval_log(logs: dict[str, Path]) -> Path:
     return logs[".eval"]
 
 
-def test_a_truncated_eval_zip_is_refused(tmp_path, seeded, eval_log):
+def test_a_truncated_eval_zip_is_refused(tmp_path: Path, seeded: Path, eval_log: Path) -> None:
     cut = tmp_path / "cut.eval"
     cut.write_bytes(eval_log.read_bytes()[: eval_log.stat().st_size // 2])
     line = refused(seeded, cut)
     assert line.startswith(f"Error: {cut}: not a readable zip archive"), line
 
 
-def test_a_corrupt_sample_member_names_the_member(tmp_path, seeded, eval_log):
+def test_a_corrupt_sample_member_names_the_member(tmp_path: Path, seeded: Path, eval_log: Path) -> None:
     bad = tmp_path / "bad.eval"
     shutil.copy(eval_log, bad)
     with zipfile.ZipFile(bad) as archive:
@@ -106,7 +114,8 @@ def test_a_corrupt_sample_member_names_the_member(tmp_path, seeded, eval_log):
     assert line.startswith(f"Error: {bad}:samples/p3_epoch_1.json: corrupt archive member"), line
 
 
-def test_a_sample_without_a_target_names_its_member_and_field(tmp_path, seeded, eval_log):
+def test_a_sample_without_a_target_names_its_member_and_field(tmp_path: Path, seeded: Path,
+                                                              eval_log: Path) -> None:
     bad = tmp_path / "notarget.eval"
     with zipfile.ZipFile(eval_log) as source, zipfile.ZipFile(bad, "w") as target:
         for name in source.namelist():
@@ -121,7 +130,7 @@ def test_a_sample_without_a_target_names_its_member_and_field(tmp_path, seeded, 
                            "key as non-empty text"), line
 
 
-def test_a_json_log_that_is_cut_off_is_refused(tmp_path, seeded):
+def test_a_json_log_that_is_cut_off_is_refused(tmp_path: Path, seeded: Path) -> None:
     bad = tmp_path / "cut.json"
     bad.write_text('{"version": 2, "status": "success", "eval": {"task": "t", "samples": [')
     line = refused(seeded, bad, "--run", "r")

@@ -23,21 +23,22 @@ from tests.importers.harness_files import BOXED, EPOCH_REPLIES, MODEL
 
 pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
 
-def cli_import(db_path, *args, code=0):
+def cli_import(db_path: Path, *args: object, code: int = 0) -> str:
     result = CliRunner().invoke(main, ["import", *map(str, args), "--db", str(db_path)])
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     return result.output
 
 
-def test_the_writer_made_a_real_zip_log(logs):
+def test_the_writer_made_a_real_zip_log(logs: dict[str, Path]) -> None:
     with zipfile.ZipFile(logs[".eval"]) as archive:
         names = archive.namelist()
     assert "header.json" in names and "samples/p1_epoch_2.json" in names
 
 
 @pytest.mark.parametrize("suffix", [".eval", ".json"])
-def test_a_log_imports_problems_epochs_scorers_and_the_run(logs, tmp_path, suffix):
+def test_a_log_imports_problems_epochs_scorers_and_the_run(logs: dict[str, Path], tmp_path: Path,
+                                                           suffix: str) -> None:
     path = logs[suffix]
     output = cli_import(tmp_path / "e.db", path)
     assert f"as inspect: 3 problems added (0 already there); {EPOCH_REPLIES} replies added " \
@@ -76,14 +77,15 @@ def test_a_log_imports_problems_epochs_scorers_and_the_run(logs, tmp_path, suffi
     assert evidence["source"].startswith(str(path))
 
 
-def test_both_logs_of_one_eval_are_one_set_of_problems(logs, tmp_path):
+def test_both_logs_of_one_eval_are_one_set_of_problems(logs: dict[str, Path], tmp_path: Path) -> None:
     cli_import(tmp_path / "e.db", logs[".eval"])
     output = cli_import(tmp_path / "e.db", logs[".json"], "--run", "again")
     assert f"0 problems added (3 already there); {EPOCH_REPLIES} replies added to run " \
            "'again'" in output
 
 
-def test_a_log_grades_and_reports_its_scorers_beside_the_graders(logs, tmp_path):
+def test_a_log_grades_and_reports_its_scorers_beside_the_graders(logs: dict[str, Path],
+                                                                 tmp_path: Path) -> None:
     db = open_db(tmp_path / "e.db")
     import_file(db, str(logs[".eval"]), ImportOptions())
     grade_math_replies(db, jobs=1)
@@ -103,7 +105,7 @@ def test_a_log_grades_and_reports_its_scorers_beside_the_graders(logs, tmp_path)
     assert rows["match"]["agreement"] is not None
 
 
-def test_a_scorer_whose_values_are_not_correctness_is_left_out(logs, tmp_path):
+def test_a_scorer_whose_values_are_not_correctness_is_left_out(logs: dict[str, Path], tmp_path: Path) -> None:
     log = json.loads(logs[".json"].read_text())
     log["samples"][0]["scores"]["rating"] = {"value": 7}
     path = tmp_path / "rated.json"
@@ -114,7 +116,7 @@ def test_a_scorer_whose_values_are_not_correctness_is_left_out(logs, tmp_path):
     assert "rating" not in graders and "match" in graders
 
 
-def test_attachments_are_resolved(logs, tmp_path):
+def test_attachments_are_resolved(logs: dict[str, Path], tmp_path: Path) -> None:
     log = json.loads(logs[".json"].read_text())
     sample = next(s for s in log["samples"] if s["id"] == "p1" and s["epoch"] == 1)
     sample["attachments"] = {"abc123": "What is $1+1$?", "def456": BOXED.format(2)}
@@ -128,7 +130,7 @@ def test_attachments_are_resolved(logs, tmp_path):
     assert BOXED.format(2) in {r[0] for r in db.execute("SELECT text FROM replies")}
 
 
-def test_without_zstandard_the_error_names_the_extra(logs, tmp_path):
+def test_without_zstandard_the_error_names_the_extra(logs: dict[str, Path], tmp_path: Path) -> None:
     script = ("import sys; sys.modules['zstandard'] = None; sys.modules['compression.zstd'] = "
               "None\nfrom adjudicate.cli import main\nmain(sys.argv[1:], prog_name='adjudicate')")
     before = dump(open_db(tmp_path / "e.db"))
@@ -140,7 +142,8 @@ def test_without_zstandard_the_error_names_the_extra(logs, tmp_path):
     assert dump(open_db(tmp_path / "e.db")) == before
 
 
-def test_the_default_install_reads_zstandard_logs_without_inspect_ai(logs, tmp_path):
+def test_the_default_install_reads_zstandard_logs_without_inspect_ai(logs: dict[str, Path],
+                                                                     tmp_path: Path) -> None:
     """What a new user runs first: `pip install .` brings zstandard (no extra), and a default
     .eval log imports in a process where inspect_ai cannot be imported."""
     project = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
@@ -158,7 +161,7 @@ def test_the_default_install_reads_zstandard_logs_without_inspect_ai(logs, tmp_p
         == EPOCH_REPLIES
 
 
-def refused(path, tmp_path):
+def refused(path: Path, tmp_path: Path) -> tuple[str, int]:
     """`adjudicate import` of `path` in its own process: (stderr, peak RSS MiB); asserts exit 1,
     no traceback and the database unchanged."""
     db_path = tmp_path / "e.db"
@@ -174,7 +177,7 @@ def refused(path, tmp_path):
     return result.stderr, int(result.stderr.split("VmHWM:")[1].split()[0]) >> 10
 
 
-def test_a_json_log_past_the_cap_is_refused_unread(logs, tmp_path):
+def test_a_json_log_past_the_cap_is_refused_unread(logs: dict[str, Path], tmp_path: Path) -> None:
     path = tmp_path / "big.json"
     with open(path, "w") as handle:  # a valid log: the samples, then 64 MiB of whitespace
         handle.write(logs[".json"].read_text())
@@ -185,7 +188,7 @@ def test_a_json_log_past_the_cap_is_refused_unread(logs, tmp_path):
     assert peak < 64, peak  # not read: the interpreter and the CLI alone
 
 
-def test_an_epoch_past_any_sample_index_is_a_named_error(logs, tmp_path):
+def test_an_epoch_past_any_sample_index_is_a_named_error(logs: dict[str, Path], tmp_path: Path) -> None:
     log = json.loads(logs[".json"].read_text())
     log["samples"][1]["epoch"] = 2 ** 70
     path = tmp_path / "epoch.json"
@@ -195,7 +198,7 @@ def test_an_epoch_past_any_sample_index_is_a_named_error(logs, tmp_path):
            "1,000,000, found 1180591620717411303424" in stderr, stderr
 
 
-def test_an_encrypted_member_is_a_named_error(logs, tmp_path):
+def test_an_encrypted_member_is_a_named_error(logs: dict[str, Path], tmp_path: Path) -> None:
     """The encryption flag set on one sample member (in its local header and the directory)."""
     data = bytearray(logs[".eval"].read_bytes())
     with zipfile.ZipFile(logs[".eval"]) as archive:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -15,6 +16,12 @@ from adjudicate.grading.math_pipeline import grade_math_replies
 from db.connection import open_db
 from tests.conftest import dump
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
+
 pa = pytest.importorskip("pyarrow", reason="the test extra installs pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 
@@ -23,7 +30,7 @@ NAME = f"details_{TASK}_2025-05-01T10-00-00.000000.parquet"
 SOLUTION = "Half of 4 is $\\boxed{2}$."
 
 
-def doc(query, choices, task_id, gold_index=0):
+def doc(query: str, choices: list[str], task_id: str, gold_index: int = 0) -> dict[str, Any]:
     """A lighteval Doc as `dataclasses.asdict` gives it (the fields a details file holds)."""
     return {"query": query, "choices": choices, "gold_index": gold_index, "instruction": None,
             "original_query": None, "id": task_id, "task_name": TASK, "specific": None,
@@ -31,7 +38,7 @@ def doc(query, choices, task_id, gold_index=0):
             "num_samples": 1}
 
 
-def response(*texts):
+def response(*texts: str) -> dict[str, Any]:
     """A lighteval ModelResponse as `dataclasses.asdict` gives it."""
     return {"input": "the prompt", "input_tokens": [1, 2], "text": list(texts),
             "output_tokens": [[3, 4]] * len(texts), "text_post_processed": None,
@@ -54,21 +61,21 @@ ROWS = [
 ]
 
 
-def write_details(path, rows):
+def write_details(path: Path, rows: list[dict[str, Any]]) -> Path:
     """As lighteval saves details: the rows' columns sorted, nested structs, one parquet file."""
     table = pa.Table.from_pylist(rows)
     pq.write_table(table.select(sorted(table.column_names)), path)
     return path
 
 
-def cli(*args, code=0):
+def cli(*args: object, code: int = 0) -> str:
     result = CliRunner().invoke(main, [*map(str, args)])
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     return result.output
 
 
-def test_details_import_problems_predictions_and_the_metric(tmp_path):
+def test_details_import_problems_predictions_and_the_metric(tmp_path: Path) -> None:
     path = write_details(tmp_path / NAME, ROWS)
     db_path = tmp_path / "e.db"
     output = cli("import", path, "--db", db_path, "--run", "r1")
@@ -94,7 +101,7 @@ def test_details_import_problems_predictions_and_the_metric(tmp_path):
                         "field": "metric.extractive_match", "source": f"{path}:row 1"}
 
 
-def test_details_grade_and_the_metric_is_reported_beside_the_graders(tmp_path):
+def test_details_grade_and_the_metric_is_reported_beside_the_graders(tmp_path: Path) -> None:
     db_path = tmp_path / "e.db"
     cli("import", write_details(tmp_path / NAME, ROWS), "--db", db_path, "--run", "r1")
     db = open_db(db_path)
@@ -110,7 +117,7 @@ def test_details_grade_and_the_metric_is_reported_beside_the_graders(tmp_path):
     assert rows["symbolic"]["score"]["successes"] == 2
 
 
-def test_details_from_before_lighteval_0_11(tmp_path):
+def test_details_from_before_lighteval_0_11(tmp_path: Path) -> None:
     rows = [{"example": "What is $2+2$?", "full_prompt": "Q: What is $2+2$?\nA:",
              "predictions": ["$\\boxed{4}$"], "gold": ["4"], "choices": [], "gold_index": [],
              "metrics": {"quasi_exact_match": 1}}]
@@ -123,7 +130,7 @@ def test_details_from_before_lighteval_0_11(tmp_path):
         [("quasi_exact_match", "accept")]
 
 
-def test_metrics_of_several_predictions_or_not_correctness_are_left_out(tmp_path):
+def test_metrics_of_several_predictions_or_not_correctness_are_left_out(tmp_path: Path) -> None:
     rows = [{"doc": doc("What is $2+2$?", ["4"], "0"),
              "model_response": response("$\\boxed{4}$", "$\\boxed{5}$"),
              "metric": {"pass@k:k=1&n=2": 0.5, "perplexity": None}},
@@ -143,7 +150,9 @@ def test_metrics_of_several_predictions_or_not_correctness_are_left_out(tmp_path
     (lambda row: row["doc"].update(gold_index=3), ":row 2: field 'doc.gold_index'"),
     (lambda row: row["model_response"].update(text=[]), ":row 2: field 'model_response.text'"),
 ])
-def test_a_bad_row_names_file_row_and_field_and_changes_nothing(tmp_path, change, where):
+def test_a_bad_row_names_file_row_and_field_and_changes_nothing(tmp_path: Path,
+                                                                change: Callable[[dict[str, Any]], object],
+                                                                where: str) -> None:
     rows = json.loads(json.dumps(ROWS))
     change(rows[1])
     path = write_details(tmp_path / NAME, rows)
@@ -155,7 +164,7 @@ def test_a_bad_row_names_file_row_and_field_and_changes_nothing(tmp_path, change
     assert dump(open_db(db_path)) == before
 
 
-def test_a_parquet_file_that_is_not_details_is_refused(tmp_path):
+def test_a_parquet_file_that_is_not_details_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "scores.parquet"
     pq.write_table(pa.table({"model": ["m"], "score": [0.5]}), path)
     output = cli("import", path, "--db", tmp_path / "e.db", "--run", "r", code=1)
@@ -167,7 +176,7 @@ def test_a_parquet_file_that_is_not_details_is_refused(tmp_path):
     assert f"{broken}: not a readable parquet file" in output
 
 
-def test_without_pyarrow_the_error_names_the_extra(tmp_path):
+def test_without_pyarrow_the_error_names_the_extra(tmp_path: Path) -> None:
     path = write_details(tmp_path / NAME, ROWS)
     db_path = tmp_path / "e.db"
     before = dump(open_db(db_path))
@@ -187,7 +196,7 @@ PEAK_RSS = ("import atexit, sys\n"
             "from adjudicate.cli import main\nmain(sys.argv[1:], prog_name='adjudicate')")
 
 
-def import_measured(path, db_path):
+def import_measured(path: Path, db_path: Path) -> tuple[int, str, int]:
     """(exit code, stderr, peak RSS in MiB) of `adjudicate import` in its own process."""
     result = subprocess.run([sys.executable, "-c", PEAK_RSS, "import", str(path), "--db",
                              str(db_path), "--run", "r"], capture_output=True, text=True)
@@ -195,7 +204,7 @@ def import_measured(path, db_path):
     return result.returncode, result.stderr, peak
 
 
-def test_a_reply_the_footer_declares_over_the_row_cap_is_refused_before_decoding(tmp_path):
+def test_a_reply_the_footer_declares_over_the_row_cap_is_refused_before_decoding(tmp_path: Path) -> None:
     from adjudicate.importers.jsonl import MAX_LINE_BYTES
 
     rows = json.loads(json.dumps(ROWS[:1]))
@@ -215,7 +224,7 @@ def test_a_reply_the_footer_declares_over_the_row_cap_is_refused_before_decoding
     assert dump(open_db(db_path)) == before
 
 
-def test_a_row_expanding_past_the_cap_from_a_dictionary_is_refused(tmp_path):
+def test_a_row_expanding_past_the_cap_from_a_dictionary_is_refused(tmp_path: Path) -> None:
     """One 1 MiB text repeated 70 times by dictionary encoding: the footer declares ~1 MiB."""
     page = "y" * (1 << 20)
     rows = json.loads(json.dumps(ROWS[:2]))

@@ -3,20 +3,27 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from click.testing import CliRunner
 
 from adjudicate.cli import main
 from db.connection import open_db
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from click.testing import Result
+
+
 CODEGEN = "codet_humaneval_codegen16B_samples.jsonl"
 
 
-def run_cli(*args):
+def run_cli(*args: object) -> Result:
     return CliRunner().invoke(main, [str(a) for a in args])
 
 
-def stored(db_path):
+def stored(db_path: Path) -> list[tuple[str, int]]:
     db = open_db(db_path, create=False)
     return db.execute(
         "SELECT p.task_id, r.sample_index FROM replies r JOIN problems p ON p.id = r.problem_id"
@@ -24,7 +31,7 @@ def stored(db_path):
 
 
 def test_per_problem_keeps_the_first_samples_of_each_task_in_the_codegen_file(
-        shared_data, tmp_path):
+        shared_data: Path, tmp_path: Path) -> None:
     db_path = tmp_path / "evals.db"
     source = shared_data / CODEGEN
     # a real slice, its records reversed: "first" means by sample index, not by line
@@ -46,7 +53,7 @@ def test_per_problem_keeps_the_first_samples_of_each_task_in_the_codegen_file(
     assert f"({10 * len(tasks):,} already there)" in result.output
 
 
-def test_per_problem_on_the_whole_codegen_file_keeps_1640(shared_data, tmp_path):
+def test_per_problem_on_the_whole_codegen_file_keeps_1640(shared_data: Path, tmp_path: Path) -> None:
     db_path = tmp_path / "evals.db"
     result = run_cli("import", shared_data / CODEGEN, "--db", db_path, "--run", "codegen",
                      "--per-problem", 10)
@@ -55,7 +62,8 @@ def test_per_problem_on_the_whole_codegen_file_keeps_1640(shared_data, tmp_path)
     assert len(rows) == 1640 and {index for _, index in rows} == set(range(10))
 
 
-def test_per_problem_is_refused_on_a_problem_file_and_writes_nothing(shared_data, tmp_path):
+def test_per_problem_is_refused_on_a_problem_file_and_writes_nothing(shared_data: Path,
+                                                                     tmp_path: Path) -> None:
     db_path = tmp_path / "evals.db"
     result = run_cli("import", shared_data / "HumanEvalPlus.jsonl.gz", "--db", db_path,
                      "--per-problem", 10)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -13,6 +14,11 @@ from adjudicate.cli import main
 from adjudicate.importers.problem_formats import humaneval_package_file
 from db.connection import open_db
 from tests.conftest import dump, write_jsonl
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from click.testing import Result
 
 TASKS = ("HumanEval/0", "HumanEval/1")
 
@@ -24,7 +30,7 @@ def _humaneval() -> dict[str, dict]:
 
 
 @pytest.fixture
-def files(tmp_path):
+def files(tmp_path: Path) -> tuple[Path, Path]:
     plain = _humaneval()
     # an EvalPlus release of the same problems: same prompts, with base and extended inputs
     plus = write_jsonl(tmp_path / "HumanEvalPlus.jsonl", [
@@ -35,11 +41,12 @@ def files(tmp_path):
     return plus, samples
 
 
-def run(db, *args):
+def run(db: Path, *args: object) -> Result:
     return CliRunner().invoke(main, [*map(str, args), "--db", str(db)])
 
 
-def test_samples_before_the_problem_file_say_they_got_plain_humaneval(tmp_path, files):
+def test_samples_before_the_problem_file_say_they_got_plain_humaneval(tmp_path: Path,
+                                                                      files: tuple[Path, Path]) -> None:
     _, samples = files
     result = run(tmp_path / "e.db", "import", samples, "--run", "codegen")
     assert result.exit_code == 0, result.output
@@ -48,7 +55,7 @@ def test_samples_before_the_problem_file_say_they_got_plain_humaneval(tmp_path, 
     assert "plain HumanEval, no extended tests" in result.output
 
 
-def test_the_problem_set_says_it_has_extended_tests(tmp_path, files):
+def test_the_problem_set_says_it_has_extended_tests(tmp_path: Path, files: tuple[Path, Path]) -> None:
     plus, samples = files
     result = run(tmp_path / "e.db", "import", samples, "--run", "codegen", "--problems", plus)
     assert result.exit_code == 0, result.output
@@ -57,7 +64,8 @@ def test_the_problem_set_says_it_has_extended_tests(tmp_path, files):
 
 
 @pytest.mark.parametrize("how", [("--problems", "PLUS"), ("--benchmark", "humanevalplus")])
-def test_one_run_under_humaneval_and_humanevalplus_is_refused(tmp_path, files, how):
+def test_one_run_under_humaneval_and_humanevalplus_is_refused(tmp_path: Path, files: tuple[Path, Path],
+                                                              how: tuple) -> None:
     plus, samples = files
     db = tmp_path / "e.db"
     assert run(db, "import", samples, "--run", "codegen").exit_code == 0  # falls back
@@ -81,7 +89,7 @@ def test_one_run_under_humaneval_and_humanevalplus_is_refused(tmp_path, files, h
     assert rows == [("codegen", "humaneval", 2), ("codegen-plus", "humanevalplus", 2)]
 
 
-def test_a_run_on_two_different_benchmarks_is_still_allowed(tmp_path):
+def test_a_run_on_two_different_benchmarks_is_still_allowed(tmp_path: Path) -> None:
     """Line-order ids ('0', '1') recur across benchmarks: only the same problem is refused."""
     db = tmp_path / "m.db"
     for bench in ("alpha", "beta"):

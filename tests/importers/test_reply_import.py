@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from typing import TYPE_CHECKING
 
 from adjudicate.exporting import write_jsonl
 from adjudicate.importers.pipeline import ImportOptions, import_file
@@ -13,8 +14,13 @@ from db.export import export_rows
 from tests.conftest import TEST_DATA, dump
 from tests.conftest import write_jsonl as write
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def replies(db, run):
+    from sqlite_utils import Database
+
+
+def replies(db: Database, run: str) -> list[tuple[str, int, str, str | None, str | None]]:
     return db.execute(
         "SELECT problems.task_id, replies.sample_index, replies.text, replies.form, "
         "replies.key_override FROM replies JOIN runs ON runs.id = replies.run_id "
@@ -22,7 +28,7 @@ def replies(db, run):
         "ORDER BY replies.id", [run]).fetchall()
 
 
-def test_codet_samples_with_humaneval_from_the_package(db, shared_data):
+def test_codet_samples_with_humaneval_from_the_package(db: Database, shared_data: Path) -> None:
     summary = import_file(db, str(shared_data / "codet_humaneval_codegen16B_samples.jsonl"),
                           ImportOptions(run="codegen16B", model="CodeGen-16B",
                                         settings={"temperature": 0.8}))
@@ -32,7 +38,8 @@ def test_codet_samples_with_humaneval_from_the_package(db, shared_data):
     assert {r[1] for r in rows} == set(range(100))
 
 
-def test_tora_outputs_expand_a_list_of_replies_with_the_key(db, shared_data, tmp_path):
+def test_tora_outputs_expand_a_list_of_replies_with_the_key(db: Database, shared_data: Path,
+                                                            tmp_path: Path) -> None:
     # the first 50 records only: a small slice keeps the test fast
     lines = (shared_data / "tora_tora-70b-v1.0_gsm8k_outputs.jsonl").read_text().splitlines()[:50]
     part = tmp_path / "tora.jsonl"
@@ -48,7 +55,8 @@ def test_tora_outputs_expand_a_list_of_replies_with_the_key(db, shared_data, tmp
     assert not any("unlike the one their problem holds" in n for n in summary.notes)
 
 
-def test_a_key_field_unlike_the_stored_keys_is_said_at_import(db, shared_data, tmp_path):
+def test_a_key_field_unlike_the_stored_keys_is_said_at_import(db: Database, shared_data: Path,
+                                                              tmp_path: Path) -> None:
     """`ground_truth` of OpenAI's model solutions is a worked solution ending `A: 18`: taken as
     the replies' key, every reply is graded against it (all rejected, 0.0%), so the import says
     how many keys differ from the problems', names lines, and how to keep the stored keys."""
@@ -69,7 +77,8 @@ def test_a_key_field_unlike_the_stored_keys_is_said_at_import(db, shared_data, t
     assert f"{part}:1 `Janet sells 16 - 3 - 4" in suspect and "\n" not in suspect
 
 
-def test_gsm8k_model_solutions_by_line_order_and_nested_field(db, shared_data, tmp_path):
+def test_gsm8k_model_solutions_by_line_order_and_nested_field(db: Database, shared_data: Path,
+                                                              tmp_path: Path) -> None:
     lines = (shared_data / "gsm8k_example_model_solutions.jsonl").read_text().splitlines()[:20]
     part = tmp_path / "solutions.jsonl"
     part.write_text("\n".join(lines) + "\n")
@@ -82,14 +91,14 @@ def test_gsm8k_model_solutions_by_line_order_and_nested_field(db, shared_data, t
     assert rows[3][2] == json.loads(lines[3])["175b_verification"]["solution"]
 
 
-def test_generic_math_replies_with_sample_numbers_by_appearance(small_db):
+def test_generic_math_replies_with_sample_numbers_by_appearance(small_db: Database) -> None:
     rows = replies(small_db, "m")
     assert [(r[0], r[1]) for r in rows] == [
         ("t/algebra/1.json", 0), ("t/algebra/1.json", 1), ("t/algebra/2.json", 0),
         ("t/geometry/3.json", 0)]
 
 
-def test_human_eval_samples_keep_their_sample_index(db, tmp_path):
+def test_human_eval_samples_keep_their_sample_index(db: Database, tmp_path: Path) -> None:
     path = write(tmp_path / "s.jsonl", [
         {"task_id": "HumanEval/2", "sample_index": 7, "completion": "    return 0.0\n"},
         {"task_id": "HumanEval/2", "sample_index": 3, "completion": "    return number % 1\n"},
@@ -98,7 +107,7 @@ def test_human_eval_samples_keep_their_sample_index(db, tmp_path):
     assert [(r[1], r[3]) for r in replies(db, "r")] == [(7, "completion"), (3, "completion")]
 
 
-def test_lm_eval_harness_logs_bring_their_problems(db, tmp_path):
+def test_lm_eval_harness_logs_bring_their_problems(db: Database, tmp_path: Path) -> None:
     path = write(tmp_path / "lm.jsonl", [
         {"doc_id": 0, "doc": {"problem": "1+1?", "level": "Level 1"}, "target": "2",
          "resps": [["I think \\boxed{2}", "\\boxed{3}"]], "filtered_resps": ["2"]},
@@ -110,7 +119,7 @@ def test_lm_eval_harness_logs_bring_their_problems(db, tmp_path):
         ("0", 0, "I think \\boxed{2}"), ("0", 1, "\\boxed{3}"), ("1", 0, "4")]
 
 
-def test_reimporting_replies_adds_nothing(small_db):
+def test_reimporting_replies_adds_nothing(small_db: Database) -> None:
     before = [line for line in dump(small_db) if "INSERT INTO \"imports\"" not in line]
     summary = import_file(small_db, str(TEST_DATA / "math_replies.jsonl"), ImportOptions(run="m"))
     assert (summary.replies_added, summary.replies_unchanged) == (0, 4)
@@ -118,14 +127,14 @@ def test_reimporting_replies_adds_nothing(small_db):
     assert after == before
 
 
-def test_sample_offset_appends_a_second_file(small_db):
+def test_sample_offset_appends_a_second_file(small_db: Database) -> None:
     summary = import_file(small_db, str(TEST_DATA / "math_replies.jsonl"),
                           ImportOptions(run="m", fields=ReplyFields(sample_offset=10)))
     assert summary.replies_added == 4
     assert {r[1] for r in replies(small_db, "m")} == {0, 1, 10, 11}
 
 
-def test_export_reimports_into_a_fresh_database(small_db, tmp_path):
+def test_export_reimports_into_a_fresh_database(small_db: Database, tmp_path: Path) -> None:
     buffer = io.StringIO()
     write_jsonl(export_rows(small_db), buffer)
     exported = tmp_path / "export.jsonl"

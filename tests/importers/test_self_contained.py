@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -18,15 +19,19 @@ from db.connection import open_db
 from tests.conftest import dump, write_jsonl
 from tests.importers.harness_files import QWEN_FLAGS, QWEN_PROBLEMS, qwen_file
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
 
-def cli_import(db_path, *args, code=0):
+
+def cli_import(db_path: Path, *args: object, code: int = 0) -> str:
     result = CliRunner().invoke(main, ["import", *map(str, args), "--db", str(db_path)])
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     return result.output
 
 
-def test_one_command_imports_problems_eight_replies_each_and_the_harness_verdicts(tmp_path):
+def test_one_command_imports_problems_eight_replies_each_and_the_harness_verdicts(tmp_path: Path) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl")
     db_path = tmp_path / "e.db"
     output = cli_import(db_path, path, *QWEN_FLAGS)
@@ -54,7 +59,7 @@ def test_one_command_imports_problems_eight_replies_each_and_the_harness_verdict
     assert evidence == {"value": False, "field": "score[3]", "source": f"{path}:1"}
 
 
-def test_a_second_key_field_that_disagrees_is_said_once_with_a_count(tmp_path):
+def test_a_second_key_field_that_disagrees_is_said_once_with_a_count(tmp_path: Path) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl")
     output = cli_import(tmp_path / "e.db", path, *QWEN_FLAGS)
     notes = [line for line in output.splitlines() if "differs" in line]
@@ -64,7 +69,7 @@ def test_a_second_key_field_that_disagrees_is_said_once_with_a_count(tmp_path):
     assert "Note: records keyed by field 'gt' (name another with --gold-field): 3" in output
 
 
-def test_the_key_field_named_is_the_key(tmp_path):
+def test_the_key_field_named_is_the_key(tmp_path: Path) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl")
     cli_import(tmp_path / "e.db", path, *QWEN_FLAGS, "--gold-field", "answer")
     keys = [r[0] for r in open_db(tmp_path / "e.db").execute(
@@ -72,7 +77,7 @@ def test_the_key_field_named_is_the_key(tmp_path):
     assert keys == ["2", "0.5", "12"]
 
 
-def test_stored_problems_are_reused_and_a_different_key_is_refused(tmp_path):
+def test_stored_problems_are_reused_and_a_different_key_is_refused(tmp_path: Path) -> None:
     db_path = tmp_path / "e.db"
     problems = write_jsonl(tmp_path / "p.jsonl", [
         {"unique_id": str(i), "problem": q, "answer": gt, "level": level}
@@ -81,8 +86,9 @@ def test_stored_problems_are_reused_and_a_different_key_is_refused(tmp_path):
     output = cli_import(db_path, qwen_file(tmp_path / "qwen.jsonl"), *QWEN_FLAGS)
     assert "0 problems added (3 already there); 24 replies added" in output
     before = dump(open_db(db_path))
-    changed = [list(p) for p in QWEN_PROBLEMS]
-    changed[2][1] = "13"
+    changed = list(QWEN_PROBLEMS)
+    question, _, answer, level, boxed, correct = changed[2]
+    changed[2] = (question, "13", answer, level, boxed, correct)
     bad = qwen_file(tmp_path / "other.jsonl", changed)
     output = cli_import(db_path, bad, *QWEN_FLAGS[:1], "qwen-2", *QWEN_FLAGS[2:], code=1)
     assert f"{bad}:3: problem '2' of benchmark 'math500' is already in the database with the " \
@@ -90,7 +96,7 @@ def test_stored_problems_are_reused_and_a_different_key_is_refused(tmp_path):
     assert dump(open_db(db_path)) == before
 
 
-def test_importing_the_same_file_again_adds_nothing(tmp_path):
+def test_importing_the_same_file_again_adds_nothing(tmp_path: Path) -> None:
     db_path = tmp_path / "e.db"
     path = qwen_file(tmp_path / "qwen.jsonl")
     cli_import(db_path, path, *QWEN_FLAGS)
@@ -103,7 +109,7 @@ def test_importing_the_same_file_again_adds_nothing(tmp_path):
 
 
 @pytest.mark.parametrize("encode", [int, lambda s: "C" if s else "I"], ids=["0/1", "C/I"])
-def test_verdicts_written_as_numbers_or_letters(tmp_path, encode):
+def test_verdicts_written_as_numbers_or_letters(tmp_path: Path, encode: Callable[[bool], object]) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl", scores_as=encode)
     cli_import(tmp_path / "e.db", path, *QWEN_FLAGS[:-1], "score:qwen-grader")
     outcomes = [r[0] for r in open_db(tmp_path / "e.db").execute(
@@ -111,7 +117,7 @@ def test_verdicts_written_as_numbers_or_letters(tmp_path, encode):
     assert outcomes == ["accept" if s else "reject" for p in QWEN_PROBLEMS for s in p[5]]
 
 
-def test_one_reply_per_line_with_its_own_verdict(tmp_path):
+def test_one_reply_per_line_with_its_own_verdict(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "one.jsonl", [
         {"id": "a", "problem": "What is 2+2?", "gt": "4", "output": "$\\boxed{4}$", "ok": 1},
         {"id": "a", "problem": "What is 2+2?", "gt": "4", "output": "$\\boxed{5}$", "ok": 0}])
@@ -123,7 +129,7 @@ def test_one_reply_per_line_with_its_own_verdict(tmp_path):
     assert rows == [(0, "accept"), (1, "reject")]
 
 
-def test_tora_imports_without_the_gsm8k_problem_file_and_grades(shared_data, tmp_path):
+def test_tora_imports_without_the_gsm8k_problem_file_and_grades(shared_data: Path, tmp_path: Path) -> None:
     lines = (shared_data / "tora_tora-70b-v1.0_gsm8k_outputs.jsonl").read_text().splitlines()[:20]
     part = tmp_path / "tora.jsonl"
     part.write_text("\n".join(lines) + "\n")
@@ -142,7 +148,7 @@ def test_tora_imports_without_the_gsm8k_problem_file_and_grades(shared_data, tmp
     assert graded.graded == summary.replies_added
 
 
-def test_tora_reuses_the_gsm8k_problems_when_they_are_there(shared_data, tmp_path):
+def test_tora_reuses_the_gsm8k_problems_when_they_are_there(shared_data: Path, tmp_path: Path) -> None:
     lines = (shared_data / "tora_tora-70b-v1.0_gsm8k_outputs.jsonl").read_text().splitlines()[:20]
     part = tmp_path / "tora.jsonl"
     part.write_text("\n".join(lines) + "\n")
@@ -156,14 +162,14 @@ def test_tora_reuses_the_gsm8k_problems_when_they_are_there(shared_data, tmp_pat
     assert not summary.notes  # same statements, same keys
 
 
-def test_question_field_needs_a_benchmark(tmp_path):
+def test_question_field_needs_a_benchmark(tmp_path: Path) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl")
     output = cli_import(tmp_path / "e.db", path, "--run", "q", "--question-field", "question",
                         code=1)
     assert re.search(r"--question-field .* name their benchmark with --benchmark", output)
 
 
-def test_reimporting_with_solution_field_fills_in_the_stored_problems_solutions(tmp_path):
+def test_reimporting_with_solution_field_fills_in_the_stored_problems_solutions(tmp_path: Path) -> None:
     """A first import without --solution-field leaves the reference panel empty; importing the
     same file again with it fills in the solutions (and only those that are missing)."""
     records = [{"idx": i, "question": f"What is {i}+{i}?", "gt": str(2 * i), "gt_cot":

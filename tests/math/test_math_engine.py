@@ -55,7 +55,7 @@ def test_batch_grades_every_item_with_every_grader() -> None:
     progress: list[int] = []
     results = list(grade_math_many(items, jobs=2, timeout_s=5, on_progress=progress.append))
     assert sum(progress) == len(items) == len(results)
-    by_id = {}
+    by_id: dict[str, set[tuple[str, ...]]] = {}
     for grading in results:
         assert list(grading.verdicts) == MATH_GRADERS
         by_id.setdefault(grading.item.id, set()).add(

@@ -6,11 +6,16 @@ shortcut are the checking process's verdicts without it."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from graders.math.engine import MathItem, grade_math_many, run_check
 from graders.math.first_look import grade_symbolic_plain
 from graders.math.symbolic import SymbolicConfig, grade_symbolic
+
+if TYPE_CHECKING:
+    from graders.verdict import Verdict
 
 HUGE = "1" * 5000  # past Python's 4,300-digit int() limit
 PAIRS = [
@@ -43,7 +48,7 @@ CONFIGS = [SymbolicConfig(timeout_s=None),
            SymbolicConfig(timeout_s=None, exact_numbers=False, float_rounding=0)]
 
 
-def _same(plain, full) -> None:
+def _same(plain: Verdict, full: Verdict) -> None:
     assert (plain.grader, plain.version, plain.outcome, plain.evidence) == (
         full.grader, full.version, full.outcome, full.evidence)
 

@@ -5,15 +5,20 @@ without a new rule); rejects are (gold, pred). Questions are given where the rul
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from graders.math.extraction.extract import extract_final_answer
 from graders.math.symbolic import SymbolicConfig, grade_symbolic
 
+if TYPE_CHECKING:
+    from graders.verdict import Verdict
+
 UNTIMED = SymbolicConfig(timeout_s=None)  # verdicts must not depend on the machine's load
 
 
-def _grade(gold: str, pred: str, question: str = ""):
+def _grade(gold: str, pred: str, question: str = "") -> Verdict:
     return grade_symbolic(pred, gold, UNTIMED, question=question)
 
 

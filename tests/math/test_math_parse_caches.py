@@ -6,6 +6,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from math_verify import verify
@@ -13,6 +14,9 @@ from sympy import Float, Integer, Rational, oo
 
 from graders.math.parse_caches import _ORIGINAL_PARSE_EXPR, parse_expr
 from graders.math.symbolic import SymbolicConfig, verify_fast
+
+if TYPE_CHECKING:
+    from sympy import Basic
 
 
 # What SymPy's parser reads: numbers, floats, names it must look up in its namespace, builtins.
@@ -47,7 +51,7 @@ def test_parse_expr_with_namespace_cache_is_unchanged(text: str) -> None:
     ],
 )
 @pytest.mark.parametrize("rounding", [6, 2])
-def test_number_fast_path_matches_math_verify(gold, pred, rounding: int) -> None:
+def test_number_fast_path_matches_math_verify(gold: Basic, pred: Basic, rounding: int) -> None:
     config = SymbolicConfig(float_rounding=rounding, exact_numbers=False)
     expected = verify([gold], [pred], float_rounding=rounding, timeout_seconds=None)
     assert verify_fast([gold], [pred], config) is expected

@@ -6,8 +6,14 @@ so a fix (fewer disagreements) or a regression (more) both fail until the list i
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from graders.math.extraction.extract import extract_final_answer
 from graders.math.symbolic import SymbolicConfig, grade_symbolic
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 # Math-Verify's own tests (mathverify_test_cases.jsonl), by 1-based line number.
 MATHVERIFY_KNOWN = {
@@ -47,7 +53,7 @@ def _outcome(answer: str | None, key: str, config: SymbolicConfig = DEFAULT) -> 
     return grade_symbolic(answer, key, config).outcome == "accept"
 
 
-def test_mathverify_suite(peer_rows) -> None:
+def test_mathverify_suite(peer_rows: Callable[[str], list[dict]]) -> None:
     rows = peer_rows("mathverify_test_cases.jsonl")
     disagreements = set()
     for line, row in enumerate(rows, start=1):
@@ -64,7 +70,7 @@ def test_mathverify_suite(peer_rows) -> None:
     assert disagreements == set(MATHVERIFY_KNOWN)
 
 
-def test_hendrycks_suite(peer_rows) -> None:
+def test_hendrycks_suite(peer_rows: Callable[[str], list[dict]]) -> None:
     rows = peer_rows("hendrycks_math_equivalence_cases.jsonl")
     disagreements = {
         row["test"] for row in rows if _outcome(row["pred"], row["gold"]) != bool(row["expected"])
@@ -73,7 +79,7 @@ def test_hendrycks_suite(peer_rows) -> None:
     assert disagreements == set(HENDRYCKS_KNOWN)
 
 
-def test_lmeval_minerva_suite(peer_rows) -> None:
+def test_lmeval_minerva_suite(peer_rows: Callable[[str], list[dict]]) -> None:
     rows = peer_rows("lmeval_minerva_math_cases.jsonl")
     disagreements = []
     for line, row in enumerate(rows, start=1):

@@ -47,7 +47,7 @@ def _real_replies(data: Path) -> list[str]:
 def test_same_parse_as_math_verify_on_real_replies(shared_data: Path) -> None:
     replies = _real_replies(shared_data) + EDGES
     differ = [r for r in replies
-              if parse_reply(r) != parse(r, FULL_REPLY, parsing_timeout=None)]  # type: ignore[arg-type]
+              if parse_reply(r) != parse(r, FULL_REPLY, parsing_timeout=None)]
     assert len(replies) > 3000 and differ == []
 
 
@@ -78,7 +78,7 @@ def test_every_match_holds_its_patterns_required_literals(reply: str) -> None:
 
 def test_same_parse_as_math_verify_with_and_without_delimiters() -> None:
     for reply in DELIMITED:
-        assert parse_reply(reply) == parse(reply, FULL_REPLY, parsing_timeout=None), reply  # type: ignore[arg-type]
+        assert parse_reply(reply) == parse(reply, FULL_REPLY, parsing_timeout=None), reply
 
 
 @pytest.mark.parametrize(("pattern", "choices"), [

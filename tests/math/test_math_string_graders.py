@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from graders.math.normalize import normalize_math_answer
 from graders.math.string_graders import grade_exact, grade_normalized
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 # Each documented rule of the MATH normalization, (input, normal form).
 RULES = [
@@ -75,7 +81,7 @@ def test_evidence_holds_the_normal_forms() -> None:
     assert verdict.evidence == {"answer": "\\frac{1}{2}", "key": "\\frac{1}{2}"}
 
 
-def test_hendrycks_peer_suite_all_agree(peer_rows) -> None:
+def test_hendrycks_peer_suite_all_agree(peer_rows: Callable[[str], list[dict]]) -> None:
     rows = peer_rows("hendrycks_math_equivalence_cases.jsonl")
     disagreements = [
         row["test"]

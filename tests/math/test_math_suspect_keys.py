@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
 from graders.math.symbolic import grade_symbolic
 from graders.queue.suspect_keys import CANNOT_PARSE, key_issue, suspect_key
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 
 MANGLED = [
     ("4:30p..", "a stray '..'"),
@@ -51,7 +56,7 @@ def test_well_formed_keys_are_not_flagged(key: str) -> None:
     assert suspect_key(key) is None
 
 
-def test_no_math500_or_gsm8k_key_is_flagged(peer_rows) -> None:
+def test_no_math500_or_gsm8k_key_is_flagged(peer_rows: Callable[[str], list[dict]]) -> None:
     """Real keys: the 500 MATH-500 answers and the 1,319 GSM8K answers are all well formed."""
     keys = [row["answer"] for row in peer_rows("math500_test.jsonl")]
     keys += [row["answer"].rpartition("####")[2].strip() for row in peer_rows("gsm8k_test.jsonl")]

@@ -44,7 +44,7 @@ def _result(create: object, latex: str) -> tuple[str, str]:
         tree = parser.math().toStringTree(recog=parser)
     except Exception as exc:  # noqa: BLE001 - the error is the result compared
         tree = f"error: {exc}"
-    converter.create_parser = lambda text: create(converter, text)  # type: ignore[method-assign,operator]
+    converter.create_parser = lambda text: create(converter, text)  # type: ignore[operator]
     try:
         value = srepr(converter.parse(latex))
     except Exception as exc:  # noqa: BLE001

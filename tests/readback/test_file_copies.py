@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -16,15 +17,20 @@ from graders.labels import LABELS
 from tests.conftest import dump, write_jsonl
 from tests.importers.harness_files import QWEN_FLAGS, QWEN_PROBLEMS, qwen_file
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+    from typing import Any
 
-def cli(*args, code=0):
+
+def cli(*args: object, code: int = 0) -> str:
     result = CliRunner().invoke(main, [*map(str, args)])
     assert result.exit_code == code, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
     return result.output
 
 
-def graded(db_path, path, *flags, labels=()):
+def graded(db_path: Path, path: Path, *flags: str, labels: Iterable[dict[str, object]] = ()) -> None:
     """`path` imported with `flags`, graded, and `labels` (rows of a label file) imported."""
     cli("import", path, "--db", db_path, *flags)
     db = open_db(db_path)
@@ -35,7 +41,7 @@ def graded(db_path, path, *flags, labels=()):
         cli("labels", "import", rows, "--db", db_path)
 
 
-def settled_labels(db_path):
+def settled_labels(db_path: Path) -> dict[tuple[str, int], tuple[str, list[str]]]:
     """(task_id, sample_index) -> (label, reviewers) as `labels export` gives them: the
     adjudicated label where there is one, else the label every reviewer gave."""
     rows = [json.loads(line) for line in cli("labels", "export", "--db", db_path).splitlines()]
@@ -49,14 +55,16 @@ def settled_labels(db_path):
     return found
 
 
-def queued(db_path):
+def queued(db_path: Path) -> set[tuple[str, int]]:
     db = open_db(db_path)
     return {(t, s) for t, s in db.execute(
         "SELECT p.task_id, r.sample_index FROM queue q JOIN replies r ON r.id = q.reply_id "
         "JOIN problems p ON p.id = r.problem_id")}
 
 
-def check_readings(copied, labels, waiting):
+def check_readings(copied: dict[tuple[str, int], tuple[object, dict[str, Any]]],
+                   labels: dict[tuple[str, int], tuple[str, list[str]]],
+                   waiting: set[tuple[str, int]]) -> None:
     """Each reply's reading: its settled label's meaning, None where queued and unread, the
     graders' verdict elsewhere."""
     for key, (value, detail) in copied.items():
@@ -81,7 +89,7 @@ QWEN_LABELS = [
 ]
 
 
-def test_a_jsonl_copy_carries_a_reading_per_reply_aligned_with_the_reply_list(tmp_path):
+def test_a_jsonl_copy_carries_a_reading_per_reply_aligned_with_the_reply_list(tmp_path: Path) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl")
     db_path = tmp_path / "e.db"
     graded(db_path, path, *QWEN_FLAGS, labels=QWEN_LABELS)
@@ -109,7 +117,7 @@ def test_a_jsonl_copy_carries_a_reading_per_reply_aligned_with_the_reply_list(tm
 
 
 @pytest.mark.parametrize("listed", [True, False])
-def test_one_reply_per_line_is_a_list_of_one_only_where_the_reply_was(tmp_path, listed):
+def test_one_reply_per_line_is_a_list_of_one_only_where_the_reply_was(tmp_path: Path, listed: bool) -> None:
     """As --verdict-field reads it: ToRA's `code` is a list of one, a plain reply a string."""
     records = [{"idx": i, "question": f"What is {i}+{i}?", "gt": str(2 * i),
                 "code": [f"$\\boxed{{{2 * i + (i == 1)}}}$"] if listed else
@@ -138,7 +146,7 @@ def test_one_reply_per_line_is_a_list_of_one_only_where_the_reply_was(tmp_path, 
     assert verdicts == [("0", "accept"), ("1", "reject"), ("2", "accept")]
 
 
-def test_a_line_that_has_the_field_already_is_refused_and_nothing_written(tmp_path):
+def test_a_line_that_has_the_field_already_is_refused_and_nothing_written(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "r.jsonl", [
         {"idx": 0, "question": "1+1?", "gt": "2", "code": "$\\boxed{2}$", "reading": "mine"}])
     db_path = tmp_path / "e.db"
@@ -155,7 +163,7 @@ def test_a_line_that_has_the_field_already_is_refused_and_nothing_written(tmp_pa
     assert json.loads(copy.read_text())["read_by_us"] is True
 
 
-def test_a_file_changed_since_import_is_refused(tmp_path):
+def test_a_file_changed_since_import_is_refused(tmp_path: Path) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl")
     db_path = tmp_path / "e.db"
     graded(db_path, path, *QWEN_FLAGS)
@@ -169,7 +177,7 @@ def test_a_file_changed_since_import_is_refused(tmp_path):
     assert "no run was imported from a lighteval file: nothing to copy" in output
 
 
-def test_a_lighteval_copy_has_a_reading_column_and_keeps_every_other(tmp_path):
+def test_a_lighteval_copy_has_a_reading_column_and_keeps_every_other(tmp_path: Path) -> None:
     pa = pytest.importorskip("pyarrow", reason="the test extra installs pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
     from tests.importers.test_lighteval_details import NAME, ROWS, write_details
@@ -194,7 +202,7 @@ def test_a_lighteval_copy_has_a_reading_column_and_keeps_every_other(tmp_path):
     assert copied[("0", 0)][1]["note"] == "1/2 is 0.5" and copied[("2", 0)][0] is None
 
 
-def test_run_picks_one_runs_file_and_the_options_are_checked(tmp_path):
+def test_run_picks_one_runs_file_and_the_options_are_checked(tmp_path: Path) -> None:
     db_path = tmp_path / "e.db"
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
@@ -219,7 +227,7 @@ def test_run_picks_one_runs_file_and_the_options_are_checked(tmp_path):
     assert "is a directory; --format csv writes one file" in output
 
 
-def test_lighteval_examples_with_several_predictions_get_aligned_lists(tmp_path):
+def test_lighteval_examples_with_several_predictions_get_aligned_lists(tmp_path: Path) -> None:
     pa = pytest.importorskip("pyarrow", reason="the test extra installs pyarrow")
     pq = pytest.importorskip("pyarrow.parquet")
     from tests.importers.test_lighteval_details import NAME, ROWS, response, write_details
@@ -240,7 +248,7 @@ def test_lighteval_examples_with_several_predictions_get_aligned_lists(tmp_path)
     assert details[0][0]["settled"] == "graders" and readings[0][0] is True
 
 
-def test_a_file_imported_again_after_growing_is_copied_as_last_imported(tmp_path):
+def test_a_file_imported_again_after_growing_is_copied_as_last_imported(tmp_path: Path) -> None:
     path = qwen_file(tmp_path / "qwen.jsonl", problems=QWEN_PROBLEMS[:2])
     db_path = tmp_path / "e.db"
     graded(db_path, path, *QWEN_FLAGS)
@@ -253,7 +261,7 @@ def test_a_file_imported_again_after_growing_is_copied_as_last_imported(tmp_path
     assert [len(row["reading"]) for row in rows] == [8, 8, 8]
 
 
-def test_a_file_that_brought_only_verdicts_gets_the_readings_of_the_replies_it_scored(tmp_path):
+def test_a_file_that_brought_only_verdicts_gets_the_readings_of_the_replies_it_scored(tmp_path: Path) -> None:
     """The harness's scores come in after grading, from a file of their own (the replies were
     imported before): its copy carries the readings of the replies it scored, and counts the
     readings that differ from its verdicts, as a copy of a file that brought both does."""

@@ -9,6 +9,7 @@ import json
 import shutil
 import subprocess
 import sys
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -21,6 +22,13 @@ from db.labels import record_label, set_note
 from tests.conftest import dump
 from tests.hostile_db import MARKUP, PAYLOAD, REVIEWER, unsafe_characters
 from tests.readback.conftest import RUN
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+    from typing import Any
+
+    from tests.line_worker import LineWorker
 
 pytest.importorskip("inspect_ai", reason="the test extra installs inspect_ai to write logs")
 
@@ -35,7 +43,7 @@ FULL_LABELS = [
 ]
 
 
-def prepare(tmp_path, log, labels=()):
+def prepare(tmp_path: Path, log: Path, labels: Iterable[dict[str, object]] = ()) -> tuple[Path, Path]:
     """A copy of `log` imported, graded and labeled; returns (db path, the log's path)."""
     folder = tmp_path / "logs"
     folder.mkdir(exist_ok=True)
@@ -55,10 +63,10 @@ def prepare(tmp_path, log, labels=()):
 
 
 @pytest.fixture
-def export(cli_worker):
+def export(cli_worker: LineWorker) -> Callable[..., str]:
     """`export(db, *args)`: `adjudicate export` out of this process (inspect_ai stays out of
     it), in the session's command process; with `script`, in a process of its own."""
-    def run(db_path, *args, code=0, script=None):
+    def run(db_path: Path | str, *args: object, code: int = 0, script: str | None = None) -> str:
         command = ["export", "--db", str(db_path), *map(str, args)]
         if script:
             done = subprocess.run([sys.executable, "-c", script, *command], capture_output=True,
@@ -73,24 +81,29 @@ def export(cli_worker):
     return run
 
 
-def by_sample(log):
+def by_sample(log: dict[str, Any]) -> dict[tuple[str | int, int], dict[str, Any]]:
     return {(s["id"], s["epoch"]): s["scores"] for s in log["samples"]}
 
 
-def reading_score(db_path):
+def reading_score(db_path: Path) -> dict[str, Any]:
     result = CliRunner().invoke(main, ["report", "--db", str(db_path), "--format", "json"])
     assert result.exit_code == 0, result.output
     (run,) = json.loads(result.output)["runs"]
     return next(g["score"] for g in run["graders"] if g["grader"] == "reading")
 
 
-def sha(path):
+def sha(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
 @pytest.mark.parametrize("name", ["full.eval", "full.json"])
 def test_the_added_reading_scores_are_the_labels_and_the_metric_the_reports(
-        written, tmp_path, name, export, read_back):
+    written: dict[str, Path],
+    tmp_path: Path,
+    name: str,
+    export: Callable[..., str],
+    read_back: Callable[[Path], Any],
+) -> None:
     db_path, log = prepare(tmp_path, written[name], FULL_LABELS)
     before = sha(log)
     output = export(db_path, "--format", "inspect", "--out", tmp_path / "out")
@@ -131,7 +144,11 @@ def test_the_added_reading_scores_are_the_labels_and_the_metric_the_reports(
 
 
 def test_edit_changes_the_scorer_only_where_the_reading_differs_with_provenance(
-        written, tmp_path, export, read_back):
+    written: dict[str, Path],
+    tmp_path: Path,
+    export: Callable[..., str],
+    read_back: Callable[[Path], Any],
+) -> None:
     db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     output = export(db_path, "--format", "inspect", "--out", tmp_path / "out", "--edit",
                     "match")
@@ -154,8 +171,9 @@ def test_edit_changes_the_scorer_only_where_the_reading_differs_with_provenance(
     assert exported["metadata"]["adjudicate"]["mode"] == "edit match"
 
 
-def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_path, export,
-                                                                  read_back):
+def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written: dict[str, Path], tmp_path: Path,
+                                                                  export: Callable[..., str],
+                                                                  read_back: Callable[[Path], Any]) -> None:
     labels = [
         {"task_id": "b", "sample_index": 0, "label": "correct", "reviewer": "ann"},
         {"task_id": "b", "sample_index": 0, "label": "incorrect", "reviewer": "bob"},
@@ -177,7 +195,8 @@ def test_conflicts_bad_keys_and_suspect_keys_are_left_and_counted(written, tmp_p
     assert [key for key, s in scores.items() if "reading" in s] == [(3, 1), (3, 2), ("b", 2)]
 
 
-def test_without_inspect_ai_one_line_names_the_extra(written, tmp_path, export):
+def test_without_inspect_ai_one_line_names_the_extra(written: dict[str, Path], tmp_path: Path,
+                                                     export: Callable[..., str]) -> None:
     db_path, _ = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     before = dump(open_db(db_path))
     script = ("import sys; sys.modules['inspect_ai'] = None\nfrom adjudicate.cli import main\n"
@@ -190,7 +209,9 @@ def test_without_inspect_ai_one_line_names_the_extra(written, tmp_path, export):
     assert not (tmp_path / "out").exists() and dump(open_db(db_path)) == before
 
 
-def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written, tmp_path, export, read_back):
+def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written: dict[str, Path], tmp_path: Path,
+                                                           export: Callable[..., str],
+                                                           read_back: Callable[[Path], Any]) -> None:
     hostile = tmp_path / "src" / f"..{PAYLOAD}\n.eval"
     hostile.parent.mkdir()
     shutil.copyfile(written["full.eval"], hostile)
@@ -219,7 +240,8 @@ def test_a_copy_never_replaces_a_file_nor_goes_outside_out(written, tmp_path, ex
     assert not unsafe_characters(reading["explanation"]) and MARKUP in reading["explanation"]
 
 
-def test_out_in_the_logs_own_folder_never_writes_the_original(written, tmp_path, export):
+def test_out_in_the_logs_own_folder_never_writes_the_original(written: dict[str, Path], tmp_path: Path,
+                                                              export: Callable[..., str]) -> None:
     db_path, log = prepare(tmp_path, written["full.eval"], FULL_LABELS)
     before = sha(log)
     output = export(db_path, "--format", "inspect", "--out", log.parent, code=1)
@@ -227,7 +249,7 @@ def test_out_in_the_logs_own_folder_never_writes_the_original(written, tmp_path,
     assert sha(log) == before and [p.name for p in log.parent.iterdir()] == [log.name]
 
 
-def stored_verdicts(db_path):
+def stored_verdicts(db_path: Path) -> dict[tuple[str, int, str], str]:
     """(task id, sample index, grader) -> the current verdict, of the graders a file brought."""
     db = open_db(db_path)
     try:
@@ -239,15 +261,18 @@ def stored_verdicts(db_path):
         db.close()
 
 
-def grader_rows(db_path):
+def grader_rows(db_path: Path) -> dict[str, tuple[dict[str, Any], dict[str, Any] | None]]:
     result = CliRunner().invoke(main, ["report", "--db", str(db_path), "--format", "json"])
     assert result.exit_code == 0, result.output
     (run,) = json.loads(result.output)["runs"]
     return {g["grader"]: (g["score"], g.get("agreement")) for g in run["graders"]}
 
 
-def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(written, tmp_path,
-                                                                            export):
+def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(
+    written: dict[str, Path],
+    tmp_path: Path,
+    export: Callable[..., str],
+) -> None:
     """The added `reading` score and a scorer's values `--edit` set are adjudicate's readings:
     imported again (into a fresh database, or the one they came from) they are neither a grader
     of their own nor the scorer's verdicts, which would then agree with the reading by fiat."""
@@ -272,8 +297,12 @@ def test_a_copy_imported_again_brings_the_harness_verdicts_not_the_readings(writ
     assert grader_rows(db_path) == before
 
 
-def test_an_export_after_its_copy_came_back_refreshes_the_copys_readings(written, tmp_path, export,
-                                                                        read_back):
+def test_an_export_after_its_copy_came_back_refreshes_the_copys_readings(
+    written: dict[str, Path],
+    tmp_path: Path,
+    export: Callable[..., str],
+    read_back: Callable[[Path], Any],
+) -> None:
     """The copy imported again is a source like the log: the next export writes a copy of each,
     the `reading` score adjudicate added to the copy replaced by today's readings; a score of
     that name the harness wrote (here --as-score match) is still refused."""

@@ -28,7 +28,7 @@ class DemoReports:
 
 
 @pytest.fixture(scope="session")
-def graded_demo_db(tmp_path_factory) -> Path:
+def graded_demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The graded demo database, no labels, no sample order: built once for the session and
     read-only (copy it to change it)."""
     path = tmp_path_factory.mktemp("graded-demo") / "demo.db"
@@ -37,7 +37,7 @@ def graded_demo_db(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def demo_reports(graded_demo_db: Path, tmp_path_factory) -> DemoReports:
+def demo_reports(graded_demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> DemoReports:
     path = tmp_path_factory.mktemp("demo") / "demo.db"
     shutil.copyfile(graded_demo_db, path)
     db = open_db(path)

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from itertools import count
+from typing import TYPE_CHECKING
 
 from adjudicate.report.records import DecisionRecord, ScoredReply, SelfCheckFailure
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 MATH_GRADERS = ("exact", "normalized", "symbolic")
 
@@ -98,7 +102,7 @@ def humaneval_haiku() -> list[ScoredReply]:
                     verdicts={"base": "accept" if base_ok else "reject",
                               "plus": "accept" if plus_ok else "reject"},
                     queued=newly_failed,
-                    labels={"ben": category} if newly_failed else {},
+                    labels={"ben": category} if newly_failed and category else {},
                     evidence=evidence,
                 )
             )
@@ -131,9 +135,11 @@ def timing_records(problems: int, samples: int, runs: int = 1) -> list[ScoredRep
 SELFCHECK = (SelfCheckFailure("HumanEval+", "HumanEval/32", "reference fails its own tests"),)
 
 
-def _math(rid, run, bench, problem, sample, accepting, *, rule="boxed", answer="", key="",
-          labels=None, adjudicated=None, queued=None, graders=MATH_GRADERS, decided_by=None,
-          adjudication_decision=None, key_issue=None):
+def _math(rid: int, run: str, bench: str, problem: str, sample: int, accepting: Iterable[str], *,
+          rule: str | None = "boxed", answer: str | None = "", key: str | None = "",
+          labels: dict[str, str] | None = None, adjudicated: str | None = None, queued: bool | None = None,
+          graders: tuple[str, ...] = MATH_GRADERS, decided_by: dict[str, int] | None = None,
+          adjudication_decision: int | None = None, key_issue: str | None = None) -> ScoredReply:
     verdicts = _verdicts(set(accepting), graders)
     if queued is None:
         queued = len(set(verdicts.values())) > 1 or "accept" not in verdicts.values()
@@ -196,12 +202,13 @@ def golden_records() -> list[ScoredReply]:
                                  rule="hash_answer" if i else "boxed", answer=f"{i + 1}",
                                  key="1,000", labels={"ana": label} if label else None))
     # HumanEval+-mini: two samples per problem, every triage category, one unlabeled sample.
-    code = [("HumanEval/2", ["pass", "pass"]), ("HumanEval/10", ["bug", "pass"]),
-            ("HumanEval/32", ["reference_quirk", "reference_quirk"]),
-            ("HumanEval/55", ["edge_case", "fail"]), ("HumanEval/163", ["timeout", None])]
+    code: list[tuple[str, list[str | None]]] = [
+        ("HumanEval/2", ["pass", "pass"]), ("HumanEval/10", ["bug", "pass"]),
+        ("HumanEval/32", ["reference_quirk", "reference_quirk"]),
+        ("HumanEval/55", ["edge_case", "fail"]), ("HumanEval/163", ["timeout", None])]
     rid = 200
-    for problem, samples in code:
-        for i, state in enumerate(samples):
+    for problem, states in code:
+        for i, state in enumerate(states):
             rid += 1
             base = state != "fail"
             plus = state == "pass"
@@ -219,7 +226,7 @@ def golden_records() -> list[ScoredReply]:
     return records
 
 
-def _failure(state: str, problem: str, sample: int) -> dict:
+def _failure(state: str | None, problem: str, sample: int) -> dict:
     """The plus grader's first_failure in the shape graders/code/evidence.py stores."""
     call = f"f({problem.split('/')[1]}, <{sample}>)"
     common = {"set": "plus", "index": 3, "call": call, "elapsed_s": 0.0001,

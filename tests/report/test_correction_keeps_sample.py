@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from click.testing import CliRunner
 
@@ -14,6 +15,12 @@ from adjudicate.app.session import ReviewSession
 from adjudicate.cli import main
 from db.connection import open_db
 from db.sample_order import sample_slots
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 
 WRONG, RIGHT = "150", "240"  # problem p0 ships 150; every reply says 240.0
 
@@ -24,7 +31,7 @@ def invoke(*args: object) -> str:
     return result.stdout
 
 
-def build(tmp_path):
+def build(tmp_path: Path) -> Path:
     """12 problems, 2 runs: per run an all-reject stratum (p0 among it) and a disagree one."""
     problems, replies = tmp_path / "problems.jsonl", {}
     rows = [{"unique_id": f"p{k}", "problem": f"What is {k} times 10?",
@@ -50,16 +57,16 @@ def build(tmp_path):
     return path
 
 
-def task_of(db, reply_id: int) -> str:
+def task_of(db: Database, reply_id: int) -> str:
     return db.execute("SELECT p.task_id FROM replies r JOIN problems p ON p.id = r.problem_id "
                       "WHERE r.id = ?", [reply_id]).fetchone()[0]
 
 
-def report_json(path) -> dict:
+def report_json(path: Path) -> dict:
     return json.loads(invoke("report", "--db", path, "--format", "json", "--bootstrap", "200"))
 
 
-def test_a_key_corrected_in_the_sample_order_keeps_the_estimate_and_the_strata(tmp_path):
+def test_a_key_corrected_in_the_sample_order_keeps_the_estimate_and_the_strata(tmp_path: Path) -> None:
     path = build(tmp_path)
     invoke("queue", "--db", path, "--order", "sample", "--seed", "2", "--format", "jsonl")
     session = ReviewSession.open(path, "ann", order="sample")

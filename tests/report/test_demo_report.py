@@ -13,11 +13,20 @@ import json
 import os
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from adjudicate.report import render, render_terminal
 from adjudicate.safe_text import json_text
+from tests.present import present
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from adjudicate.report import Report
+    from tests.report.conftest import DemoReports
+
 
 GOLDEN = Path(__file__).parent / "golden" / "demo"
 REGENERATE = os.environ.get("ADJUDICATE_REGEN_GOLDEN") == "1"
@@ -36,7 +45,7 @@ def stable(text: str, fmt: str = "") -> str:
     return ELAPSED.sub(r'\1"<elapsed>"', text)
 
 
-def _timeouts_as_any_machine_sees_them(value):
+def _timeouts_as_any_machine_sees_them(value: Any) -> Any:
     if isinstance(value, dict):
         if value.get("kind") == "timeout":
             value = {k: v for k, v in value.items() if k not in ("elapsed_s", "cpu_s", "stdout")}
@@ -50,12 +59,12 @@ def _timeouts_as_any_machine_sees_them(value):
     return value
 
 
-def scores(report, benchmark: str, run: str) -> dict[str, tuple[int, int]]:
+def scores(report: Report, benchmark: str, run: str) -> dict[str, tuple[int | None, int]]:
     found = next(r for r in report.runs if (r.benchmark, r.run) == (benchmark, run))
     return {g.grader: (g.score.successes, g.score.n_replies) for g in found.graders}
 
 
-def test_every_queued_reply_has_its_reading(demo_reports):
+def test_every_queued_reply_has_its_reading(demo_reports: DemoReports) -> None:
     assert demo_reports.unlabeled.partial
     assert demo_reports.unlabeled.queue.labeled == 0
     labeled = demo_reports.labeled
@@ -75,12 +84,13 @@ def test_every_queued_reply_has_its_reading(demo_reports):
                                               "reading": (12, 24)}),
     ],
 )
-def test_scores_match_the_fixture_documentation(demo_reports, benchmark, run, expected):
+def test_scores_match_the_fixture_documentation(demo_reports: DemoReports, benchmark: str, run: str,
+                                                expected: dict) -> None:
     found = scores(demo_reports.labeled, benchmark, run)
     assert {g: found[g] for g in expected} == expected
 
 
-def test_the_story_reads_in_order(demo_reports):
+def test_the_story_reads_in_order(demo_reports: DemoReports) -> None:
     report = demo_reports.labeled
     # math first, as imported; the baseline run first
     assert [(r.benchmark, r.run) for r in report.runs] == [
@@ -89,14 +99,14 @@ def test_the_story_reads_in_order(demo_reports):
     for run in report.runs[:2]:
         assert [g.grader for g in run.graders] == ["exact", "normalized", "symbolic",
                                                    "mathverify-full", "reading"]
-        value = {g.grader: g.score.value for g in run.graders}
+        value = {g.grader: present(g.score.value) for g in run.graders}
         assert value["exact"] < value["normalized"] < value["symbolic"] <= value["reading"]
     for run in report.runs[2:]:
         assert [g.grader for g in run.graders] == ["base", "plus", "reading"]
-        value = {g.grader: g.score.value for g in run.graders}
+        value = {g.grader: present(g.score.value) for g in run.graders}
         assert value["plus"] < value["reading"] < value["base"]  # quirks count as passes
     # thinking-high minus thinking-off: a loss by exact match, a gain by reading
-    diff = {d.grader: d.difference.value for d in report.run_differences
+    diff = {d.grader: present(d.difference.value) for d in report.run_differences
             if (d.run_a, d.run_b) == ("thinking-high", "thinking-off")}
     assert diff["exact"] < 0 < diff["reading"]
 
@@ -111,25 +121,25 @@ TRIAGE = {
 
 
 @pytest.mark.parametrize("run", sorted(TRIAGE))
-def test_triage_counts_and_failing_inputs(demo_reports, run):
+def test_triage_counts_and_failing_inputs(demo_reports: DemoReports, run: str) -> None:
     found = next(r for r in demo_reports.labeled.runs if r.run == run)
     assert {t.category: (t.problems, t.samples) for t in found.triage} == TRIAGE[run]
     summary = {t.category: t.example.summary for t in found.triage if t.example}
     assert summary["bug"] == "unique([-1, 0]) → [0, -1], expected [-1, 0]"  # the minimal input
     assert re.fullmatch(r"fib\(0\) raised ValueError: n must be .+", summary["edge_case"])
     assert summary["timeout"] == "generate_integers(2, 987654322) exceeded 1.0 s"
-    bug = next(t for t in found.triage if t.category == "bug").example.failure
+    bug = present(next(t for t in found.triage if t.category == "bug").example).failure
     assert bug["kind"] == "wrong_output" and bug["set"] == "plus"  # JSON keeps the evidence
 
 
-def test_unlabeled_timeouts_show_the_graders_suggestion(demo_reports):
+def test_unlabeled_timeouts_show_the_graders_suggestion(demo_reports: DemoReports) -> None:
     for run in demo_reports.unlabeled.runs[2:]:
         unresolved = next(t for t in run.triage if t.category == "unresolved")
         assert unresolved.suggested == {"timeout": 1}
 
 
 @pytest.mark.parametrize("fmt", sorted(FILES))
-def test_demo_report_matches_golden_file(demo_reports, fmt):
+def test_demo_report_matches_golden_file(demo_reports: DemoReports, fmt: str) -> None:
     path = GOLDEN / FILES[fmt]
     report = demo_reports.labeled
     text = render_terminal(report, width=80) if fmt == "table" else render(report, fmt)

@@ -10,6 +10,7 @@ import json
 import math
 import shutil
 from collections import Counter
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -18,13 +19,16 @@ from adjudicate.cli import main
 from tests.conftest import SHARED_DATA
 from tests.report.partial_sim import build_graded_db, is_correct, label_rows, load_solutions
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
 SLICE = 120
 MODELS = ("6b_finetuning", "175b_verification")
 Z = 1.959963984540054  # 95%
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"public benchmark data not found at {SHARED_DATA}")
     work = tmp_path_factory.mktemp("effort")
@@ -73,7 +77,7 @@ def proportional_reads(strata: list[dict], total: int, points: int) -> int | Non
 
 
 def test_the_plan_before_any_read_and_the_report_after_agree_with_a_recomputation(
-        graded, tmp_path):
+        graded: Path, tmp_path: Path) -> None:
     path = tmp_path / "evals.db"
     shutil.copy(graded, path)
     listed = jsonl(invoke("queue", "--db", path, "--order", "sample", "--seed", "5",

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.report import ScoredReply, build_report, render
@@ -13,6 +15,11 @@ from adjudicate.report.compute.errata import (
     PENDING,
 )
 from adjudicate.report.records import ErratumInput
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from adjudicate.report import Report
 
 GRADERS = ("exact", "normalized", "symbolic", "mathverify-full")
 ALL = dict.fromkeys(GRADERS, "accept")
@@ -33,21 +40,21 @@ def records() -> list[ScoredReply]:
     return found
 
 
-def erratum(**changes) -> ErratumInput:
-    fields = {"benchmark": "gsm8k", "problem": "p1", "kind": "wrong", "old_key": "15",
+def erratum(**changes: Any) -> ErratumInput:
+    fields: dict[str, Any] = {"benchmark": "gsm8k", "problem": "p1", "kind": "wrong", "old_key": "15",
               "new_key": "16.5", "reviewer": "ann", "note": "10 x 1.5 should be 11 x 1.5",
               "created_at": "t", "replies": (0, 1, 2),
               "verdicts": {0: dict(ALL), 1: dict(ALL), 2: dict(NONE)}}
     return ErratumInput(**{**fields, **changes})
 
 
-def reading(report) -> tuple[int, int]:
+def reading(report: Report) -> tuple[int | None, int]:
     run = report.runs[0]
     score = next(g for g in run.graders if g.grader == "reading").score
     return score.successes, score.n_replies
 
 
-def test_a_corrected_key_scores_its_problem_against_the_new_key():
+def test_a_corrected_key_scores_its_problem_against_the_new_key() -> None:
     plain = build_report(records(), bootstrap=20)
     assert [b.problem for b in plain.bad_keys] == ["p1"]
     assert reading(plain) == (3, 3)  # p1 excluded: only p2's three replies count
@@ -73,14 +80,14 @@ def test_a_corrected_key_scores_its_problem_against_the_new_key():
     ([erratum(), erratum(reviewer="bob", new_key="16")], DISAGREE),
     ([erratum(verdicts={0: dict(ALL)})], PENDING),  # not every reply graded against it yet
 ])
-def test_a_key_that_is_not_settled_stays_excluded(errata, status):
+def test_a_key_that_is_not_settled_stays_excluded(errata: list[ErratumInput], status: str) -> None:
     report = build_report(records(), bootstrap=20, errata=errata)
     assert [b.problem for b in report.bad_keys] == ["p1"]
     assert reading(report) == (3, 3)
     assert [r.status for r in report.errata] == [status]
 
 
-def test_other_labels_on_a_corrected_problem_still_decide_their_replies():
+def test_other_labels_on_a_corrected_problem_still_decide_their_replies() -> None:
     labeled = [r if r.reply_id != 2 else ScoredReply(**{**r.__dict__, "labels": {"bob": "correct"}})
                for r in records()]
     report = build_report(labeled, bootstrap=20, errata=[erratum()])
@@ -88,7 +95,7 @@ def test_other_labels_on_a_corrected_problem_still_decide_their_replies():
 
 
 @pytest.mark.parametrize("fmt", ["markdown", "html"])
-def test_errata_and_reviewers_notes_appear_beside_their_items(fmt):
+def test_errata_and_reviewers_notes_appear_beside_their_items(fmt: str) -> None:
     text = render(build_report(records(), bootstrap=20, errata=[erratum()]), fmt)
     assert "Key errata found by reading" in text and "16.5" in text and APPLIED in text
     assert "Reviewers&#x27; notes" in text or "Reviewers' notes" in text

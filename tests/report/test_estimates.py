@@ -8,7 +8,7 @@ from adjudicate.report.compute.plan import EstimatePlan
 from adjudicate.report.tables import Ratio, RatioDiff
 
 
-def test_handles_read_their_own_estimate():
+def test_handles_read_their_own_estimate() -> None:
     plan = EstimatePlan(["p1", "p2", "p3"], resamples=200, seed="s", level=0.95)
     single = plan.add(Ratio({"p1": 1, "p2": 0}, {"p1": 1, "p2": 1}))  # one reply per problem
     several = plan.add(Ratio({"p1": 2, "p2": 1, "p3": 0}, {"p1": 2, "p2": 2, "p3": 2}))

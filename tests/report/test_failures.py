@@ -3,9 +3,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.report.compute.failures import describe_failure, failure_excerpt
+
+if TYPE_CHECKING:
+    from graders.evidence import FirstFailure
 
 CALL = {"set": "plus", "index": 4, "elapsed_s": 3e-06, "time_limit_s": 1.0, "stdout": None}
 
@@ -54,11 +59,11 @@ CALL = {"set": "plus", "index": 4, "elapsed_s": 3e-06, "time_limit_s": 1.0, "std
         ({}, ""),
     ],
 )
-def test_describe_failure(failure, expected):
+def test_describe_failure(failure: FirstFailure, expected: str) -> None:
     assert describe_failure(failure) == expected
 
 
-def test_excerpt_prefers_first_failure_and_drops_empty_fields():
+def test_excerpt_prefers_first_failure_and_drops_empty_fields() -> None:
     evidence = {"total": 24, "first_failure": {**CALL, "kind": "timeout", "call": "f(1)"},
                 "triage": "timeout"}
     excerpt = failure_excerpt(evidence)

@@ -20,7 +20,7 @@ print("ok")
 """
 
 
-def test_report_never_imports_textual():
+def test_report_never_imports_textual() -> None:
     result = subprocess.run(
         [sys.executable, "-c", PROGRAM],
         capture_output=True, text=True, cwd=CHECKOUT, timeout=120,

@@ -7,6 +7,7 @@ import csv
 import io
 import json
 import re
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
@@ -19,12 +20,17 @@ from adjudicate.report.source import records_from_db
 from db.connection import open_db
 from tests.hostile_db import PAYLOAD, RUN, build_hostile_db, unsafe_characters
 
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from adjudicate.report import Report
+
 SGR = re.compile(r"\x1b\[[0-9;]*m")  # the colours rich itself writes
 SHOWN = "␛]0;pwned␇"  # the window-title escape, neutralised: proof the payload was printed
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory):
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Report]:
     tmp = tmp_path_factory.mktemp("hostile")
     path = build_hostile_db(tmp / "hostile.db", tmp)
     db = open_db(path)
@@ -33,14 +39,14 @@ def hostile(tmp_path_factory):
     return path, report
 
 
-def test_the_terminal_report_carries_no_escapes_of_its_own(hostile):
+def test_the_terminal_report_carries_no_escapes_of_its_own(hostile: tuple[Path, Report]) -> None:
     _, report = hostile
     text = render(report, "table")
     assert unsafe_characters(text) == set()
     assert SHOWN in text and "safe␍EVIL" in text
 
 
-def test_the_coloured_terminal_report_writes_only_rich_colours(hostile):
+def test_the_coloured_terminal_report_writes_only_rich_colours(hostile: tuple[Path, Report]) -> None:
     _, report = hostile
     buffer = io.StringIO()
     print_report(report, Console(file=buffer, force_terminal=True, color_system="standard",
@@ -51,7 +57,7 @@ def test_the_coloured_terminal_report_writes_only_rich_colours(hostile):
     assert SHOWN in written
 
 
-def test_the_report_command_prints_no_escapes(hostile):
+def test_the_report_command_prints_no_escapes(hostile: tuple[Path, Report]) -> None:
     path, _ = hostile
     for fmt in ("table", "markdown", "html", "csv", "json"):
         result = CliRunner().invoke(main, ["report", "--db", str(path), "--format", fmt,
@@ -60,7 +66,7 @@ def test_the_report_command_prints_no_escapes(hostile):
         assert unsafe_characters(result.output) == set(), fmt
 
 
-def test_markdown_keeps_its_table_layout(hostile):
+def test_markdown_keeps_its_table_layout(hostile: tuple[Path, Report]) -> None:
     _, report = hostile
     text = render(report, "markdown")
     assert unsafe_characters(text) == set() and "␛\\]0;pwned␇" in text  # `]` escaped
@@ -77,14 +83,14 @@ def test_markdown_keeps_its_table_layout(hostile):
     assert "<i>" not in text and "\\<i\\>" in text and "\\&amp;" in text
 
 
-def test_html_escapes_stored_text(hostile):
+def test_html_escapes_stored_text(hostile: tuple[Path, Report]) -> None:
     _, report = hostile
     text = render(report, "html")
     assert unsafe_characters(text) == set() and SHOWN in text
     assert "<i>x</i>" not in text and "&lt;i&gt;x&lt;/i&gt;" in text
 
 
-def test_json_keeps_the_exact_text_and_prints_safely(hostile):
+def test_json_keeps_the_exact_text_and_prints_safely(hostile: tuple[Path, Report]) -> None:
     _, report = hostile
     text = render(report, "json")
     assert unsafe_characters(text) == set()
@@ -92,7 +98,7 @@ def test_json_keeps_the_exact_text_and_prints_safely(hostile):
     assert RUN in {run["run"] for run in json.loads(text)["runs"]}  # the name, exactly
 
 
-def test_csv_neutralises_text_and_keeps_its_rows(hostile):
+def test_csv_neutralises_text_and_keeps_its_rows(hostile: tuple[Path, Report]) -> None:
     _, report = hostile
     text = render(report, "csv")
     assert unsafe_characters(text) == set()

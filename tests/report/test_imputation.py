@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adjudicate.report.partial.imputation import ImputationBootstrap, StratumSeries, stratum_total
+from tests.present import present
 from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interval
 
 
@@ -20,21 +21,21 @@ def series(n_problems: int, **per_problem: dict[int, int]) -> StratumSeries:
 READ_4_OF_10 = (3, 4, 1, 10, 3, 6)  # prefix of 5: 4 read (3 pass), 1 skipped; 5 not drawn
 
 
-def test_the_prefix_share_scales_to_the_stratum_with_skips_bounded():
+def test_the_prefix_share_scales_to_the_stratum_with_skips_bounded() -> None:
     # low: the skip fails and counts as a failure: 3 + 5 x 3/5 = 6
     assert stratum_total(READ_4_OF_10, high=False) == pytest.approx(6.0)
     # high: the skip passes and counts as a pass: 4 + 5 x 4/5 = 8
     assert stratum_total(READ_4_OF_10, high=True) == pytest.approx(8.0)
 
 
-def test_the_pseudo_reply_moves_the_share_by_its_weight():
+def test_the_pseudo_reply_moves_the_share_by_its_weight() -> None:
     # a passing pseudo-reply of weight 1: share (3 + 1) / (5 + 1), so 3 + 5 x 2/3
     assert stratum_total(READ_4_OF_10, False, 1.0, True) == pytest.approx(3 + 5 * 2 / 3)
     # a failing one: share 3 / 6
     assert stratum_total(READ_4_OF_10, False, 1.0, False) == pytest.approx(3 + 5 * 0.5)
 
 
-def test_a_stratum_without_a_reading_in_its_prefix_is_bounded():
+def test_a_stratum_without_a_reading_in_its_prefix_is_bounded() -> None:
     unsampled = (0, 0, 0, 10, 2, 7)  # 10 replies, 2 read elsewhere and passing, 1 failing
     assert stratum_total(unsampled, high=False) == 2
     assert stratum_total(unsampled, high=True) == 9
@@ -51,19 +52,19 @@ def one_stratum_engine() -> tuple[ImputationBootstrap, int]:
     return engine, stat
 
 
-def test_value_is_the_fixed_and_known_passes_plus_the_unknown_at_the_prefix_share():
+def test_value_is_the_fixed_and_known_passes_plus_the_unknown_at_the_prefix_share() -> None:
     engine, stat = one_stratum_engine()
     # the failure read elsewhere counts as a failure, not at the prefix's Jeffreys share
     # (3 + 1/2) / (4 + 1)
     assert engine.value(stat) == pytest.approx((5 + 3 + 5 * 3.5 / 5) / 15)
 
 
-def test_bounds_count_every_known_reading_and_bound_the_unknown():
+def test_bounds_count_every_known_reading_and_bound_the_unknown() -> None:
     engine, stat = one_stratum_engine()
     assert engine.bounds(stat) == pytest.approx(((5 + 3) / 15, (5 + 3 + 5) / 15))
 
 
-def test_a_negative_coefficient_takes_the_opposite_bound():
+def test_a_negative_coefficient_takes_the_opposite_bound() -> None:
     # agreement of a grader that rejects the whole stratum: agrees = 1 - reading
     engine = ImputationBootstrap(1)
     stratum = engine.add_stratum(series(1, passes={0: 1}, respondents={0: 2}, size={0: 4},
@@ -73,7 +74,7 @@ def test_a_negative_coefficient_takes_the_opposite_bound():
     assert engine.bounds(stat) == pytest.approx(((4 - 1 - 2) / 4, (4 - 1) / 4))
 
 
-def test_value_is_none_while_a_stratum_it_rests_on_has_no_sample():
+def test_value_is_none_while_a_stratum_it_rests_on_has_no_sample() -> None:
     engine = ImputationBootstrap(1)
     stratum = engine.add_stratum(series(1, size={0: 3}, unknown={0: 3}))
     stat = engine.add_ratio([0], [3], {stratum: 1})
@@ -91,7 +92,7 @@ def fully_read(passes: list[int], sizes: list[int]) -> ImputationBootstrap:
     return engine
 
 
-def test_a_fully_read_stratum_gives_exactly_the_problem_bootstrap():
+def test_a_fully_read_stratum_gives_exactly_the_problem_bootstrap() -> None:
     # same units, same seed: the draws are the report's problem bootstrap, and with nothing to
     # fill in each replicate is that bootstrap's ratio
     passes, sizes = [3, 0, 2, 4, 1, 2, 0, 3], [4, 2, 2, 4, 3, 2, 1, 3]
@@ -101,7 +102,7 @@ def test_a_fully_read_stratum_gives_exactly_the_problem_bootstrap():
     assert engine.interval(0) == pytest.approx(expected, abs=1e-12)
 
 
-def test_a_difference_is_paired_replicate_by_replicate():
+def test_a_difference_is_paired_replicate_by_replicate() -> None:
     passes, sizes = [3, 0, 2, 4, 1, 2, 0, 3], [4, 2, 2, 4, 3, 2, 1, 3]
     grader = [2, 0, 2, 3, 1, 1, 0, 3]
     engine = fully_read(passes, sizes)
@@ -112,7 +113,7 @@ def test_a_difference_is_paired_replicate_by_replicate():
     assert engine.interval(diff) == pytest.approx(expected, abs=1e-12)
 
 
-def test_a_stratum_whose_readings_all_pass_stays_uncertain():
+def test_a_stratum_whose_readings_all_pass_stays_uncertain() -> None:
     # 10 read, all pass, 90 unread: the share is not certain, so neither is the score
     engine = ImputationBootstrap(100)
     read = {j: 1 for j in range(10)}
@@ -121,14 +122,14 @@ def test_a_stratum_whose_readings_all_pass_stays_uncertain():
                                         unknown={j: 1 for j in range(10, 100)}))
     stat = engine.add_ratio([0] * 100, [1] * 100, {stratum: 1})
     engine.run(1000, "s")
-    low, high = engine.interval(stat)
+    low, high = present(engine.interval(stat))
     # the point fills the 90 in at (10 + 1/2) / 11, strictly inside the interval
     assert engine.value(stat) == pytest.approx((10 + 90 * 10.5 / 11) / 100)
-    assert low < engine.value(stat) < high
+    assert low < present(engine.value(stat)) < high
     assert high == pytest.approx(1.0) and low < 0.9
 
 
-def test_skips_widen_the_interval_on_both_sides():
+def test_skips_widen_the_interval_on_both_sides() -> None:
     def interval(missing: int) -> tuple[float, float]:
         engine = ImputationBootstrap(40)
         drawn = range(20)
@@ -149,7 +150,7 @@ def test_skips_widen_the_interval_on_both_sides():
     assert skipped[0] < plain[0] and skipped[1] > plain[1]
 
 
-def test_the_same_seed_gives_the_same_interval():
+def test_the_same_seed_gives_the_same_interval() -> None:
     engine, stat = one_stratum_engine()
     engine.run(200, "x")
     again, stat_again = one_stratum_engine()
@@ -157,7 +158,7 @@ def test_the_same_seed_gives_the_same_interval():
     assert engine.interval(stat) == again.interval(stat_again)
 
 
-def test_bad_registrations_are_refused():
+def test_bad_registrations_are_refused() -> None:
     engine = ImputationBootstrap(2)
     with pytest.raises(ValueError):
         engine.add_stratum(series(3))

@@ -5,17 +5,23 @@ every two."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 from click.testing import CliRunner
 
 from adjudicate.cli import main
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
 PROBLEMS = 8
 BOXED = "The answer is $\\boxed{{{}}}$."
 
 
-def _log(writer, folder, scorers: int):
+def _log(writer: Callable[..., Any], folder: Path, scorers: int) -> Path:
     """A log of PROBLEMS samples; scorer i accepts sample j unless (i + j) % 3 == 0."""
     spec = {"task": "many_scorers", "model": "toy/model", "epochs": 1, "samples": [
         {"id": f"p{j}", "input": f"What is {j} + 1?", "target": str(j + 1),
@@ -27,7 +33,7 @@ def _log(writer, folder, scorers: int):
     return out
 
 
-def _with_scorers(log, scorers: int, folder):
+def _with_scorers(log: Path, scorers: int, folder: Path) -> Path:
     """The same log keeping only its first `scorers` scorers."""
     data = json.loads(log.read_text())
     for sample in data["samples"]:
@@ -38,7 +44,7 @@ def _with_scorers(log, scorers: int, folder):
     return out
 
 
-def _report_json(log, scorers: int, folder, *extra: str) -> tuple[str, dict]:
+def _report_json(log: Path, scorers: int, folder: Path, *extra: str) -> tuple[str, dict]:
     db = str(folder / f"many{scorers}.db")
     runner = CliRunner()
     for args in (["import", str(_with_scorers(log, scorers, folder))],
@@ -49,12 +55,12 @@ def _report_json(log, scorers: int, folder, *extra: str) -> tuple[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def log(tmp_path_factory, inspect_writer):
+def log(tmp_path_factory: pytest.TempPathFactory, inspect_writer: Callable[..., Any]) -> Path:
     """One log with 300 scorers written by inspect_ai; fewer are that log with some dropped."""
     return _log(inspect_writer, tmp_path_factory.mktemp("inspect"), 300)
 
 
-def test_the_report_grows_linearly_in_the_graders(log, tmp_path):
+def test_the_report_grows_linearly_in_the_graders(log: Path, tmp_path: Path) -> None:
     small, small_report = _report_json(log, 30, tmp_path)
     large, large_report = _report_json(log, 300, tmp_path)
     graders = [g["grader"] for g in large_report["runs"][0]["graders"]]
@@ -69,7 +75,7 @@ def test_the_report_grows_linearly_in_the_graders(log, tmp_path):
     assert len(small_report["runs"][0]["differences"]) == 2 * 30 - 1
 
 
-def test_all_pairs_compares_every_two(log, tmp_path):
+def test_all_pairs_compares_every_two(log: Path, tmp_path: Path) -> None:
     _, report = _report_json(log, 12, tmp_path, "--all-pairs")
     columns = 12 + 1  # the graders and the reading
     assert len(report["runs"][0]["differences"]) == columns * (columns - 1) // 2

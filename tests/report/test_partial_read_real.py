@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import statistics
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -21,6 +22,13 @@ from tests.report.partial_sim import (
     simulate_read,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from pathlib import Path
+    from typing import Any
+
+    from tests.report.partial_sim import Reading, RunOutcome
+
 SLICE = 120
 MODELS = ("6b_finetuning", "175b_verification")
 SEEDS = range(5)
@@ -28,7 +36,7 @@ NS = (8, 30, 90)
 
 
 @pytest.fixture(scope="module")
-def data():
+def data() -> Path:
     """../shared/data (module-wide: the slice is graded once), or a clean skip."""
     if not SHARED_DATA.is_dir():
         pytest.skip(f"public benchmark data not found at {SHARED_DATA}")
@@ -36,24 +44,26 @@ def data():
 
 
 @pytest.fixture(scope="module")
-def graded(data, tmp_path_factory):
+def graded(data: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("partial-read")
     return build_graded_db(data, work / "graded.db", limit=SLICE, models=MODELS, jobs=1)
 
 
 @pytest.fixture(scope="module")
-def solutions(data):
+def solutions(data: Path) -> list[dict[str, Any]]:
     return load_solutions(data, SLICE)
 
 
-def reads(graded, tmp_path, reading, seeds=SEEDS):
+def reads(graded: Path, tmp_path: Path, reading: Reading,
+          seeds: Iterable[int] = SEEDS) -> tuple[dict[str, float], dict[tuple[int, int], list[RunOutcome]]]:
     truth = full_read_scores(graded, reading)
     outcomes = {(seed, n): simulate_read(graded, tmp_path, seed, n, reading)[0]
                 for seed in seeds for n in NS}
     return truth, outcomes
 
 
-def test_is_correct_as_the_reading_is_covered_and_narrows(graded, solutions, tmp_path):
+def test_is_correct_as_the_reading_is_covered_and_narrows(graded: Path, solutions: list[dict[str, Any]],
+                                                          tmp_path: Path) -> None:
     truth, outcomes = reads(graded, tmp_path, is_correct(solutions), seeds=range(3))
     every = [o for runs in outcomes.values() for o in runs]
     assert len(every) == 3 * len(NS) * len(MODELS)
@@ -66,7 +76,9 @@ def test_is_correct_as_the_reading_is_covered_and_narrows(graded, solutions, tmp
     assert widths == sorted(widths, reverse=True)
 
 
-def test_a_clustered_reading_is_covered_at_about_the_nominal_rate(graded, solutions, tmp_path):
+def test_a_clustered_reading_is_covered_at_about_the_nominal_rate(graded: Path,
+                                                                  solutions: list[dict[str, Any]],
+                                                                  tmp_path: Path) -> None:
     truth, outcomes = reads(graded, tmp_path, clustered(solutions))
     every = [o for runs in outcomes.values() for o in runs]
     row = sum(o.low <= truth[o.run] <= o.high for o in every)
@@ -82,7 +94,8 @@ def test_a_clustered_reading_is_covered_at_about_the_nominal_rate(graded, soluti
         assert large < small
 
 
-def test_nothing_read_is_never_a_zero_width_100_percent(graded, solutions, tmp_path):
+def test_nothing_read_is_never_a_zero_width_100_percent(graded: Path, solutions: list[dict[str, Any]],
+                                                        tmp_path: Path) -> None:
     _, report = simulate_read(graded, tmp_path, 0, 0, is_correct(solutions))
     data = json.loads(render(report, "json"))
     for run in data["runs"]:

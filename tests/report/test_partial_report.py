@@ -9,12 +9,20 @@ import json
 import random
 from collections import defaultdict
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import pytest
 
 from adjudicate.report import build_report, render
 from adjudicate.report.records import SampleSlot, ScoredReply
 from adjudicate.sampling.order import interleave
+from tests.present import present
+
+if TYPE_CHECKING:
+    from collections.abc import Collection
+
+    from adjudicate.report import Report
+    from adjudicate.report.model import GraderScore, RunReport
 
 PROBLEMS = 60
 
@@ -31,7 +39,7 @@ def verdicts(p: int, s: int) -> dict[str, str]:
     return {"exact": "reject", "symbolic": "accept" if p % 2 else "reject"}
 
 
-def records(labels: dict[int, str] | None = None, audit: set[int] = frozenset(),
+def records(labels: dict[int, str] | None = None, audit: Collection[int] = frozenset(),
             ) -> list[ScoredReply]:
     labels = labels or {}
     out = []
@@ -61,7 +69,8 @@ def sample_order(recs: list[ScoredReply], seed: int = 3) -> list[int]:
     return sorted(keys, key=lambda reply_id: (keys[reply_id], reply_id))
 
 
-def read_first(n: int, *, skip: set[int] = frozenset(), seed: int = 3, extra: dict | None = None):
+def read_first(n: int, *, skip: Collection[int] = frozenset(), seed: int = 3,
+               extra: dict | None = None) -> tuple[list[ScoredReply], dict[int, SampleSlot], list[int]]:
     """Records and slots after reading the first n of the sample order (skips drawn, unlabeled)."""
     base = records()
     order = sample_order(base, seed)
@@ -73,7 +82,7 @@ def read_first(n: int, *, skip: set[int] = frozenset(), seed: int = 3, extra: di
     return records(labels), slots, order
 
 
-def reading(report, run: str = "r"):
+def reading(report: Report, run: str = "r") -> tuple[GraderScore, RunReport]:
     run_report = next(r for r in report.runs if r.run == run)
     return next(g for g in run_report.graders if g.grader == "reading"), run_report
 
@@ -85,30 +94,30 @@ def estimated_passes(members: list[int], prefix: list[int], by_id: dict) -> floa
     return x + (len(members) - len(prefix)) * (x + 0.5) / (len(prefix) + 1)
 
 
-def test_the_estimate_is_n_times_each_strata_prefix_share():
+def test_the_estimate_is_n_times_each_strata_prefix_share() -> None:
     recs, slots, order = read_first(30)
     report = build_report(recs, bootstrap=300, seed=1, sample=slots)
     score, run = reading(report)
     assert score.score.method == "imputation bootstrap"
     by_id = {r.reply_id: r for r in recs}
     fixed = sum(1 for r in recs if not r.queued)  # every unanimous reply is right
-    expected = fixed
+    expected: float = fixed
     for stratum in ("disagree", "all_reject"):
         members = [rid for rid in order if by_id[rid].queue_reason == stratum]
         prefix = [rid for rid in members if slots[rid].drawn]
         expected += estimated_passes(members, prefix, by_id)
     assert score.score.value == pytest.approx(expected / len(recs))
-    assert score.score.low < score.score.value < score.score.high
+    assert present(score.score.low) < present(score.score.value) < present(score.score.high)
     assert (score.score.n_replies, score.score.n_problems) == (len(recs), PROBLEMS)
     assert run.sample is not None and run.sample.mode == "estimate"
     assert sum(s.drawn for s in run.sample.strata) == 30
 
 
-def test_agreement_and_false_rejects_are_estimated_like_the_score():
+def test_agreement_and_false_rejects_are_estimated_like_the_score() -> None:
     recs, slots, order = read_first(30)
     report = build_report(recs, bootstrap=300, seed=1, sample=slots)
     _, run = reading(report)
-    symbolic = next(g for g in run.graders if g.grader == "symbolic").agreement
+    symbolic = present(next(g for g in run.graders if g.grader == "symbolic").agreement)
     by_id = {r.reply_id: r for r in recs}
     # symbolic accepts the disagree stratum: it agrees where the reading passes there, and
     # where it fails in the all-reject stratum; every unanimous reply agrees
@@ -119,21 +128,21 @@ def test_agreement_and_false_rejects_are_estimated_like_the_score():
         shares[stratum] = (len(members), estimated_passes(members, prefix, by_id))
     (n_d, x_d), (n_r, x_r) = shares["disagree"], shares["all_reject"]
     fixed = sum(1 for r in recs if not r.queued)
-    assert symbolic.rate.value == pytest.approx((fixed + x_d + n_r - x_r) / len(recs))
-    assert symbolic.false_accept_rate.value == pytest.approx((n_d - x_d) / len(recs))
-    assert symbolic.false_reject_rate.value == pytest.approx(x_r / len(recs))
+    assert present(symbolic.rate).value == pytest.approx((fixed + x_d + n_r - x_r) / len(recs))
+    assert present(symbolic.false_accept_rate).value == pytest.approx((n_d - x_d) / len(recs))
+    assert present(symbolic.false_reject_rate).value == pytest.approx(x_r / len(recs))
 
 
-def test_false_accepts_and_rejects_of_a_partial_read_are_never_the_labeled_only_counts():
+def test_false_accepts_and_rejects_of_a_partial_read_are_never_the_labeled_only_counts() -> None:
     recs, slots, _ = read_first(30)
     report = build_report(recs, bootstrap=300, seed=1, sample=slots)
     _, run = reading(report)
-    symbolic = next(g for g in run.graders if g.grader == "symbolic").agreement
+    symbolic = present(next(g for g in run.graders if g.grader == "symbolic").agreement)
     rows = list(csv.DictReader(io.StringIO(render(report, "csv"))))
     row = next(r for r in rows if r["grader"] == "symbolic")
     # the counts would be of the 30 replies read: empty, and the rates carry the estimate
     assert (row["false_accepts"], row["false_rejects"]) == ("", "")
-    assert float(row["false_reject_rate"]) == pytest.approx(symbolic.false_reject_rate.value,
+    assert float(row["false_reject_rate"]) == pytest.approx(present(symbolic.false_reject_rate).value,
                                                             abs=1e-6)
     low, high = float(row["false_reject_low"]), float(row["false_reject_high"])
     assert low < float(row["false_reject_rate"]) < high
@@ -148,14 +157,14 @@ def test_false_accepts_and_rejects_of_a_partial_read_are_never_the_labeled_only_
         assert "read so far" not in render(full, fmt)
 
 
-def test_nothing_read_gives_bounds_never_a_zero_width_score():
+def test_nothing_read_gives_bounds_never_a_zero_width_score() -> None:
     recs, slots, _ = read_first(0)
     report = build_report(recs, bootstrap=200, seed=1, sample=slots)
     score, run = reading(report)
     fixed = sum(1 for r in recs if not r.queued)
     assert score.score.value is None and score.score.method == "bounds"
     assert (score.score.low, score.score.high) == pytest.approx((fixed / len(recs), 1.0))
-    assert run.sample.mode == "bounds"
+    assert present(run.sample).mode == "bounds"
     for fmt in ("table", "markdown", "html", "csv"):
         text = render(report, fmt)
         assert "100.0% (100.0–100.0)" not in text and "1.000000,1.000000,1.000000" not in text
@@ -166,7 +175,7 @@ def test_nothing_read_gives_bounds_never_a_zero_width_score():
     assert ",,0.333333,1.000000,bounds," in csv_row
 
 
-def test_labels_outside_the_prefix_count_as_read_but_not_in_the_share():
+def test_labels_outside_the_prefix_count_as_read_but_not_in_the_share() -> None:
     recs, slots, order = read_first(20)
     plain = build_report(recs, bootstrap=200, seed=1, sample=slots)
     # label 30 more, out of order (as a group label would), every one of them "correct"
@@ -174,46 +183,46 @@ def test_labels_outside_the_prefix_count_as_read_but_not_in_the_share():
     recs2, slots2, _ = read_first(20, extra=elsewhere)
     grouped = build_report(recs2, bootstrap=200, seed=1, sample=slots2)
     score, run = reading(grouped)
-    rows = run.sample.strata
+    rows = present(run.sample).strata
     assert sum(s.read_elsewhere for s in rows) == 30
     assert [(s.read, s.passes) for s in rows] == [
-        (s.read, s.passes) for s in reading(plain)[1].sample.strata]  # the same sample
+        (s.read, s.passes) for s in present(reading(plain)[1].sample).strata]  # the same sample
     # each reply read elsewhere passes instead of passing at its stratum's prefix share
     gained = sum(s.read_elsewhere * (1 - (s.passes + 0.5) / (s.read + 1)) for s in rows)
     assert score.score.value == pytest.approx(
-        reading(plain)[0].score.value + gained / score.score.n_replies)
+        present(reading(plain)[0].score.value) + gained / score.score.n_replies)
 
 
-def test_a_skip_in_the_prefix_is_bounded_so_the_interval_widens():
+def test_a_skip_in_the_prefix_is_bounded_so_the_interval_widens() -> None:
     recs, slots, order = read_first(30)
     skipped_recs, skipped_slots, _ = read_first(30, skip={order[3], order[7]})
     plain = reading(build_report(recs, bootstrap=300, seed=1, sample=slots))[0].score
     skipped = reading(build_report(skipped_recs, bootstrap=300, seed=1,
                                    sample=skipped_slots))[0].score
-    assert skipped.low < plain.low and skipped.high > plain.high
+    assert present(skipped.low) < present(plain.low) and present(skipped.high) > present(plain.high)
 
 
-def test_the_interval_narrows_as_more_is_read():
+def test_the_interval_narrows_as_more_is_read() -> None:
     widths = []
     for n in (10, 30, 60, 79):
         recs, slots, _ = read_first(n)
         score = reading(build_report(recs, bootstrap=300, seed=1, sample=slots))[0].score
-        widths.append(score.high - score.low)
+        widths.append(present(score.high) - present(score.low))
     assert widths == sorted(widths, reverse=True)
 
 
-def test_a_stratum_not_read_yet_leaves_a_range_until_it_is():
+def test_a_stratum_not_read_yet_leaves_a_range_until_it_is() -> None:
     recs, slots, order = read_first(1)  # only the first reply of one stratum
     score, run = reading(build_report(recs, bootstrap=200, seed=1, sample=slots))
     assert score.score.value is None and score.score.method == "bootstrap bounds"
-    assert run.sample.mode == "partly bounded"
+    assert present(run.sample).mode == "partly bounded"
     text = render(build_report(recs, bootstrap=200, seed=1, sample=slots), "markdown")
     assert "(bounds)" in text and "with nothing read yet" in text
     assert "bounds until every stratum has a reading: a random sample of 1 of the" in text
     assert "≈ estimated" not in text
 
 
-def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate():
+def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate() -> None:
     base = records()
     unanimous = [r.reply_id for r in base if not r.queued]
     audit = set(unanimous[:10])
@@ -229,20 +238,20 @@ def test_the_audit_folds_the_unanimous_error_rate_into_the_estimate():
     recs = records(labels, audit)
     slots = {rid: SampleSlot(i, i < 60) for i, rid in enumerate(order)}
     score, run = reading(build_report(recs, bootstrap=300, seed=1, sample=slots))
-    audit_row = run.sample.audit
+    audit_row = present(present(run.sample).audit)
     read = audit_row.read
     assert audit_row.replies == len(unanimous) and audit_row.wrong == 1
-    assert audit_row.error_rate.value == pytest.approx(1 / read)
+    assert present(audit_row.error_rate).value == pytest.approx(1 / read)
     # the unanimous replies now count at the audit's share instead of all right
     without = reading(build_report(records({k: v for k, v in labels.items() if k not in audit},
                                            audit=set()), bootstrap=300, seed=1,
                                    sample={k: v for k, v in slots.items() if k not in audit}))[0]
-    drop = (score.score.value - without.score.value) * len(recs)
+    drop = (present(score.score.value) - present(without.score.value)) * len(recs)
     # (the one read wrong, and the unread at the Jeffreys share (1 + 1/2) / (read + 1) wrong)
     assert drop == pytest.approx(-(1 + (len(unanimous) - read) * 1.5 / (read + 1)), abs=1e-6)
 
 
-def test_a_complete_read_is_unchanged_by_the_sample_order():
+def test_a_complete_read_is_unchanged_by_the_sample_order() -> None:
     base = records()
     labels = {r.reply_id: "correct" if right(r) else "incorrect" for r in base if r.queued}
     recs = records(labels)
@@ -254,7 +263,7 @@ def test_a_complete_read_is_unchanged_by_the_sample_order():
     assert reading(with_order)[1].sample is None
 
 
-def test_a_run_difference_of_two_partial_reads_is_paired_and_estimated():
+def test_a_run_difference_of_two_partial_reads_is_paired_and_estimated() -> None:
     recs, slots, _ = read_first(40)
     second, second_slots, _ = read_first(25, seed=8)
     offset = len(recs)
@@ -265,11 +274,12 @@ def test_a_run_difference_of_two_partial_reads_is_paired_and_estimated():
     diff = next(d for d in report.run_differences if d.grader == "reading")
     a, b = reading(report, "s")[0].score, reading(report, "r")[0].score
     assert diff.difference.method == "paired imputation bootstrap"
-    assert diff.difference.value == pytest.approx(a.value - b.value)
-    assert diff.difference.low < diff.difference.value < diff.difference.high
+    assert diff.difference.value == pytest.approx(present(a.value) - present(b.value))
+    difference = diff.difference
+    assert present(difference.low) < present(difference.value) < present(difference.high)
 
 
-def test_pass_at_k_of_a_partial_read_is_bounded_at_every_k_the_graders_have():
+def test_pass_at_k_of_a_partial_read_is_bounded_at_every_k_the_graders_have() -> None:
     recs, slots, _ = read_first(0)  # nothing read: the known readings alone allow no k = 2
     report = build_report(recs, bootstrap=100, seed=1, sample=slots)
     _, run = reading(report)
@@ -284,7 +294,7 @@ def test_pass_at_k_of_a_partial_read_is_bounded_at_every_k_the_graders_have():
     assert (rows[2].low, rows[2].high) == pytest.approx((low, 1.0))
 
 
-def test_the_headline_says_what_a_partial_reading_rests_on():
+def test_the_headline_says_what_a_partial_reading_rests_on() -> None:
     recs, slots, _ = read_first(30)
     queued = sum(r.queued for r in recs)
     estimated = build_report(recs, bootstrap=100, seed=1, sample=slots)
@@ -297,7 +307,7 @@ def test_the_headline_says_what_a_partial_reading_rests_on():
         assert f"bounds: 0 of the {queued} queued replies read, not a random sample" in text
 
 
-def test_a_run_difference_of_partial_readings_says_its_mcnemar_counts_the_known_ones():
+def test_a_run_difference_of_partial_readings_says_its_mcnemar_counts_the_known_ones() -> None:
     """Bounds (no sample order) on the reading of two runs of one sample per problem: McNemar
     can count only the problems whose readings are known, which the unread replies (wrong or
     right, unknown) are not among; on GSM8K, 0 / 0 and p = 1.0000 sat under bounds of -44.1

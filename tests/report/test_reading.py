@@ -22,12 +22,14 @@ SPLIT = {"exact": "reject", "symbolic": "accept"}
 ALL_REJECT = {"exact": "reject", "symbolic": "timeout"}
 
 
-def math(verdicts, *, queued=False, labels=None, adjudicated=None) -> ScoredReply:
+def math(verdicts: dict[str, str], *, queued: bool = False, labels: dict[str, str] | None = None,
+         adjudicated: str | None = None) -> ScoredReply:
     return ScoredReply(1, "run", "MATH", "math", "p", 0, verdicts, queued=queued,
                        labels=labels or {}, adjudicated=adjudicated)
 
 
-def code(label=None, *, edge=False, base="accept", plus="reject", queued=True):
+def code(label: str | None = None, *, edge: bool = False, base: str = "accept", plus: str = "reject",
+         queued: bool = True) -> bool | None:
     record = ScoredReply(1, "run", "HE+", "code", "p", 0, {"base": base, "plus": plus},
                          queued=queued, labels={"ben": label} if label else {})
     return reading_outcome(record, resolve(record), edge_cases_pass=edge)
@@ -59,7 +61,7 @@ def code(label=None, *, edge=False, base="accept", plus="reject", queued=True):
         (math(SPLIT, queued=True, labels={"ana": "bad_key"}), AGREED, None),
     ],
 )
-def test_math_reading(record: ScoredReply, status: str, outcome: bool | None):
+def test_math_reading(record: ScoredReply, status: str, outcome: bool | None) -> None:
     resolution = resolve(record)
     assert resolution.status == status
     assert reading_outcome(record, resolution) is outcome
@@ -80,11 +82,11 @@ def test_math_reading(record: ScoredReply, status: str, outcome: bool | None):
         (None, False, None),
     ],
 )
-def test_code_reading(label, edge, outcome):
+def test_code_reading(label: str | None, edge: bool, outcome: bool | None) -> None:
     assert code(label, edge=edge) is outcome
 
 
-def test_code_unqueued_samples_keep_their_verdicts():
+def test_code_unqueued_samples_keep_their_verdicts() -> None:
     assert code(base="accept", plus="accept", queued=False) is True
     assert code(base="reject", plus="reject", queued=False) is False
 
@@ -101,7 +103,7 @@ def test_code_unqueued_samples_keep_their_verdicts():
         {"kind": "math", "verdicts": {"exact": "yes"}},
     ],
 )
-def test_records_refuse_impossible_values(kwargs):
+def test_records_refuse_impossible_values(kwargs: dict) -> None:
     fields = {"reply_id": 1, "run": "r", "benchmark": "b", "problem": "p", "sample_index": 0,
               "verdicts": {"exact": "accept"}} | kwargs
     with pytest.raises(ValueError):

@@ -40,7 +40,7 @@ def erratum() -> ErratumInput:
                         verdicts={0: dict(ALL), 1: dict(ALL), 100: dict(ALL), 101: dict(SPLIT)})
 
 
-def test_the_mean_reading_of_each_run_is_the_reports_score_by_reading():
+def test_the_mean_reading_of_each_run_is_the_reports_score_by_reading() -> None:
     found = records("a") + records("b")
     report = build_report(found, errata=[erratum()], bootstrap=50)
     readings = reply_readings(found, [erratum()])
@@ -58,7 +58,7 @@ def test_the_mean_reading_of_each_run_is_the_reports_score_by_reading():
     assert (readings[101].passed, readings[101].status) == (None, "unlabeled")
 
 
-def test_an_unread_reply_against_a_suspect_key_is_told_apart():
+def test_an_unread_reply_against_a_suspect_key_is_told_apart() -> None:
     record = ScoredReply(1, "a", "gsm8k", "math", "p1", 0, dict(SPLIT), queued=True,
                          queue_reason="disagree", key="\\frac{1}{2", key_issue="unbalanced")
     (reading,) = reply_readings([record]).values()

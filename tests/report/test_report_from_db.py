@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import TYPE_CHECKING
 
 from click.testing import CliRunner
 
@@ -18,6 +19,12 @@ from adjudicate.importers.pipeline import ImportOptions, import_file
 from db.connection import open_db
 from db.labels import adjudicate, record_label
 from tests.conftest import write_jsonl
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from sqlite_utils import Database
+
 
 # (key, reply, reading): one reply per problem, so intervals are Wilson's
 CASES = [
@@ -39,7 +46,7 @@ def wilson(successes: int, n: int, z: float = 1.959963984540054) -> tuple[float,
     return centre - half, centre + half
 
 
-def build(tmp_path):
+def build(tmp_path: Path) -> tuple[Database, list[int], dict[tuple[int, str], str]]:
     db = open_db(tmp_path / "r.db")
     problems = [{"unique_id": f"p/{i}", "problem": f"Problem {i}", "answer": key}
                 for i, (key, _, _) in enumerate(CASES)]
@@ -61,7 +68,7 @@ def build(tmp_path):
     return db, ids, verdicts
 
 
-def report_json(tmp_path) -> dict:
+def report_json(tmp_path: Path) -> dict:
     result = CliRunner().invoke(main, ["report", "--db", str(tmp_path / "r.db"), "--format",
                                        "json"])
     assert result.exit_code == 0, result.output
@@ -73,7 +80,7 @@ def grader_rows(report: dict) -> dict[str, dict]:
     return {row["grader"]: row for row in run["graders"]}
 
 
-def test_reading_score_agreements_and_wilson_intervals(tmp_path):
+def test_reading_score_agreements_and_wilson_intervals(tmp_path: Path) -> None:
     db, ids, verdicts = build(tmp_path)
     rows = grader_rows(report_json(tmp_path))
     # the conflicting reply has no reading until adjudicated, and no sample order was drawn:
@@ -106,7 +113,7 @@ def test_reading_score_agreements_and_wilson_intervals(tmp_path):
     assert rows["symbolic"]["agreement"]["false_accepts"] == 0
 
 
-def test_adjudication_settles_a_conflict(tmp_path):
+def test_adjudication_settles_a_conflict(tmp_path: Path) -> None:
     db, ids, _ = build(tmp_path)
     before = report_json(tmp_path)
     assert [c["reply_id"] for c in before["conflicts"]] == [ids[-1]]

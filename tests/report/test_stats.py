@@ -21,6 +21,7 @@ from adjudicate.report.stats import (
     percentile_interval,
     wilson_interval,
 )
+from tests.present import present
 from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interval
 
 
@@ -39,13 +40,13 @@ from tests.report.bootstraps import bootstrap_interval, paired_bootstrap_interva
         (0, 10, 0.0, 0.2775),
     ],
 )
-def test_wilson_matches_published_bounds(successes: int, n: int, low: float, high: float):
-    got_low, got_high = wilson_interval(successes, n)
+def test_wilson_matches_published_bounds(successes: int, n: int, low: float, high: float) -> None:
+    got_low, got_high = present(wilson_interval(successes, n))
     assert got_low == pytest.approx(low, abs=5e-5)
     assert got_high == pytest.approx(high, abs=5e-5)
 
 
-def test_wilson_has_no_interval_without_observations_and_rejects_bad_counts():
+def test_wilson_has_no_interval_without_observations_and_rejects_bad_counts() -> None:
     assert wilson_interval(0, 0) is None
     with pytest.raises(ValueError):
         wilson_interval(11, 10)
@@ -67,11 +68,11 @@ def test_wilson_has_no_interval_without_observations_and_rejects_bad_counts():
         (0, 0, 1.0),
     ],
 )
-def test_mcnemar_exact_two_sided(a_only: int, b_only: int, p: float):
+def test_mcnemar_exact_two_sided(a_only: int, b_only: int, p: float) -> None:
     assert mcnemar_exact(a_only, b_only) == pytest.approx(p, rel=1e-12)
 
 
-def test_mcnemar_stays_exact_for_large_counts():
+def test_mcnemar_stays_exact_for_large_counts() -> None:
     # 600 vs 400 discordant pairs: exact binomial tail computed independently with Fractions
     tail = sum(Fraction(math.comb(1000, i), 2**1000) for i in range(401))
     assert mcnemar_exact(600, 400) == pytest.approx(float(2 * tail), rel=1e-9)
@@ -90,12 +91,12 @@ def test_mcnemar_stays_exact_for_large_counts():
         ([("a", "a"), ("a", "b"), ("b", "b"), ("b", "a"), ("c", "c")], 0.375),
     ],
 )
-def test_cohen_kappa(pairs, kappa):
+def test_cohen_kappa(pairs: list[tuple[str, str]], kappa: float) -> None:
     a, b = zip(*pairs, strict=True)
     assert cohen_kappa(a, b) == pytest.approx(kappa)
 
 
-def test_cohen_kappa_undefined_cases():
+def test_cohen_kappa_undefined_cases() -> None:
     # one category used by both raters throughout: chance agreement is 1, kappa undefined
     assert cohen_kappa(["c", "c"], ["c", "c"]) is None
     assert cohen_kappa([], []) is None
@@ -114,11 +115,11 @@ def test_cohen_kappa_undefined_cases():
         (200, 1, 100, 0.5),  # 1 - C(199,100)/C(200,100) = 1 - 100/200
     ],
 )
-def test_pass_at_k_hand_values(n: int, c: int, k: int, expected: float):
+def test_pass_at_k_hand_values(n: int, c: int, k: int, expected: float) -> None:
     assert pass_at_k(n, c, k) == pytest.approx(expected, abs=1e-12)
 
 
-def test_pass_at_k_matches_the_exact_binomial_formula():
+def test_pass_at_k_matches_the_exact_binomial_formula() -> None:
     # the stable product form against 1 - C(n-c,k)/C(n,k) in exact rationals, over a grid
     for n in (1, 2, 5, 10, 37, 200):
         for c in range(0, n + 1, max(1, n // 7)):
@@ -127,13 +128,13 @@ def test_pass_at_k_matches_the_exact_binomial_formula():
                 assert pass_at_k(n, c, k) == pytest.approx(float(exact), abs=1e-12)
 
 
-def test_mean_pass_at_k_averages_problems_not_samples():
+def test_mean_pass_at_k_averages_problems_not_samples() -> None:
     # problem A: 10 samples, 10 pass; problem B: 2 samples, 0 pass -> mean of 1.0 and 0.0
     assert mean_pass_at_k([(10, 10), (2, 0)], 1) == pytest.approx(0.5)
     assert mean_pass_at_k([], 1) is None
 
 
-def test_percentile_interpolates_between_ranks():
+def test_percentile_interpolates_between_ranks() -> None:
     assert percentile([1.0, 2.0, 3.0, 4.0], 0.5) == 2.5
     assert percentile([1.0, 2.0, 3.0, 4.0], 0.0) == 1.0
     assert percentile([1.0, 2.0, 3.0, 4.0], 1.0) == 4.0
@@ -142,7 +143,8 @@ def test_percentile_interpolates_between_ranks():
 
 # --- the bootstrap ---------------------------------------------------------------------------
 
-def _reference_bootstrap(successes, totals, resamples, seed, level=0.95):
+def _reference_bootstrap(successes: list[int], totals: list[int], resamples: int, seed: int | str,
+                         level: float = 0.95) -> tuple[float, float]:
     """The documented protocol, written out plainly: draw problems with replacement, ratio."""
     rng = random.Random(seed)
     units = list(range(len(successes)))
@@ -155,7 +157,7 @@ def _reference_bootstrap(successes, totals, resamples, seed, level=0.95):
     return percentile_interval(reps, level)
 
 
-def test_bootstrap_follows_its_documented_protocol():
+def test_bootstrap_follows_its_documented_protocol() -> None:
     rng = random.Random(7)
     totals = [rng.randint(1, 6) for _ in range(40)]
     successes = [rng.randint(0, t) for t in totals]
@@ -163,14 +165,14 @@ def test_bootstrap_follows_its_documented_protocol():
     assert got == pytest.approx(_reference_bootstrap(successes, totals, 500, "s:MATH"))
 
 
-def test_bootstrap_is_deterministic_under_a_seed_and_moves_with_it():
+def test_bootstrap_is_deterministic_under_a_seed_and_moves_with_it() -> None:
     successes, totals = [3, 0, 5, 2, 1, 4, 4, 0], [5, 5, 5, 5, 5, 5, 5, 5]
     first = bootstrap_interval(successes, totals, resamples=300, seed=1)
     assert bootstrap_interval(successes, totals, resamples=300, seed=1) == first
     assert bootstrap_interval(successes, totals, resamples=300, seed=2) != first
 
 
-def test_bootstrap_resamples_problems_not_samples():
+def test_bootstrap_resamples_problems_not_samples() -> None:
     # one problem with 50 of 100 samples passing: every resample draws that same problem, so
     # the interval has no width; resampling samples would give about 40%-60%.
     assert bootstrap_interval([50], [100], resamples=200, seed=0) == (0.5, 0.5)
@@ -179,21 +181,21 @@ def test_bootstrap_resamples_problems_not_samples():
     assert bootstrap_interval([100, 0], [100, 100], resamples=400, seed=0) == (0.0, 1.0)
 
 
-def test_paired_bootstrap_cancels_problem_difficulty():
+def test_paired_bootstrap_cancels_problem_difficulty() -> None:
     # B passes exactly what A passes minus one sample on problem 0. Each score alone varies
     # by tens of points with the problems drawn; the paired difference only by how often
     # problem 0 is drawn, so its interval is narrow and never below zero.
     succ_a = [5, 4, 0, 5, 1, 3, 2, 5, 0, 4]
     succ_b = [4, 4, 0, 5, 1, 3, 2, 5, 0, 4]
     totals = [5] * 10
-    low, high = paired_bootstrap_interval(succ_a, succ_b, totals, resamples=500, seed=3)
-    a_low, a_high = bootstrap_interval(succ_a, totals, resamples=500, seed=3)
+    low, high = present(paired_bootstrap_interval(succ_a, succ_b, totals, resamples=500, seed=3))
+    a_low, a_high = present(bootstrap_interval(succ_a, totals, resamples=500, seed=3))
     assert 0 <= low <= 0.02 < high <= 0.1
     assert a_high - a_low > 0.3
     assert paired_bootstrap_interval(succ_a, succ_a, totals, resamples=50, seed=3) == (0.0, 0.0)
 
 
-def test_packed_sums_equal_plain_sums_for_many_and_large_series():
+def test_packed_sums_equal_plain_sums_for_many_and_large_series() -> None:
     rng = random.Random(11)
     units = 37
     series = [[rng.randint(0, 3) for _ in range(units)] for _ in range(12)]
@@ -209,7 +211,7 @@ def test_packed_sums_equal_plain_sums_for_many_and_large_series():
             assert sums[series_id][replicate] == sum(s[i] for i in drawn)
 
 
-def test_reviewer_kappa_has_a_problem_bootstrap_interval():
+def test_reviewer_kappa_has_a_problem_bootstrap_interval() -> None:
     from adjudicate.report.compute.diagnostics import reviewer_kappa
     from adjudicate.report.records import ScoredReply
 
@@ -226,7 +228,7 @@ def test_reviewer_kappa_has_a_problem_bootstrap_interval():
     (again,) = reviewer_kappa(records, bootstrap=500, seed=3)
     assert first == again  # seeded: the same report twice
     assert (first.n, first.n_problems) == (36, 12)
-    assert first.kappa_low <= first.kappa <= first.kappa_high
-    assert first.agreement_low <= first.observed_agreement <= first.agreement_high
+    assert present(first.kappa_low) <= present(first.kappa) <= present(first.kappa_high)
+    assert present(first.agreement_low) <= first.observed_agreement <= present(first.agreement_high)
     # the 3 disagreeing problems move as whole clusters: agreement can drop to 0.5 or below
-    assert first.agreement_low < 0.6 < first.agreement_high <= 1.0
+    assert present(first.agreement_low) < 0.6 < present(first.agreement_high) <= 1.0

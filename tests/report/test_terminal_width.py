@@ -3,30 +3,37 @@ across lines, and the demo's scores stay whole ("97.9% (93.8–100.0)") even at 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import pytest
 
 from adjudicate.report import build_report, render_terminal
 from adjudicate.report.render.blocks import Table, looks_numeric
 from adjudicate.report.render.layout import report_blocks
 from adjudicate.report.render.terminal import fit_widths, wrap_cell
+from tests.present import present
 
 from .synthetic import GOLDEN_SELFCHECK, golden_records
 
+if TYPE_CHECKING:
+    from adjudicate.report import Report
+    from tests.report.conftest import DemoReports
+
 
 @pytest.fixture(scope="module")
-def synthetic_report():
+def synthetic_report() -> Report:
     return build_report(golden_records(), bootstrap=200, edge_cases_pass=True,
                         selfcheck_failures=GOLDEN_SELFCHECK)
 
 
-def pick(name, synthetic_report, demo_reports):
-    return {"synthetic": synthetic_report, "demo unlabeled": demo_reports.unlabeled,
-            "demo labeled": demo_reports.labeled}[name]
+def pick(name: str, synthetic_report: Report | None, demo_reports: DemoReports) -> Report:
+    return present({"synthetic": synthetic_report, "demo unlabeled": demo_reports.unlabeled,
+            "demo labeled": demo_reports.labeled}[name])
 
 
-def table_text(report) -> str:
+def table_text(report: Report) -> str:
     """Every header and cell of every table, as the renderers receive them."""
-    parts = []
+    parts: list[str] = []
     for block in report_blocks(report):
         if isinstance(block, Table):
             parts += block.columns
@@ -39,7 +46,8 @@ REPORTS = ("synthetic", "demo unlabeled", "demo labeled")
 
 @pytest.mark.parametrize("width", [80, 100, 140])
 @pytest.mark.parametrize("name", REPORTS)
-def test_no_line_is_wider_than_the_console(name, width, synthetic_report, demo_reports):
+def test_no_line_is_wider_than_the_console(name: str, width: int, synthetic_report: Report,
+                                           demo_reports: DemoReports) -> None:
     text = render_terminal(pick(name, synthetic_report, demo_reports), width=width)
     too_wide = [line for line in text.splitlines() if len(line) > width]
     assert not too_wide
@@ -47,7 +55,8 @@ def test_no_line_is_wider_than_the_console(name, width, synthetic_report, demo_r
 
 @pytest.mark.parametrize("width", [80, 100, 140])
 @pytest.mark.parametrize("name", REPORTS)
-def test_no_word_or_number_is_split_across_lines(name, width, synthetic_report, demo_reports):
+def test_no_word_or_number_is_split_across_lines(name: str, width: int, synthetic_report: Report,
+                                                 demo_reports: DemoReports) -> None:
     report = pick(name, synthetic_report, demo_reports)
     text = render_terminal(report, width=width)
     source = table_text(report)
@@ -57,7 +66,7 @@ def test_no_word_or_number_is_split_across_lines(name, width, synthetic_report, 
 
 
 @pytest.mark.parametrize("name", ("demo unlabeled", "demo labeled"))
-def test_demo_scores_stay_whole_at_80_columns(name, demo_reports):
+def test_demo_scores_stay_whole_at_80_columns(name: str, demo_reports: DemoReports) -> None:
     report = pick(name, None, demo_reports)
     lines = render_terminal(report, width=80).splitlines()
     cells = {c for block in report_blocks(report) if isinstance(block, Table)
@@ -66,7 +75,7 @@ def test_demo_scores_stay_whole_at_80_columns(name, demo_reports):
     assert [c for c in cells if not any(c in line for line in lines)] == []
 
 
-def test_wider_consoles_get_longer_chart_bars(demo_reports):
+def test_wider_consoles_get_longer_chart_bars(demo_reports: DemoReports) -> None:
     def bar(width: int) -> int:
         line = next(x for x in render_terminal(demo_reports.labeled, width=width).splitlines()
                     if x.startswith("exact ") and "|" in x)
@@ -86,7 +95,7 @@ def test_wider_consoles_get_longer_chart_bars(demo_reports):
         ([10, 40], [8, 30], 30, [8, 30]),
     ],
 )
-def test_fit_widths(natural, minimum, available, expected):
+def test_fit_widths(natural: list, minimum: list, available: int, expected: list) -> None:
     assert fit_widths(natural, minimum, available) == expected
 
 
@@ -103,5 +112,5 @@ def test_fit_widths(natural, minimum, available, expected):
          "closest_integer('-578000000007654321.12345')"),
     ],
 )
-def test_wrap_cell(cell, width, expected):
+def test_wrap_cell(cell: str, width: int, expected: str) -> None:
     assert wrap_cell(cell, width) == expected

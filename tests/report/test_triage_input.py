@@ -4,11 +4,19 @@ shows when it falls back to the first one (already minimal, not shrunk, or a tim
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
 
 from adjudicate.report import build_report, render
 from adjudicate.report.records import ScoredReply
+from tests.present import present
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from adjudicate.report import Report
+    from adjudicate.report.model import TriageExample
 
 FIRST = {"set": "plus", "index": 3, "kind": "wrong_output", "call": "unique([-1, 5, -3])",
          "expected": "[-3, -1, 5]", "actual": "[-3, 5, -1]"}
@@ -16,7 +24,7 @@ SHRUNK = {"call": "unique([-1, 0])", "kind": "wrong_output", "expected": "[-1, 0
           "actual": "[0, -1]", "same_as_original": False}
 
 
-def _report(first_failure: dict, label: str = "bug"):
+def _report(first_failure: dict, label: str = "bug") -> Report:
     record = ScoredReply(1, "codegen", "humanevalplus", "code", "HumanEval/34", 0,
                          {"base": "accept", "plus": "reject"}, queued=True,
                          queue_reason="plus_only_fail", labels={"ann": label},
@@ -24,8 +32,8 @@ def _report(first_failure: dict, label: str = "bug"):
     return build_report([record], bootstrap=20, seed=0)
 
 
-def _example(report):
-    return next(t for t in report.runs[0].triage if t.samples).example
+def _example(report: Report) -> TriageExample:
+    return present(next(t for t in report.runs[0].triage if t.samples).example)
 
 
 @pytest.mark.parametrize(("failure", "which", "shown"), [
@@ -37,7 +45,8 @@ def _example(report):
       "minimal": {**SHRUNK, "kind": "timeout", "call": "f(37037037)"}},
      "first_timeout", "first (a timeout): f(10**9) exceeded 1.0 s"),
 ])
-def test_the_triage_example_shows_the_minimal_input_or_says_which(failure, which, shown):
+def test_the_triage_example_shows_the_minimal_input_or_says_which(failure: dict[str, Any], which: str,
+                                                                  shown: str) -> None:
     report = _report(failure)
     example = _example(report)
     assert example.input == which

@@ -37,6 +37,8 @@ def cli(*args: str) -> str:
 
 async def review(db: Path) -> dict:
     """Read the footer and the help screen, and label the first reply with the toy key."""
+    from textual.widgets import Static
+
     from adjudicate.app import make_app
     from adjudicate.app.screens.help import HelpScreen
     from adjudicate.app.screens.review import ReviewScreen
@@ -49,7 +51,7 @@ async def review(db: Path) -> dict:
         footer = [key.description for key in app.screen.query("FooterKey")]
         help_screen = await press_and_wait(pilot, "question_mark", screen=HelpScreen)
         console = Console(width=150, record=True, file=io.StringIO())
-        for static in help_screen.query("Static"):
+        for static in help_screen.query(Static):
             console.print(static.content)
         help_text = console.export_text()
         await press_and_wait(pilot, "escape", screen=ReviewScreen)

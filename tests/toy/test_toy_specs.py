@@ -46,11 +46,11 @@ def rows(out: Path, sql: str) -> list[tuple]:
         return db.execute(sql).fetchall()
 
 
-def test_the_registrations_stay_in_the_child():
+def test_the_registrations_stay_in_the_child() -> None:
     assert TOY_GRADER.name not in GRADERS and TOY_LABEL.name not in LABELS
 
 
-def test_explain_runs_the_toy_grader(out):
+def test_explain_runs_the_toy_grader(out: Path) -> None:
     result = json.loads((out / "explain.json").read_text())
     assert result["verdicts"]["short"] == "reject"  # '\frac34' is seven characters
     assert result["normalized"]["short"] == {"answer": "\\frac34", "key": "\\frac{3}{4}"}
@@ -58,14 +58,14 @@ def test_explain_runs_the_toy_grader(out):
     assert "short" in (out / "explain.txt").read_text()
 
 
-def test_the_queue_rule_counts_its_vote(out):
+def test_the_queue_rule_counts_its_vote(out: Path) -> None:
     verdicts = dict(rows(out, "SELECT grader, verdict FROM verdicts WHERE reply_id = 2"))
     # every other grader accepts `\boxed{\frac{3}{4}}`: the toy's reject alone queues it
     assert verdicts.pop("short") == "reject" and set(verdicts.values()) == {"accept"}
     assert rows(out, "SELECT reason FROM queue WHERE reply_id = 2") == [("disagree",)]
 
 
-def test_the_app_teaches_and_takes_the_toy_label(out):
+def test_the_app_teaches_and_takes_the_toy_label(out: Path) -> None:
     app = json.loads((out / "app.json").read_text())
     assert "dubious" in app["footer"]
     assert TOY_LABEL.description in app["help"]
@@ -74,7 +74,7 @@ def test_the_app_teaches_and_takes_the_toy_label(out):
         app["first"], "dubious")
 
 
-def test_the_export_carries_both(out):
+def test_the_export_carries_both(out: Path) -> None:
     with open(out / "export.csv", newline="") as handle:
         table = list(csv.DictReader(handle))
     assert {row["verdict:short"] for row in table} == {"accept", "reject"}
@@ -83,7 +83,7 @@ def test_the_export_carries_both(out):
     assert all("short" in line["verdicts"] for line in lines)
 
 
-def test_every_report_format_shows_both(out):
+def test_every_report_format_shows_both(out: Path) -> None:
     for name in REPORTS:
         text = " ".join(html.unescape((out / name).read_text()).split())  # unwrapped, unescaped
         assert TOY_GRADER.description in text, name
@@ -105,7 +105,7 @@ def without_time(text: str) -> str:
 
 
 @pytest.mark.parametrize("name", REPORTS)
-def test_report_matches_golden_file(out, name):
+def test_report_matches_golden_file(out: Path, name: str) -> None:
     text = without_time((out / name).read_text(encoding="utf-8"))
     path = GOLDEN / name
     if REGENERATE:
