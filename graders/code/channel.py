@@ -36,6 +36,8 @@ class ResultChannel:
         """Read results until the job is decided; only a crash waits for the exit status."""
         pipe, watch, max_line, cpu = self.pipe, self.watch, self.max_line, self.cpu
         result = RunResult(next_index=watch.start, large=self.large)
+        if cpu is not None and not cpu.sees_every_process:
+            watch.tighten()  # whether the job forks cannot be seen: brief children leave no trace
         began = time.monotonic()
         pending: list[bytes] = []
         pending_size = 0
@@ -90,14 +92,11 @@ class ResultChannel:
         return result
 
     def cpu_over(self, result: RunResult) -> bool:
-        """Charge the job's CPU time; True (and which clock, in `result`) once it is over.
-        A job seen forking under a process-tree clock gets tighter wall deadlines."""
+        """Charge the job's CPU time; True (and which clock, in `result`) once it is over."""
         assert self.cpu is not None
         over = self.cpu.check()
         if over:
             result.cpu_clock = self.cpu.name
-        elif self.cpu.forked:
-            self.watch.tighten()
         return over
 
     def handle(self, line: bytes, result: RunResult,

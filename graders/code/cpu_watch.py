@@ -36,10 +36,10 @@ class CpuWatch:
         self.over: int | None = None  # the item that ran over (-1: loading)
 
     @property
-    def forked(self) -> bool:
-        """Has the job been seen with more than one process (process tree clocks only: a
-        cgroup counts every process, seen or not)?"""
-        return bool(getattr(self.read, "forked", False))
+    def sees_every_process(self) -> bool:
+        """A cgroup's clock counts every process; a process tree's misses a child that lives
+        and is reaped between two readings (with SIGCHLD ignored its time goes with it)."""
+        return not isinstance(self.read, TreeClock)
 
     def allowance(self, item: int) -> float:
         if item < 0:
@@ -101,13 +101,11 @@ def process_tree_seconds(root: int) -> tuple[float, int] | None:
 
 class TreeClock:
     """The process tree's CPU seconds, never going back (a child's time is briefly unseen
-    between its exit and its parent collecting it); `forked` once more than one process was
-    seen (a child reaped with SIGCHLD ignored takes its time with it, unseen if short)."""
+    between its exit and its parent collecting it)."""
 
     def __init__(self, root: Callable[[], int | None]) -> None:
         self.root = root
         self.best = 0.0
-        self.forked = False
 
     def __call__(self) -> float | None:
         pid = self.root()
@@ -116,7 +114,6 @@ class TreeClock:
         found = process_tree_seconds(pid)
         if found is not None:
             self.best = max(self.best, found[0])
-            self.forked = self.forked or found[1] > 1
         return self.best
 
 

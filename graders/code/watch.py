@@ -2,9 +2,10 @@
 
 An input gets `wall_per_cpu` times its CPU limit in wall time (a loaded machine slows a sample
 down). Where a job's CPU time is read from its process tree (no cgroup: an ordinary user), a
-child that lives between two readings and is reaped unseen goes uncharged, so once a job has
-forked its inputs get their limit (and the CPU slack) alone in wall time (`tighten`): on N
-cores, unseen work is then at most N times that.
+child that lives between two readings and is reaped unseen goes uncharged, and whether a job
+forked at all cannot be seen reliably (on a quiet machine 448 brief children went unseen), so
+every such job's inputs get their limit (and the CPU slack) alone in wall time (`tighten`): on
+N cores, unseen work is then at most N times that.
 """
 
 from __future__ import annotations

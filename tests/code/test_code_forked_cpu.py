@@ -1,12 +1,12 @@
 """Work done in forked children counts against the time limit (issue 29, item 3).
 
-A naive `prime_fib` needs about 9 s of CPU for one input whose limit is 1 s. Alone it times out;
+A naive `prime_fib` needs 9 s of CPU and more for one input whose limit is 1 s. Alone it times out;
 the same work spread over eight forked children used to pass, because only the harness's own
 process was timed. The host now reads the CPU time of the job's whole process tree (its cgroup
 as root, /proc as an ordinary user): the sample times out and the evidence names that clock.
 So does the same work in 448 children too brief to be seen, reaped by the kernel (SIGCHLD
-ignored): a cgroup counts them all; without one, a job that forks gets its limit alone in wall
-time.
+ignored): a cgroup counts them all; without one (an ordinary user), where a fork cannot be
+reliably seen, every job gets its limit alone in wall time.
 
 The wall clock is left very loose here, as on a machine with many idle cores, where eight
 children finish 9 CPU-seconds in little more than a second of wall time: only CPU accounting can
@@ -56,14 +56,18 @@ REFERENCE = """    def prime(p):
             if found == n:
                 return a
 """
-# the naive search's trial divisions of prime_fib(11) = 2971215073 (about 9 CPU-seconds here),
-# done in the process itself or in eight forked children (through `posix`: the guard that
-# disables os.fork is no boundary, and a sample that read our source knows it)
+# the naive search's trial divisions of prime_fib(11) = 2971215073, done in the process itself or
+# in eight forked children (through `posix`: the guard that disables os.fork is no boundary, and a
+# sample that read our source knows it). Up to 56,000,002 they take about 9 CPU-seconds here;
+# without a cgroup every job gets its limit alone in wall time (4 s with the slack and grace
+# here), so unseen work on N cores can reach N times that: the divisions go on far past it (the
+# job is stopped at its limit, so the test takes no longer for it)
+WORK_SCALE = -(-16 * (os.cpu_count() or 1) // 9)  # about 16 CPU-seconds a core
 NAIVE = """    import posix
     if n == 11:
         def divide(first, step):
             found = 0
-            for d in range(first, 56_000_002, step):
+            for d in range(first, 56_000_002 * WORK_SCALE, step):
                 found += 2971215073 % d == 0
             return found
         if FORKED == "short-lived":  # children too brief to be seen, reaped by the kernel
@@ -116,7 +120,7 @@ def expected(problem: CodeProblem, sandbox: Sandbox) -> ExpectedOutputs:
 
 
 def _grade(forked: bool | str, problem: CodeProblem, expected: ExpectedOutputs, sandbox: Sandbox) -> dict:
-    program = f"FORKED = {forked!r}\n{STATEMENT}{NAIVE}"
+    program = f"FORKED = {forked!r}\nWORK_SCALE = {WORK_SCALE}\n{STATEMENT}{NAIVE}"
     return grade_sample(program, problem, expected, sandbox, LOOSE_WALL)
 
 
@@ -136,8 +140,8 @@ def test_nine_cpu_seconds_time_out_however_they_are_spread(problem: CodeProblem,
     first = base.evidence["first_failure"]
     assert first["index"] == 0 and first["kind"] == "timeout"
     if forked:  # the harness's clock saw a process that only waited. A cgroup (root) counts
-        # every child; a process tree (an ordinary user) may miss the briefest, so a job seen
-        # forking gets its CPU allowance alone in wall time, which 9 CPU-seconds overrun too
+        # every child; a process tree (an ordinary user) may miss the briefest, so every job
+        # there gets its CPU allowance alone in wall time, which 9 CPU-seconds overrun too
         assert ("the job's CPU time" in first["caught_by"]
                 or (os.geteuid() != 0 and "watchdog" in first["caught_by"])), first
     sandbox.settle()
