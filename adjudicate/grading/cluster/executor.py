@@ -9,7 +9,7 @@ problem refers to that copy. Results come back as plain records and the pipeline
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from adjudicate.grading.cluster.batches import Batch, WorkerPool
 from adjudicate.grading.cluster.connect import ClusterUnreachable, cluster_cpus, connect
@@ -36,6 +36,8 @@ from graders.registry import GRADERS
 
 class VersionMismatch(ClusterUnreachable):
     """The cluster's workers grade with other grader versions than this driver records."""
+
+T = TypeVar("T")
 
 
 class RayExecutor:
@@ -141,7 +143,8 @@ class RayExecutor:
                 "grade_code", by_weight(part), lambda job: (job.key, job.program, job.part),
                 lambda job: self._ship(job.problem, job.expected), failed, config, None)
 
-        yield from base_then_plus(jobs, run, on_progress)
+        # both passes use one shipped copy of each problem
+        yield from self._forgetting_shipped(base_then_plus(jobs, run, on_progress))
 
     def shrink(self, jobs: Sequence[ShrinkJob], config: CodeGradeConfig,
                on_progress: Advance | None = None) -> Iterator[tuple[Any, dict[str, Any]]]:
@@ -150,10 +153,10 @@ class RayExecutor:
         self._prepare_code(config)
         ordered = sorted(jobs, key=lambda job: (-len(job.problem.suite.payload),
                                                 job.problem.task_id))
-        yield from self._per_problem(
+        yield from self._forgetting_shipped(self._per_problem(
             "shrink", ordered, lambda job: (job.key, job.program, job.first_failure),
             lambda job: self._ship(job.problem, None), shrink_task(config).failed, config,
-            on_progress)
+            on_progress))
 
     def probe(self, jobs: Sequence[ProbeJob], config: CodeGradeConfig,
               on_progress: Advance | None = None,
@@ -161,11 +164,11 @@ class RayExecutor:
         """Samples on queued failing inputs, in batches of one problem's samples (the problem
         shipped once), on the workers' sandboxes: the driver's machine runs no sample."""
         self._prepare_code(config)
-        yield from self._per_problem(
+        yield from self._forgetting_shipped(self._per_problem(
             "probe", sorted(jobs, key=lambda job: job.problem.task_id),
             lambda job: (job.key, job.program, job.inputs),
             lambda job: self._ship(job.problem, None), probe_task(config).failed, config,
-            on_progress)
+            on_progress))
 
     def _per_problem(self, method: str, jobs: list[Any], item: Callable[[Any], tuple],
                      ship: Callable[[Any], Any], failed: Callable[[Any, str], Any],
@@ -182,14 +185,19 @@ class RayExecutor:
                 batches[-1].size += 1
                 continue
             batches.append(Batch(method, (ship(job), [item(job)], config), 1, [job]))
+        for batch, results in self._pool.run(
+                batches, lambda batch, why: [failed(job, why) for job in batch.payload]):
+            yield from results
+            if on_progress:
+                on_progress(batch.size)
+
+    def _forgetting_shipped(self, results: Iterator[T]) -> Iterator[T]:
+        """`results`, then the shipped problems forgotten: the object store may drop them once
+        the last batch of a stage is done."""
         try:
-            for batch, results in self._pool.run(
-                    batches, lambda batch, why: [failed(job, why) for job in batch.payload]):
-                yield from results
-                if on_progress:
-                    on_progress(batch.size)
+            yield from results
         finally:
-            self._shipped.clear()  # the object store may drop them once the last batch is done
+            self._shipped.clear()
 
     def _prepare_code(self, config: CodeGradeConfig) -> None:
         """Every worker starts its sandbox once; any node refusing isolation stops the run."""
