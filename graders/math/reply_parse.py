@@ -89,9 +89,7 @@ def _literals(items: list, ignore_case: bool) -> set[Literal]:
             found.add(("".join(run), ignore_case))
             run = []
         if op is SUBPATTERN:
-            _, add_flags, del_flags, sub = arg
-            inner = (ignore_case or bool(add_flags & re.IGNORECASE)) and not (
-                del_flags & re.IGNORECASE)
+            inner, sub = _group(arg, ignore_case)
             found |= _literals(list(sub), inner)
         elif op is BRANCH:
             branches = [_literals(list(branch), ignore_case) for branch in arg[1]]
@@ -101,6 +99,13 @@ def _literals(items: list, ignore_case: bool) -> set[Literal]:
     if run:
         found.add(("".join(run), ignore_case))
     return found
+
+
+def _group(arg: tuple, ignore_case: bool) -> tuple[bool, list]:
+    """A group's items, and whether case is ignored inside it (its own flags on the outer)."""
+    _, add_flags, del_flags, sub = arg
+    inner = (ignore_case or bool(add_flags & re.IGNORECASE)) and not del_flags & re.IGNORECASE
+    return inner, sub
 
 
 def required_choices(pattern: re.Pattern[str]) -> Choices:
@@ -117,9 +122,7 @@ def _choices(items: list, ignore_case: bool) -> set[frozenset[Literal]]:
     found: set[frozenset[Literal]] = set()
     for op, arg in items:
         if op is SUBPATTERN:
-            _, add_flags, del_flags, sub = arg
-            inner = (ignore_case or bool(add_flags & re.IGNORECASE)) and not (
-                del_flags & re.IGNORECASE)
+            inner, sub = _group(arg, ignore_case)
             found |= _choices(list(sub), inner)
         elif op is BRANCH:
             branches = [_literals(list(branch), ignore_case) for branch in arg[1]]
