@@ -56,7 +56,8 @@ def _enter_stage(what: str) -> None:
 
 
 def install() -> None:
-    """Wrap the stage callbacks, the slots, grade_sample, complete_failure and Sandbox.run."""
+    """Wrap the stage callbacks, the slots, the grading of one job (`grade_part`, or
+    `grade_sample` in older checkouts), complete_failure and Sandbox.run."""
     from adjudicate.cli import grade_cmd
     from graders.code import engine, grade, sandbox, slot
 
@@ -83,7 +84,8 @@ def install() -> None:
             _switch(None)
     slot.SandboxSlot.run = run  # type: ignore[method-assign]
 
-    grade_sample = engine.grade_sample
+    job_grader = "grade_part" if hasattr(engine, "grade_part") else "grade_sample"
+    grade_sample = getattr(engine, job_grader)
 
     def graded(program, problem, *args, **kwargs):  # type: ignore[no-untyped-def]
         _local.base_count = len(problem.base)
@@ -92,7 +94,7 @@ def install() -> None:
             return grade_sample(program, problem, *args, **kwargs)
         finally:
             _local.base_count = None
-    engine.grade_sample = graded
+    setattr(engine, job_grader, graded)
 
     complete = grade.complete_failure
 

@@ -5,6 +5,11 @@ Everything on the pipe is the sample's claim. Lines are capped in size before th
 `results.py`, and must come in order; the host's own deadlines (`watch.py`) and the job's CPU
 time, all its processes (`cpu_watch.py`), decide timeouts the sample cannot report away. A
 large output's marshal bytes go to the job's store (`large_outputs.py`) unread.
+
+A job given a CPU-time slice is ended once its process tree has used that much CPU time and
+at least one input's result has come back: a decision on the clock alone, never on an output
+(none is judged while the job runs). The caller then judges what came back and, if nothing
+failed, runs the remaining inputs in a job of their own (`set_phases.py`).
 """
 
 from __future__ import annotations
@@ -25,10 +30,12 @@ class ResultChannel:
     """Reads one job's results until the caller has seen enough or the job ends."""
 
     def __init__(self, pipe: int, watch: Watch, max_line: int, max_captured: int,
-                 cpu: CpuWatch | None = None, large: LargeOutputs | None = None) -> None:
+                 cpu: CpuWatch | None = None, large: LargeOutputs | None = None,
+                 slice_s: float | None = None) -> None:
         self.pipe, self.watch = pipe, watch
         self.max_line, self.max_captured = max_line, max_captured
         self.cpu, self.large = cpu, large
+        self.slice_s = slice_s
 
     def follow(self, on_result: Callable[[dict[str, Any]], bool],
                wait_done: Callable[[], dict[str, Any]],
@@ -51,6 +58,9 @@ class ResultChannel:
                     break
                 if cpu is not None and self.cpu_over(result):
                     kill("cpu time")
+                    break
+                if self.slice_spent(result):
+                    kill("slice")
                     break
                 continue
             chunk = os.read(pipe, 1 << 20)
@@ -88,6 +98,9 @@ class ResultChannel:
             if cpu is not None and self.cpu_over(result):
                 kill("cpu time")
                 break
+            if self.slice_spent(result):
+                kill("slice")
+                break
         result.elapsed_s = time.monotonic() - began
         return result
 
@@ -98,6 +111,16 @@ class ResultChannel:
         if over:
             result.cpu_clock = self.cpu.name
         return over
+
+    def slice_spent(self, result: RunResult) -> bool:
+        """True (and `result.sliced`) once the job has used its slice of CPU time, as last
+        read by the CPU watch, with an input done and inputs left to run."""
+        if self.slice_s is None or self.cpu is None or self.cpu.seconds < self.slice_s:
+            return False
+        if not self.watch.start < result.next_index < self.watch.stop:
+            return False
+        result.sliced = True
+        return True
 
     def handle(self, line: bytes, result: RunResult,
                on_result: Callable[[dict[str, Any]], bool]) -> str | None:

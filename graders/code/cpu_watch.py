@@ -34,6 +34,7 @@ class CpuWatch:
         self.mark = 0.0  # clock value at which the current item's charge began
         self.credit = 0.0  # allowances of items that ended since the clock was last read
         self.over: int | None = None  # the item that ran over (-1: loading)
+        self.seconds = 0.0  # the clock's last reading: the job's CPU time so far
 
     @property
     def sees_every_process(self) -> bool:
@@ -58,6 +59,7 @@ class CpuWatch:
         now = self.read()
         if now is None:
             return False
+        self.seconds = now
         charge = now - self.mark
         if self.credit:
             # the items that ended meanwhile may have used their whole allowances; the rest

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import queue
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Iterable, Iterator, Mapping, TypeVar
 
 from graders.code.evidence import build_verdicts
 from graders.code.evidence_stage import ShrinkJob, shrink_recorded, unsearched
 from graders.code.expected import ExpectedOutputs, compute_expected
-from graders.code.grade import ALL, CodeGradeConfig, grade_sample
+from graders.code.grade import ALL, CodeGradeConfig, grade_part
 from graders.code.large_expected import LargeExpected
 from graders.code.minimal import DEFAULT_SHRINK
 from graders.code.probes import ProbeAnswer, ProbeInput, probe_sample
@@ -44,12 +44,16 @@ class CodeJob:
     problem: CodeProblem
     expected: ExpectedOutputs
     part: str = ALL  # which inputs: all, base or plus (`set_phases.py`)
+    start: int | None = None  # go on from this input (earlier jobs ran those before it)
+    spent_ms: float = 0.0  # the earlier jobs' time, added to the verdicts' elapsed time
 
 
 @dataclass(frozen=True)
 class CodeResult:
     key: Any
     verdicts: dict[str, Verdict]
+    resume_at: int | None = None  # no verdict yet: the job was sliced, go on from this input
+    spent_ms: float = 0.0  # this job's and the earlier jobs' time, when resuming
 
 
 def _parallel(items: list[Item], jobs: int, config: CodeGradeConfig,
@@ -134,9 +138,13 @@ def grading_task(config: CodeGradeConfig) -> SlotTask[CodeJob, CodeResult]:
         return oracles[id(problem)]
 
     def work(sandbox: Sandbox, job: CodeJob) -> CodeResult:
-        return CodeResult(job.key, grade_sample(job.program, job.problem, job.expected,
-                                                sandbox, config, oracle(job.problem), large(job),
-                                                part=job.part))
+        graded = grade_part(job.program, job.problem, job.expected, sandbox, config,
+                            oracle(job.problem), large(job), part=job.part, start=job.start,
+                            slice_s=config.slice_cpu_s)
+        if graded.resume_at is not None:
+            return CodeResult(job.key, {}, graded.resume_at, job.spent_ms + graded.elapsed_ms)
+        return CodeResult(job.key, {name: replace(v, elapsed_ms=v.elapsed_ms + job.spent_ms)
+                                    for name, v in graded.verdicts.items()})
 
     def failed(job: CodeJob, error: str) -> CodeResult:
         return CodeResult(job.key, _error_verdicts(job.problem, error))

@@ -8,6 +8,12 @@ running learns nothing about its answers. The job stops early only on what the p
 knows itself (an exception, its own time limit, an output too large) or when a clock says it
 ran out of time. The first failing input is then the first, in order, that failed. Grading
 runs every sample's base set before any plus set (`set_phases.py`).
+
+A job may also end on a CPU-time slice (`CodeGradeConfig.slice_cpu_s`), a clock that knows
+nothing of the outputs: what came back is judged, and a sample with no failure yet goes on
+from the next input in a job of its own, after every sample of the batch has ended its
+current job. So a wrong sample that is slow on every input stops about a slice after its
+first failure instead of running its whole set.
 """
 
 from __future__ import annotations
@@ -47,6 +53,18 @@ class CodeGradeConfig:
     strict_numbers: bool = False  # True: 0 is not 0.0 is not False (EvalPlus says they are)
     shrink: ShrinkLimits | None = None  # shrink each first failing input within these limits
     probe: ProbeLimits = DEFAULT_PROBE  # the other samples on queued failing inputs, per problem
+    # a grading job ends after this much CPU time (once an input is done); the rest of its
+    # inputs run in a later job if nothing failed. None: one job per set
+    slice_cpu_s: float | None = 1.0
+
+
+@dataclass(frozen=True)
+class GradedPart:
+    """What one grading job decided: verdicts, or (sliced, nothing failed) where to go on."""
+
+    verdicts: dict[str, Verdict]
+    resume_at: int | None = None  # the next input to run, in a job of its own
+    elapsed_ms: float = 0.0
 
 
 def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
@@ -62,29 +80,43 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
     fetched only if its outputs need them. `part` BASE runs the base inputs alone: a sample
     that passes them gets only its "base" verdict (PLUS then runs the plus inputs, in a
     job of their own, and gives both verdicts)."""
+    return grade_part(program, problem, expected, sandbox, config, oracle, large, trusted,
+                      part).verdicts
+
+
+def grade_part(program: str, problem: CodeProblem, expected: ExpectedOutputs,
+               sandbox: Sandbox | None = None, config: CodeGradeConfig | None = None,
+               oracle: ReferenceOracle | None = None, large: LargeExpected | None = None,
+               trusted: bool = False, part: str = ALL, start: int | None = None,
+               slice_s: float | None = None) -> GradedPart:
+    """One job of `grade_sample`: the inputs of `part` from `start` (those before it passed in
+    earlier jobs); with `slice_s`, the job may end on that much CPU time, and if nothing
+    failed the result says where to resume instead of giving verdicts."""
     config = config or CodeGradeConfig()
     if sandbox is None:
         with Sandbox(config.sandbox) as own:
-            return grade_sample(program, problem, expected, own, config, oracle, large, trusted,
-                                part)
+            return grade_part(program, problem, expected, own, config, oracle, large, trusted,
+                              part, start, slice_s)
     began = time.monotonic()
     count, base_count = len(problem.tests), len(problem.base)
     if expected.task_id != problem.task_id or len(expected.outputs) != count:
-        return build_verdicts(None, 0, 0, base_count, count, 0.0,
-                              error=f"expected outputs do not belong to {problem.task_id}")
+        return GradedPart(build_verdicts(
+            None, 0, 0, base_count, count, 0.0,
+            error=f"expected outputs do not belong to {problem.task_id}"))
     if expected.missing:  # never a pass by default: there is nothing to compare with
         index, why = next(iter(expected.missing.items()))
-        return build_verdicts(None, 0, 0, base_count, count, 0.0,
-                              error=f"no expected output for input {index}: {why}")
+        return GradedPart(build_verdicts(None, 0, 0, base_count, count, 0.0,
+                                         error=f"no expected output for input {index}: {why}"))
     limits = expected.time_limits(config.time_limits)
     budgets = segments(problem, limits, config.time_limits)
     first, last = {ALL: (0, count), BASE: (0, base_count), PLUS: (base_count, count)}[part]
+    first = max(first, start or 0)
     own_large = large is None
     large = large or LargeExpected(problem, expected)
     state = Judge(problem, expected, limits, config.strict_numbers, large)
-    if part == PLUS:  # the base inputs passed in a job of their own
-        state.passed, state.skipped = base_count, state.skipped_in(0, base_count)
-    error = None
+    if first:  # the inputs before it passed in jobs of their own
+        state.passed, state.skipped = first, state.skipped_in(0, first)
+    error, resume_at = None, None
     try:
         if trusted:
             large.fetch_when_needed(sandbox)
@@ -98,11 +130,15 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
 
         result = sandbox.run(program, problem.entry_point, problem.suite, first, last,
                              limits[first:last], _from(budgets, first), store,
-                             keep_large=True, plain_digests=problem.plain_equality)
+                             keep_large=True, plain_digests=problem.plain_equality,
+                             slice_s=slice_s)
         state.sent = result.large
         try:  # only now, with the job over, is any output judged
             state.judge_all(messages, first)
-            error = _settle(state, result, last)
+            if result.sliced and state.failure is None:
+                resume_at = result.next_index
+            else:
+                error = _settle(state, result, last)
             if error is None and state.failure is not None:
                 complete_failure(state.failure, sandbox, program, problem, state.tests,
                                  config.shrink, oracle, config.strict_numbers)
@@ -116,13 +152,16 @@ def grade_sample(program: str, problem: CodeProblem, expected: ExpectedOutputs,
         if own_large:
             large.close()
     elapsed_ms = (time.monotonic() - began) * 1000
+    if resume_at is not None and error is None:
+        return GradedPart({}, resume_at, elapsed_ms)
     verdicts = build_verdicts(state.failure, state.passed, state.skipped, base_count, count,
                               elapsed_ms, error)
     if part == BASE and error is None and state.failure is None and base_count < count:
         verdicts = {BASE_GRADER: verdicts[BASE_GRADER]}  # plus: in a job of its own
     where = sandbox.evidence
-    return {name: Verdict(v.grader, v.version, v.outcome, {**v.evidence, "sandbox": where},
-                          v.elapsed_ms) for name, v in verdicts.items()}
+    return GradedPart({name: Verdict(v.grader, v.version, v.outcome,
+                                     {**v.evidence, "sandbox": where}, v.elapsed_ms)
+                       for name, v in verdicts.items()}, elapsed_ms=elapsed_ms)
 
 
 def _from(budgets: list[Segment], start: int) -> list[Segment]:

@@ -260,14 +260,17 @@ class Sandbox:
     def run(self, program: str, entry_point: str, suite: TestSuite, start: int, stop: int,
             time_limits: list[float], segments: list[Segment],
             on_result: Callable[[dict[str, Any]], bool], digests: bool = True,
-            keep_large: bool = False, plain_digests: bool = False) -> RunResult:
+            keep_large: bool = False, plain_digests: bool = False,
+            slice_s: float | None = None) -> RunResult:
         """Run tests[start:stop] of `suite` on `program`; `on_result` returns True to stop.
 
         `on_result` must not decide on whether an output is right (the job would tell the
         program); grading stores results and judges them after the job. With `digests`, large
         outputs come back as {"d": [sha256, size]} instead of "v", and with `keep_large` their
         marshal bytes are kept too (`result.large`: the caller closes it); with `plain_digests`
-        (every output judged by plain equality) plain data's digests need no bytes."""
+        (every output judged by plain equality) plain data's digests need no bytes. With
+        `slice_s`, the job ends once it has used that much CPU time and finished an input
+        (`result.sliced`; the caller runs the rest in a new job)."""
         if self._control is None:
             raise SandboxError("the sandbox is not started")
         limits = self.config.limits
@@ -314,7 +317,8 @@ class Sandbox:
                                 limits.max_captured_chars,
                                 job_cpu_watch(limits, time_limits, cgroups,
                                               lambda: self._sample_pid(job_number)),
-                                LargeOutputs() if keep_large and digests else None)
+                                LargeOutputs() if keep_large and digests else None,
+                                slice_s)
         try:
             result = channel.follow(on_result, lambda: self._wait_done(job_number),
                                     lambda reason: self._kill(job_number, reason))

@@ -80,6 +80,7 @@ class RunResult:
     elapsed_s: float = 0.0
     job: int = 0
     cpu_clock: str | None = None  # the job's CPU time ran over at `next_index`: read from this
+    sliced: bool = False  # ended after its slice of CPU time: inputs from `next_index` not run
     large: LargeOutputs | None = None  # the marshal bytes of large outputs, when kept
 
 

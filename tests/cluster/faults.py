@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from graders.verdict import Extraction, Verdict
+    from graders.code.grade import GradedPart
+    from graders.verdict import Extraction
 
 ONCE = re.compile(r"DIE-ONCE:(\S+)")
 ALWAYS = "DIE-ALWAYS"
@@ -72,7 +73,7 @@ def install() -> None:
     from graders.code import engine as code_engine
     from graders.math import engine as math_engine
 
-    extract, grade_sample = math_engine._extract, code_engine.grade_sample
+    extract, grade_part = math_engine._extract, code_engine.grade_part
     code_engine.compute_expected = logged("expected", code_engine.compute_expected)
     code_engine.selfcheck_problem = logged("selfcheck", code_engine.selfcheck_problem)
     # probe_sample(sandbox, program, problem, inputs, strict numbers)
@@ -84,12 +85,12 @@ def install() -> None:
         die_if_marked(reply)
         return extract(reply)
 
-    def marked_grade_sample(program: str, *args: Any, **kwargs: Any) -> dict[str, Verdict]:
+    def marked_grade_part(program: str, *args: Any, **kwargs: Any) -> GradedPart:
         die_if_marked(program)
-        return grade_sample(program, *args, **kwargs)
+        return grade_part(program, *args, **kwargs)
 
     math_engine._extract = marked_extract
-    code_engine.grade_sample = marked_grade_sample
+    code_engine.grade_part = marked_grade_part
 
 
 def refuse_namespaces() -> None:

@@ -1,6 +1,5 @@
-"""The hostile, attack, refusal, leftover, oracle, forked-CPU, job-cgroup, seccomp, job-budget
-and job-trace tests pass again
-under an unprivileged uid.
+"""The hostile, attack, refusal, leftover, oracle, forked-CPU, job-cgroup, seccomp, job-budget,
+job-trace and slice tests pass again under an unprivileged uid.
 
 Most people grade as an ordinary user, where the sandbox has no uid of its own to give samples
 and relies on user namespaces and its minimal root alone. As root this test drops a pytest
@@ -33,7 +32,7 @@ THROWAWAY_UID = 62000 + os.getpid() % 3000
 MODULES = ("test_code_hostile.py", "test_code_attacks.py", "test_code_refusal.py",
            "test_code_leftovers.py", "test_code_oracle.py", "test_code_forked_cpu.py",
            "test_code_job_cgroups.py", "test_code_seccomp.py", "test_code_job_budget.py",
-           "test_code_job_traces.py")
+           "test_code_job_traces.py", "test_code_slice.py")
 
 
 @pytest.fixture

@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 
     from sqlite_utils import Database
 
-    from graders.verdict import Extraction, Verdict
+    from graders.code.grade import GradedPart
+    from graders.verdict import Extraction
 
 
 PROMPT = 'def add(a: int, b: int) -> int:\n    """Return a + b."""\n'
@@ -152,14 +153,14 @@ def test_a_grader_error_on_one_reply_is_that_replys_verdict(small_db: Database,
 
         monkeypatch.setattr(code_pipeline, "extract_program", extract)
     else:
-        real_grade = engine.grade_sample
+        real_grade = engine.grade_part
 
-        def grade(program: str, *args: Any, **kwargs: Any) -> dict[str, Verdict]:
+        def grade(program: str, *args: Any, **kwargs: Any) -> GradedPart:
             if target in program:
                 raise RuntimeError("grader bug")
             return real_grade(program, *args, **kwargs)
 
-        monkeypatch.setattr(engine, "grade_sample", grade)
+        monkeypatch.setattr(engine, "grade_part", grade)
     summary = grade_code_replies(small_db, jobs=1)
     assert summary.graded == 2
     rows = small_db.execute(

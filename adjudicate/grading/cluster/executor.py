@@ -140,7 +140,8 @@ class RayExecutor:
         def run(part: list[CodeJob]) -> Iterator[CodeResult]:
             # one problem's jobs are adjacent, heaviest problems first
             return self._per_problem(
-                "grade_code", by_weight(part), lambda job: (job.key, job.program, job.part),
+                "grade_code", by_weight(part),
+                lambda job: (job.key, job.program, job.part, job.start, job.spent_ms),
                 lambda job: self._ship(job.problem, job.expected), failed, config, None)
 
         # both passes use one shipped copy of each problem

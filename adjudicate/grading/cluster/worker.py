@@ -143,7 +143,7 @@ class GradingWorker:
                    programs: list[tuple[Any, ...]], config: CodeGradeConfig,
                    ) -> list[CodeResult]:
         """Programs of one problem (shipped once through the object store), each with the
-        inputs to run (all, base or plus) -> verdicts."""
+        inputs to run (all, base or plus, and where to go on from) -> verdicts."""
         problem, expected = shipped
         jobs = [CodeJob(key, program, problem, expected, *part) for key, program, *part in programs]
         return self._run(grading_task(self._ready(config)), jobs)
