@@ -108,7 +108,7 @@ def test_a_failure_inside_a_slice_is_final_and_a_pass_goes_on(
     assert right.verdicts["plus"].evidence["passed"] == 12
 
 
-def _outcomes(results: list[Any]) -> dict[str, tuple[str, str, Any]]:
+def _outcomes(results: list[Any]) -> dict[str, tuple[tuple[str, Any, Any], ...]]:
     return {result.key: tuple((v.outcome, (v.evidence.get("first_failure") or {}).get("index"),
                                v.evidence["passed"])
                               for _, v in sorted(result.verdicts.items()))
