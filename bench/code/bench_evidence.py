@@ -30,8 +30,8 @@ from db.problems import get_problem
 from graders.code import Sandbox
 from graders.code.evidence import clip
 from graders.code.input_runs import run_inputs
-from graders.code.inside.tagged import decode
 from graders.code.problem import read_jsonl
+from graders.code.sandbox.inside.tagged import decode
 
 DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 

@@ -59,7 +59,11 @@ def install() -> None:
     """Wrap the stage callbacks, the slots, the grading of one job (`grade_part`, or
     `grade_sample` in older checkouts), complete_failure and Sandbox.run."""
     from adjudicate.cli import grade_cmd
-    from graders.code import engine, grade, sandbox, slot
+    from graders.code import engine, grade, sandbox
+    try:  # the sandbox's host side in its own folder (graders/code/sandbox/), or flat in older checkouts
+        from graders.code.sandbox import slot
+    except ImportError:
+        from graders.code import slot  # type: ignore[no-redef]
 
     original_progress = grade_cmd.staged_progress
 

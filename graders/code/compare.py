@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from graders.code.inside.tagged import Opaque
+from graders.code.sandbox.inside.tagged import Opaque
 
 DEFAULT_FLOAT_ATOL = 1e-6
 FLOAT_RTOL = 1e-7

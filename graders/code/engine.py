@@ -3,8 +3,8 @@
 The store's `grade` and `selfcheck` commands call these. Items are grouped by problem so each
 fork server keeps that problem's inputs loaded, heaviest problems first; results come back in
 completion order, keyed by the caller's own key, each only once its sample's processes are gone.
-A fork server that dies is restarted and its item retried once (`slot.py`). Where the kernel refuses the
-sandbox's isolation, `IsolationUnavailable` stops everything: no item gets a verdict.
+A fork server that dies is restarted and its item retried once (`sandbox/slot.py`). Where the kernel
+refuses the sandbox's isolation, `IsolationUnavailable` stops everything: no item gets a verdict.
 """
 
 from __future__ import annotations
@@ -24,9 +24,9 @@ from graders.code.probes import ProbeAnswer, ProbeInput, probe_sample
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import IsolationUnavailable, Sandbox
+from graders.code.sandbox.slot import SandboxSlot, SlotTask
 from graders.code.selfcheck import SelfCheckResult, selfcheck_problem
 from graders.code.set_phases import base_then_plus
-from graders.code.slot import SandboxSlot, SlotTask
 from graders.progress import Advance
 from graders.verdict import Verdict
 

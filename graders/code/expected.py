@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.code.inside.tagged import Digest, decode, encode
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox, SandboxConfig, Segment
+from graders.code.sandbox.inside.tagged import Digest, decode, encode
 
 # 2: seconds are CPU time; Counter/OrderedDict/defaultdict stored as dicts
 # 3: HumanEval check() statements that are code became host-judged data cases

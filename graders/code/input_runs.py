@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from graders.code.inside.tagged import encode
 from graders.code.sandbox import Sandbox, Segment, TestSuite
+from graders.code.sandbox.inside.tagged import encode
 
 # an input that ended its job: the host's reason, shaped like the harness's own messages
 KILLED = "killed"

@@ -17,11 +17,11 @@ from graders.code.cases import NO_VALUE
 from graders.code.compare import coerce, judge
 from graders.code.evidence import Failure, call_text, clip
 from graders.code.expected import ExpectedOutputs
-from graders.code.inside.tagged import PLAIN_MARSHAL, Digest, is_plain
 from graders.code.large_expected import LargeExpected
-from graders.code.large_outputs import LargeOutputs, NotKept
 from graders.code.problem import CodeProblem
-from graders.code.results import MalformedLine
+from graders.code.sandbox.inside.tagged import PLAIN_MARSHAL, Digest, is_plain
+from graders.code.sandbox.large_outputs import LargeOutputs, NotKept
+from graders.code.sandbox.results import MalformedLine
 
 _MEASURED = ("elapsed_s", "cpu_s", "stdout")  # what only the harness measures
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from graders.code.expected import REFERENCE_TIME_LIMIT_S, ExpectedOutputs
 from graders.code.input_runs import suite_of
-from graders.code.inside.tagged import Digest
-from graders.code.large_outputs import LargeOutputs, NotKept
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox, Segment
+from graders.code.sandbox.inside.tagged import Digest
+from graders.code.sandbox.large_outputs import LargeOutputs, NotKept
 
 _CACHED_VALUES = 2  # decoded values kept (one problem's samples fail on the same input)
 

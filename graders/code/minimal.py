@@ -19,11 +19,11 @@ from typing import Any
 from graders.code.cases import TestCase
 from graders.code.evidence import call_text, clip
 from graders.code.input_runs import is_timeout, run_inputs
-from graders.code.inside.tagged import encode
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceAnswer, ReferenceOracle
 from graders.code.sample_outcome import Outcome, judge_message, reference_passes
 from graders.code.sandbox import Sandbox
+from graders.code.sandbox.inside.tagged import encode
 from graders.code.shrink_values import candidates, input_key, input_text
 
 SHRINKABLE = {"wrong_output", "exception", "timeout", "crash", "output_too_large"}

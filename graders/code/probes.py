@@ -19,11 +19,11 @@ from graders.code.cases import NO_VALUE, TestCase
 from graders.code.evidence import clip
 from graders.code.expected import ExpectedOutputs, TimeLimits
 from graders.code.input_runs import run_inputs
-from graders.code.inside.tagged import Digest, decode
 from graders.code.probe_budget import DEFAULT_PROBE, NOT_RUN, Allowance
 from graders.code.problem import CodeProblem
 from graders.code.sample_outcome import PASS, judge_message
 from graders.code.sandbox import Sandbox
+from graders.code.sandbox.inside.tagged import Digest, decode
 from graders.code.shrink_values import input_key
 from graders.evidence import ProbeBudgetStop
 

@@ -19,8 +19,8 @@ from typing import Any, Iterator
 from graders.code import mbpp_inputs
 from graders.code.cases import TestCase
 from graders.code.check_split import split_check
-from graders.code.inside.tagged import encode
 from graders.code.sandbox import TestSuite
+from graders.code.sandbox.inside.tagged import encode
 
 EVALPLUS_FIELDS = ("test", "base_input", "plus_input", "atol", "contract", "assertion")
 

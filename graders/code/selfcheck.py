@@ -17,10 +17,10 @@ from typing import Any
 from graders.code.evidence import build_verdicts
 from graders.code.expected import ExpectedOutputs
 from graders.code.grade import CodeGradeConfig, grade_sample
-from graders.code.inside.tagged import Digest, decode, encode
 from graders.code.judge import Judge
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox
+from graders.code.sandbox.inside.tagged import Digest, decode, encode
 from graders.registry import GRADERS
 from graders.verdict import ACCEPT, Verdict
 

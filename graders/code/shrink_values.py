@@ -14,7 +14,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from graders.code.inside.tagged import encode
+from graders.code.sandbox.inside.tagged import encode
 
 # neighbours offered per value and per step: enough for a halving search, bounded for long inputs
 ELEMENT_POSITIONS = 12

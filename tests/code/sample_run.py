@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from graders.code import Sandbox
-from graders.code.inside.tagged import decode
-from graders.code.sandbox_records import RunResult, Segment, TestSuite
+from graders.code.sandbox.inside.tagged import decode
+from graders.code.sandbox.records import RunResult, Segment, TestSuite
 
 
 @dataclass

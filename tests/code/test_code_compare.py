@@ -7,7 +7,7 @@ import math
 import pytest
 
 from graders.code.compare import coerce, judge, plain_equal
-from graders.code.inside.tagged import Opaque
+from graders.code.sandbox.inside.tagged import Opaque
 
 
 @pytest.mark.parametrize("actual, expected, atol, equal", [

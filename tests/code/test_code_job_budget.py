@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from graders.code import Sandbox, SandboxConfig, grade_sample
-from graders.code.sandbox_records import SandboxLimits
+from graders.code.sandbox.records import SandboxLimits
 from graders.verdict import REJECT
 from tests.code.hostile import FAST, STATEMENT, assert_host_untouched
 from tests.code.sample_run import run_once

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from graders.code.leftovers import reap_leftovers
+from graders.code.sandbox.leftovers import reap_leftovers
 from tests.code.hostile import live_descendants, processes_of
 
 ROOT = Path(__file__).resolve().parents[2]

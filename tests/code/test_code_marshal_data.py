@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from graders.code.inside.tagged import Opaque
-from graders.code.marshal_data import read_marshal
-from graders.code.results import MalformedLine
+from graders.code.sandbox.inside.tagged import Opaque
+from graders.code.sandbox.marshal_data import read_marshal
+from graders.code.sandbox.results import MalformedLine
 
 SHARED = [1, "two"]
 PLAIN = [

@@ -9,7 +9,7 @@ import math
 import pytest
 
 from graders.code.compare import plain_equal
-from graders.code.inside.tagged import Opaque, TooLarge, decode, encode, loads
+from graders.code.sandbox.inside.tagged import Opaque, TooLarge, decode, encode, loads
 
 
 @pytest.mark.parametrize("value", [

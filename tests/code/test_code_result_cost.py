@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from graders.code.results import COST_FLOOR, MalformedLine, parse_line
+from graders.code.sandbox.results import COST_FLOOR, MalformedLine, parse_line
 
 ROOT = Path(__file__).resolve().parents[2]
 LINE_BYTES = (32 << 20) + (512 << 10)  # just under the pipe's cap (output cap + 1 MiB slack)

@@ -12,7 +12,7 @@ import struct
 
 import pytest
 
-from graders.code.inside import seccomp
+from graders.code.sandbox.inside import seccomp
 
 CODE = {machine: [struct.unpack("=HBBI", seccomp.packed(machine)[i:i + 8])
                    for i in range(0, len(seccomp.packed(machine)), 8)]

@@ -19,8 +19,8 @@ import pytest
 
 from graders.code import CodeGradeConfig, CodeJob, CodeProblem, expected_many, grade_code_many
 from graders.code.grade import grade_part
-from graders.code.sandbox_records import Segment
-from graders.code.sandbox_records import TestSuite as Inputs
+from graders.code.sandbox.records import Segment
+from graders.code.sandbox.records import TestSuite as Inputs
 
 if TYPE_CHECKING:
     from graders.code import Sandbox

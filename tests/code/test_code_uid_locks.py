@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from graders.code.uids import NoFreeUid, claim_uid
+from graders.code.sandbox.uids import NoFreeUid, claim_uid
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -28,8 +28,8 @@ from graders.code.engine import (
 from graders.code.evidence_stage import ShrinkJob
 from graders.code.probes import ProbeAnswer, ProbeInput
 from graders.code.sandbox import IsolationUnavailable
+from graders.code.sandbox.slot import SandboxSlot, SlotTask
 from graders.code.selfcheck import SelfCheckResult
-from graders.code.slot import SandboxSlot, SlotTask
 from graders.registry import GRADERS
 from graders.verdict import Extraction, Verdict
 

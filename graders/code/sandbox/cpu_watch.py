@@ -15,8 +15,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 
-from graders.code.job_cgroups import JobCgroups
-from graders.code.sandbox_records import SandboxLimits
+from graders.code.sandbox.job_cgroups import JobCgroups
+from graders.code.sandbox.records import SandboxLimits
 
 POLL_S = 0.05  # how often a job that reports nothing has its CPU time read
 _TICKS = os.sysconf("SC_CLK_TCK")

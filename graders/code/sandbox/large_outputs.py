@@ -16,9 +16,9 @@ import hashlib
 import tempfile
 from typing import Any
 
-from graders.code.inside.tagged import Digest
-from graders.code.marshal_data import read_marshal
-from graders.code.results import MalformedLine
+from graders.code.sandbox.inside.tagged import Digest
+from graders.code.sandbox.marshal_data import read_marshal
+from graders.code.sandbox.results import MalformedLine
 
 IN_MEMORY = 8 << 20  # bytes kept in memory before the store moves to a temporary file
 BUDGET = 512 << 20  # base64 bytes one job may leave here; beyond, the rest are not kept

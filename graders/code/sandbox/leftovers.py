@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from graders.code.cgroups import job_directories, slot_parents
+from graders.code.sandbox.cgroups import job_directories, slot_parents
 
 CGROUP_NAME = re.compile(r"adjudicate-(\d+)-\d+-\w+")
 DIRECTORY_NAME = re.compile(r"adjudicate-(?:sandbox|work)-(\d+)-\w+")

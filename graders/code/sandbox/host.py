@@ -25,22 +25,22 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any, Callable
 
-from graders.code.cgroups import SlotCgroups, create_slot
-from graders.code.channel import ResultChannel
-from graders.code.cpu_watch import job_cpu_watch
-from graders.code.job_cgroups import JobCgroupsOfSandbox
-from graders.code.large_outputs import LargeOutputs
-from graders.code.leftovers import reap_leftovers
-from graders.code.packages import package_paths, package_versions
-from graders.code.sandbox_records import (
+from graders.code.sandbox.cgroups import SlotCgroups, create_slot
+from graders.code.sandbox.channel import ResultChannel
+from graders.code.sandbox.cpu_watch import job_cpu_watch
+from graders.code.sandbox.job_cgroups import JobCgroupsOfSandbox
+from graders.code.sandbox.large_outputs import LargeOutputs
+from graders.code.sandbox.leftovers import reap_leftovers
+from graders.code.sandbox.packages import package_paths, package_versions
+from graders.code.sandbox.records import (
     RunResult,
     SandboxConfig,
     SandboxLimits,
     Segment,
     TestSuite,
 )
-from graders.code.uids import NoFreeUid, claim_uid
-from graders.code.watch import Watch
+from graders.code.sandbox.uids import NoFreeUid, claim_uid
+from graders.code.sandbox.watch import Watch
 
 log = logging.getLogger(__name__)
 SERVER = Path(__file__).with_name("inside") / "server.py"

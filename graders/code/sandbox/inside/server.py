@@ -1,6 +1,6 @@
 """The sandbox's fork server: one per worker, it forks a fresh confined process for each job.
 
-Started by `graders/code/sandbox.py` as `python -I /dev/fd/N CONTROL_FD` (so its command line,
+Started by `graders/code/sandbox/host.py` as `python -I /dev/fd/N CONTROL_FD` (so its command line,
 which a sample's /proc shows, names no host path) and configured by the first message on the
 control socket. Stdlib only, like every file in this folder. At start it enters its own mount
 and network namespaces (and a user namespace when not root), builds the minimal read-only root

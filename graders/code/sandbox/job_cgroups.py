@@ -16,7 +16,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from graders.code.cgroups import JOB_PREFIX, SlotCgroups, remove_directories
+from graders.code.sandbox.cgroups import JOB_PREFIX, SlotCgroups, remove_directories
 
 # limit files copied from the slot's caps, where the controller offers them
 _LIMITS = {"pids.max": "processes", "memory.limit_in_bytes": "memory", "memory.max": "memory"}

@@ -15,8 +15,8 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from graders.code.inside.tagged import Opaque
-from graders.code.results import COST_FLOOR, COST_RATIO, MalformedLine
+from graders.code.sandbox.inside.tagged import Opaque
+from graders.code.sandbox.results import COST_FLOOR, COST_RATIO, MalformedLine
 
 FLAG_REF = 0x80
 _DOUBLE, _COMPLEX = struct.Struct("<d"), struct.Struct("<dd")

@@ -21,7 +21,7 @@ import math
 import re
 from typing import Any
 
-from graders.code.inside.tagged import PLAIN_MARSHAL, TAG, Digest, Opaque, decode
+from graders.code.sandbox.inside.tagged import PLAIN_MARSHAL, TAG, Digest, Opaque, decode
 
 MAX_TEXT = 2000  # setup errors, output-too-large notes
 MAX_TYPE = 200  # exception type names

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from graders.code.large_outputs import LargeOutputs
+    from graders.code.sandbox.large_outputs import LargeOutputs
 
 
 @dataclass(frozen=True)

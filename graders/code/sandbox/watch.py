@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 
-from graders.code.sandbox_records import SandboxLimits, Segment
+from graders.code.sandbox.records import SandboxLimits, Segment
 
 
 class Watch:

@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Generic, TypeVar
 
-from graders.code.sandbox import IsolationUnavailable, Sandbox, SandboxConfig, SandboxError
+from graders.code.sandbox.host import IsolationUnavailable, Sandbox, SandboxError
+from graders.code.sandbox.records import SandboxConfig
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")

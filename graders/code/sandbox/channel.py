@@ -19,11 +19,11 @@ import select
 import time
 from typing import Any, Callable
 
-from graders.code.cpu_watch import POLL_S, CpuWatch
-from graders.code.large_outputs import LargeOutputs
-from graders.code.results import MalformedLine, parse_line
-from graders.code.sandbox_records import RunResult
-from graders.code.watch import Watch
+from graders.code.sandbox.cpu_watch import POLL_S, CpuWatch
+from graders.code.sandbox.large_outputs import LargeOutputs
+from graders.code.sandbox.records import RunResult
+from graders.code.sandbox.results import MalformedLine, parse_line
+from graders.code.sandbox.watch import Watch
 
 
 class ResultChannel:
