@@ -10,7 +10,7 @@ import ctypes
 import os
 import resource
 import signal
-from typing import Any
+from typing import Any, Mapping, Sequence
 
 CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
@@ -167,13 +167,13 @@ def die_with_parent() -> None:
     _libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
-def join_cgroups(procs_fds: list[int]) -> None:
+def join_cgroups(procs_fds: Sequence[int]) -> None:
     """Move the calling process into pre-made cgroups (pids / memory limits per slot)."""
     for fd in procs_fds:
         os.write(fd, str(os.getpid()).encode())
 
 
-def apply_rlimits(limits: dict[str, Any]) -> None:
+def apply_rlimits(limits: Mapping[str, Any]) -> None:
     """CPU seconds, address space, file size, open files, processes; no core dumps."""
     cpu = int(limits["cpu_s"])
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))

@@ -18,7 +18,10 @@ import os
 import signal
 import sys
 import time
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from .spec import Job
 
 
 class SampleTimeout(BaseException):
@@ -75,24 +78,24 @@ def describe(error: BaseException) -> dict[str, Any]:
             "line": line}
 
 
-def run(job: dict[str, Any], program: str, tests: list[Any], out_fd: int,
+def run(job: Job, program: str, tests: list[Any], out_fd: int,
         encode: Callable[[Any], Any], apply_guard: Callable[[], None]) -> None:
     """Load the program, then call it on tests[start:stop], writing one JSON line per input."""
     write, dumps, perf, cpu = os.write, json.dumps, time.perf_counter, time.process_time
     # limits count CPU time (a loaded machine does not make a sample time out); the host's
     # wall-clock watchdog catches samples that sleep or block instead
     setitimer, real = signal.setitimer, signal.ITIMER_PROF
-    limits: list[float] = job["time_limits"]
-    max_bytes = job["max_output_bytes"]
+    limits = job.time_limits
+    max_bytes = job.max_output_bytes
     # large outputs travel as a digest of their marshal bytes (exact types, no user code),
     # with the bytes themselves when the host asks to keep them (`keep_large`): it compares
     # them after the job only where digests differ, and never asks the program again
-    dump, sha256, digest_over = marshal.dumps, hashlib.sha256, job["digest_over"]
-    keep_large, b64 = job.get("keep_large", 0), base64.b64encode
+    dump, sha256, digest_over = marshal.dumps, hashlib.sha256, job.digest_over
+    keep_large, b64 = job.keep_large, base64.b64encode
     # plain data (strings and lists of them) gets a digest of bytes that depend on the value
     # alone, which settles equality without the bytes, where the host says equality judges
     tagged = sys.modules[encode.__module__]
-    plain_digests, is_plain, plain = job.get("plain_digests"), tagged.is_plain, tagged.PLAIN_MARSHAL
+    plain_digests, is_plain, plain = job.plain_digests, tagged.is_plain, tagged.PLAIN_MARSHAL
 
     def send(message: dict[str, Any]) -> None:
         text = dumps(message, separators=(",", ":"), allow_nan=False)
@@ -108,18 +111,18 @@ def run(job: dict[str, Any], program: str, tests: list[Any], out_fd: int,
         raise SampleTimeout()
 
     signal.signal(signal.SIGPROF, on_alarm)
-    capture = CappedText(job["max_captured_chars"])
+    capture = CappedText(job.max_captured_chars)
     sys.stdout = sys.stderr = capture
     namespace: dict[str, Any] = {"__name__": "__sample__", "__builtins__": builtins}
     apply_guard()
     started = perf()
     try:
-        setitimer(real, job["load_time_limit"])
+        setitimer(real, job.load_time_limit)
         exec(compile(program, "<sample>", "exec"), namespace)
         setitimer(real, 0)
-        function = namespace.get(job["entry_point"])
+        function = namespace.get(job.entry_point)
         if not callable(function):
-            raise NameError(f"the program does not define {job['entry_point']}()")
+            raise NameError(f"the program does not define {job.entry_point}()")
     except SampleTimeout:
         send({"load": "timeout", "t": perf() - started, "o": capture.take()})
         return
@@ -166,8 +169,9 @@ def run(job: dict[str, Any], program: str, tests: list[Any], out_fd: int,
                         message["big"] = describe(error)["message"]
         return message
 
-    for index in range(job["start"], job["stop"]):
-        limit = limits[index - job["start"]]
+    start = job.start
+    for index in range(start, job.stop):
+        limit = limits[index - start]
         try:
             message = call(tests[index], limit)
         except SampleTimeout:  # the alarm fired while an exception was being handled

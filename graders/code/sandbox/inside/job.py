@@ -15,7 +15,10 @@ import json
 import os
 import sys
 import tempfile
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .spec import Job, ServerState
 
 RETRY = "retry: "  # the helper's report when forking the sample failed for now (EAGAIN/ENOMEM)
 WORK_PREFIX = "adjudicate-work-"
@@ -29,19 +32,19 @@ def work_directory(server_pid: int, uid: int | None) -> str:
     return path
 
 
-def helper(kit: Any, state: dict[str, Any], job: dict[str, Any], tests: list[Any],
+def helper(kit: Any, state: ServerState, job: Job, tests: list[Any],
            fds: list[int], report: int, workdir: str | None) -> None:
     """The helper: confine, fork the sample, report its pid, wait, clean up. Never returns."""
     confine = kit.confine
     try:
         confine.die_with_parent()
-        if os.getppid() != state["server_pid"]:
+        if os.getppid() != state.server_pid:
             os._exit(125)
-        confine.join_cgroups(state["cgroup_fds"])
-        for fd in state["cgroup_fds"]:
+        confine.join_cgroups(state.cgroup_fds)
+        for fd in state.cgroup_fds:
             os.close(fd)
-        if state["isolated"]:
-            confine.enter_job_namespaces(state["uid"])
+        if state.isolated:
+            confine.enter_job_namespaces(state.uid)
             confine.die_with_parent()
         else:  # orphans of the sample become ours, so we can kill and reap them
             confine.become_subreaper()
@@ -58,15 +61,15 @@ def helper(kit: Any, state: dict[str, Any], job: dict[str, Any], tests: list[Any
         os.close(report)
         for fd in fds[:2]:  # fds[2], if given, is the note pipe only the helper writes
             os.close(fd)
-        if state["isolated"]:  # the job's memory, counted whole (no cgroup needed)
-            status = kit.budget.wait_within(sample, int(job["limits"]["memory_mb"]) << 20,
+        if state.isolated:  # the job's memory, counted whole (no cgroup needed)
+            status = kit.budget.wait_within(sample, int(job.limits["memory_mb"]) << 20,
                                             fds[2] if len(fds) > 2 else None)
         else:
             _, status = os.waitpid(sample, 0)
-        if state["isolated"]:  # everything in the pid namespace is dead: clear what it left
+        if state.isolated:  # everything in the pid namespace is dead: clear what it left
             kit.reap.clear_ipc()
         else:
-            kit.reap.reap_strays(state["cgroup_paths"], state["uid"], sample)
+            kit.reap.reap_strays(state.cgroup_paths, state.uid, sample)
         code = os.waitstatus_to_exitcode(status)
         os._exit(code if code >= 0 else 128 - code)
     except BaseException as error:  # noqa: B036 - never return into the server loop
@@ -86,16 +89,16 @@ def _read_program(fd: int) -> str:
     return b"".join(chunks).decode("utf-8", "surrogatepass")
 
 
-def _sample(kit: Any, state: dict[str, Any], job: dict[str, Any], tests: list[Any],
+def _sample(kit: Any, state: ServerState, job: Job, tests: list[Any],
             fds: list[int], workdir: str | None) -> None:
     """The sample's own process: confine it, then hand over to the harness. Never returns."""
     confine = kit.confine
     result_fd, program_fd = fds[0], fds[1]
     try:
         os.setsid()
-        if state["isolated"]:
+        if state.isolated:
             confine.die_with_parent()
-            confine.mount_job_filesystems(job["limits"]["tmpfs_mb"])
+            confine.mount_job_filesystems(job.limits["tmpfs_mb"])
             workdir = "/tmp"
         assert workdir is not None
         os.chdir(workdir)
@@ -108,13 +111,13 @@ def _sample(kit: Any, state: dict[str, Any], job: dict[str, Any], tests: list[An
         for fd in fds[2:]:
             os.close(fd)
         confine.new_session_keyring()
-        confine.apply_rlimits(job["limits"])
-        confine.become_unprivileged(None if state["isolated"] else state["uid"])
+        confine.apply_rlimits(job.limits)
+        confine.become_unprivileged(None if state.isolated else state.uid)
         out_fd = confine.isolate_fds(result_fd, 3)
-        if state["isolated"]:
-            sys.path[:] = state["sys_path"]
+        if state.isolated:
+            sys.path[:] = state.sys_path
             sys.path_importer_cache.clear()
-        if state.get("seccomp"):  # last: the steps above need calls the filter refuses
+        if state.seccomp:  # last: the steps above need calls the filter refuses
             kit.seccomp.install()
     except BaseException as error:  # noqa: B036
         os.write(result_fd, (json.dumps({"setup": repr(error)[:2000]}) + "\n").encode())

@@ -14,6 +14,7 @@ import ctypes
 import os
 import signal
 import time
+from typing import Sequence
 
 IPC_RMID = 0
 # /proc/sysvipc file -> how to remove one of its objects by id
@@ -50,7 +51,7 @@ def kill_group(group: int) -> None:
         pass
 
 
-def reap_strays(cgroup_paths: list[str], uid: int | None, sample: int) -> None:
+def reap_strays(cgroup_paths: Sequence[str], uid: int | None, sample: int) -> None:
     """Kill the sample's group, its cgroups' members and all our children; reap them all.
 
     The sweep runs until no child is left, not for a fixed time: on a loaded machine a fork
@@ -96,7 +97,7 @@ def _children() -> list[int]:
     return found
 
 
-def _kill_cgroup_members(procs_files: list[str]) -> None:
+def _kill_cgroup_members(procs_files: Sequence[str]) -> None:
     """SIGKILL every process in the slot's cgroups but ourselves, until none is left."""
     me = os.getpid()
     deadline = time.monotonic() + 5.0

@@ -6,7 +6,8 @@ control socket. Stdlib only, like every file in this folder. At start it enters 
 and network namespaces (and a user namespace when not root), builds the minimal read-only root
 (root.py) and pivots into it, so from then on neither it nor anything it forks can see the
 host's files. It then checks once that a job's own namespaces work and says in its hello
-whether they do. For each job it forks a helper (job.py) that confines the sample's process.
+whether they do. Its state and each job it is sent are parsed once into spec.py's frozen
+records. For each job it forks a helper (job.py) that confines the sample's process.
 A job's program arrives as a file descriptor the sample reads itself: the server never holds
 a program's text, so no later sample forked from it can find a reference solution in its
 memory.
@@ -23,8 +24,12 @@ import signal
 import socket
 import sys
 import time
+from dataclasses import replace
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .spec import Job, ServerState
 
 MAX_MESSAGE = 4 << 20
 PRELOADED = ("math", "re", "collections", "itertools", "functools", "typing", "string", "heapq",
@@ -33,7 +38,7 @@ PRELOADED = ("math", "re", "collections", "itertools", "functools", "typing", "s
 
 
 KIT: Any = SimpleNamespace()  # the sibling modules, loaded by path from the host's folder
-SIBLINGS = ("tagged", "guard", "confine", "root", "harness", "reap", "job", "seccomp",
+SIBLINGS = ("spec", "tagged", "guard", "confine", "root", "harness", "reap", "job", "seccomp",
             "budget")
 
 
@@ -52,14 +57,14 @@ def load_kit(folder: str) -> None:
 class RunningJob:
     """A job whose helper is alive: pidfds to watch and kill it, and its wall-clock deadline."""
 
-    def __init__(self, spec: dict[str, Any], helper: int, sample: int | None,
+    def __init__(self, job: Job, helper: int, sample: int | None,
                  workdir: str | None, isolated: bool, note_fd: int) -> None:
-        self.number, self.helper, self.sample, self.workdir = spec["job"], helper, sample, workdir
+        self.number, self.helper, self.sample, self.workdir = job.number, helper, sample, workdir
         self.note_fd = note_fd  # what the helper says about the job (a budget it passed)
         self.isolated = isolated
         self.helper_fd = os.pidfd_open(helper)
         self.sample_fd = _pidfd(sample)
-        self.deadline = time.monotonic() + spec["wall_s"]
+        self.deadline = time.monotonic() + job.wall_s
         self.killed: str | None = None
         self.error: str | None = None
 
@@ -89,7 +94,7 @@ class RunningJob:
 class ForkServer:
     """Reads jobs from the control socket, runs each in a fresh process, reports how it ended."""
 
-    def __init__(self, control: socket.socket, state: dict[str, Any]) -> None:
+    def __init__(self, control: socket.socket, state: ServerState) -> None:
         self.control, self.state = control, state
         self.tests: dict[str, list[Any]] = {}
         self.running: dict[int, RunningJob] = {}  # by the fd its end is reported on
@@ -114,11 +119,11 @@ class ForkServer:
         without isolation, where jobs run one at a time so that killing the slot uid's strays
         cannot touch a newer job.
         """
-        self.send({"hello": {k: v for k, v in self.state.items() if not k.startswith("cgroup")}})
-        pending: list[tuple[dict[str, Any], list[int]]] = []
+        self.send({"hello": self.state.hello()})
+        pending: list[tuple[Job, list[int]]] = []
         control = self.control.fileno()
         while True:
-            while pending and (self.state["isolated"] or not self.running):
+            while pending and (self.state.isolated or not self.running):
                 self.start_job(*pending.pop(0))
             now = time.monotonic()
             deadlines = [job.deadline for job in self.running.values()]
@@ -136,7 +141,7 @@ class ForkServer:
                         self.finish_job(job, report=False)
                     return
                 if message.get("op") == "run" and len(fds) >= 3:
-                    pending.append((message, fds))
+                    pending.append((KIT.spec.Job.parse(message), fds))
                 elif message.get("op") == "kill":
                     for job in self.running.values():
                         if job.number == message.get("job"):
@@ -161,17 +166,17 @@ class ForkServer:
             self.tests[key] = [KIT.tagged.decode(item) for item in raw]
         return self.tests[key]
 
-    def start_job(self, job: dict[str, Any], fds: list[int]) -> None:
+    def start_job(self, job: Job, fds: list[int]) -> None:
         """Fork the helper (which forks the sample) and register the job."""
         result_fd, program_fd, suite_fd, *cgroup_fds = fds
         try:
-            tests = self.load_tests(job["tests_key"], suite_fd)
+            tests = self.load_tests(job.tests_key, suite_fd)
         finally:
             os.close(suite_fd)
-        state = job_state(self.state, job, cgroup_fds)
+        state = self.state.for_job(job, cgroup_fds)
         workdir = None
-        if not self.state["isolated"]:
-            workdir = KIT.job.work_directory(os.getpid(), self.state["uid"])
+        if not self.state.isolated:
+            workdir = KIT.job.work_directory(os.getpid(), self.state.uid)
         deadline = time.monotonic() + 5.0
         while True:
             report_read, report_write = os.pipe()
@@ -197,8 +202,8 @@ class ForkServer:
         sample = int(text) if text.strip().isdigit() else None
         if sample:  # the root of the job's process tree (the helper: without a pid namespace,
             # the sample's orphans become its children), whose CPU time the host reads
-            self.send({"started": job["job"], "pid": helper})
-        running = RunningJob(job, helper, sample, workdir, self.state["isolated"], note_read)
+            self.send({"started": job.number, "pid": helper})
+        running = RunningJob(job, helper, sample, workdir, self.state.isolated, note_read)
         running.error = None if sample else (text or "the helper died")
         self.running[running.helper_fd] = running
 
@@ -216,17 +221,7 @@ class ForkServer:
                        "cpu_s": usage.ru_utime + usage.ru_stime})
 
 
-def job_state(state: dict[str, Any], job: dict[str, Any], cgroup_fds: list[int],
-              ) -> dict[str, Any]:
-    """The server's state as one job's helper sees it: it joins the job's own cgroups (fresh
-    counters, the job's CPU clock) when the host made them, else the slot's."""
-    if not cgroup_fds:
-        return state
-    return {**state, "cgroup_fds": cgroup_fds,
-            "cgroup_paths": job.get("cgroup_paths") or state["cgroup_paths"]}
-
-
-def probe(state: dict[str, Any]) -> str | None:
+def probe(state: ServerState) -> str | None:
     """Run one empty job's confinement (namespaces, /proc, tmpfs); None if it all works."""
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -234,13 +229,13 @@ def probe(state: dict[str, Any]) -> str | None:
         os.close(read_end)
         error = "the probe's sample did not report"
         try:
-            KIT.confine.enter_job_namespaces(state["uid"])
+            KIT.confine.enter_job_namespaces(state.uid)
             sample = os.fork()
             if sample == 0:
                 try:
                     KIT.confine.mount_job_filesystems(1)
                     KIT.confine.become_unprivileged(None)
-                    if state["seccomp"]:
+                    if state.seccomp:
                         KIT.seccomp.install()
                     visible = sorted(entry for entry in os.listdir("/proc") if entry.isdigit())
                     error = "" if visible == ["1"] else f"/proc shows pids {visible[:5]}"
@@ -258,20 +253,22 @@ def probe(state: dict[str, Any]) -> str | None:
     return text or None
 
 
-def isolate(state: dict[str, Any], mount_point: str, packages: list[str]) -> str | None:
-    """Own namespaces, the minimal root pivoted into, a working job probe; else why not."""
+def isolate(state: ServerState, mount_point: str, packages: list[str]) -> ServerState:
+    """Own namespaces, the minimal root pivoted into, a working job probe; else why not
+    (`refused`)."""
     error = KIT.confine.enter_server_namespaces()
     if error:
-        return error
+        return replace(state, refused=error)
     plan = KIT.root.plan(packages)
     try:
         KIT.root.build_and_enter(KIT.confine, mount_point, plan)
     except OSError as failure:
-        return f"cannot build the sandbox's root: {failure}"
-    state["sys_path"] = plan.sys_path
-    state["exposed"] = plan.directories + plan.files
-    state["packages"] = [os.path.basename(path) for path in plan.packages]
-    return probe(state)
+        return replace(state, refused=f"cannot build the sandbox's root: {failure}")
+    state = replace(state, sys_path=tuple(plan.sys_path),
+                    exposed=tuple(plan.directories + plan.files),
+                    packages=tuple(os.path.basename(path) for path in plan.packages))
+    refused = probe(state)
+    return replace(state, refused=refused, isolated=refused is None)
 
 
 def _read_all(fd: int) -> str:
@@ -319,17 +316,15 @@ def main() -> None:
     load_kit(config["folder"])
     for name in PRELOADED:
         __import__(name)
-    state: dict[str, Any] = {
-        "root": os.geteuid() == 0, "uid": config.get("uid"), "server_pid": os.getpid(),
-        "isolated": False, "refused": None, "packages": [], "exposed": [],
-        "seccomp": KIT.seccomp.unsupported() is None,
-        "cgroup_paths": config["cgroups"],
-        "cgroup_fds": [os.open(path, os.O_WRONLY | os.O_CLOEXEC) for path in config["cgroups"]]}
-    if state["seccomp"]:
+    state: ServerState = KIT.spec.ServerState(
+        root=os.geteuid() == 0, uid=config.get("uid"), server_pid=os.getpid(),
+        seccomp=KIT.seccomp.unsupported() is None, cgroup_paths=tuple(config["cgroups"]),
+        cgroup_fds=tuple(os.open(path, os.O_WRONLY | os.O_CLOEXEC)
+                         for path in config["cgroups"]))
+    if state.seccomp:
         KIT.seccomp.ready()  # built once here, so a job only makes the call
     if config["isolate"]:
-        state["refused"] = isolate(state, config["mount_point"], config["packages"])
-        state["isolated"] = state["refused"] is None
+        state = isolate(state, config["mount_point"], config["packages"])
     ForkServer(control, state).serve()
 
 
