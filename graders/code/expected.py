@@ -13,6 +13,7 @@ from typing import Any
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox, SandboxConfig, Segment
 from graders.code.sandbox.inside.tagged import Digest, decode, encode
+from graders.code.sandbox.large_outputs import LargeOutputs
 
 # 2: seconds are CPU time; Counter/OrderedDict/defaultdict stored as dicts
 # 3: HumanEval check() statements that are code became host-judged data cases
@@ -34,12 +35,20 @@ class TimeLimits:
 
 @dataclass(frozen=True, eq=False)
 class ExpectedOutputs:
-    """Reference outputs and seconds per test (base then plus), and inputs it failed on."""
+    """Reference outputs and seconds per test (base then plus), and inputs it failed on.
+
+    `large`: where the reference ran in this process, the bytes of its large outputs that a
+    digest cannot judge alone, so grading reads them instead of running the reference again
+    (`large_expected.py`); never stored nor shipped to another process."""
 
     task_id: str
     outputs: list[Any]
     seconds: list[float]
     errors: dict[int, str] = field(default_factory=dict)
+    large: tuple[LargeOutputs, ...] = field(default=(), compare=False, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "large": ()}  # open files stay in the process that made them
 
     def to_json(self) -> dict[str, Any]:
         return {"version": VERSION, "task_id": self.task_id,
@@ -83,6 +92,7 @@ def compute_expected(problem: CodeProblem, sandbox: Sandbox | None = None,
     outputs: list[Any] = [None] * count
     seconds: list[float] = [0.0] * count
     errors: dict[int, str] = {}
+    kept: list[LargeOutputs] = []
 
     def record(message: dict[str, Any]) -> bool:
         index = message["i"]
@@ -104,8 +114,11 @@ def compute_expected(problem: CodeProblem, sandbox: Sandbox | None = None,
         limits = [REFERENCE_TIME_LIMIT_S] * (count - start)
         budget = [Segment(start, count, REFERENCE_TIME_LIMIT_S * 4 + (count - start) * 0.05)]
         result = sandbox.run(problem.reference_program, problem.entry_point, problem.suite,
-                             start, count, limits, budget, record,
+                             start, count, limits, budget, record, keep_large=True,
                              plain_digests=problem.plain_equality)
+        if result.large is not None:
+            result.large.to_disk()
+            kept.append(result.large)
         if result.ended:
             break
         failure = result.setup_error or result.protocol_error or (
@@ -118,4 +131,4 @@ def compute_expected(problem: CodeProblem, sandbox: Sandbox | None = None,
         reason = result.watchdog or f"exit {result.exit_code} signal {result.signal}"
         errors.setdefault(result.next_index, f"the reference failed here: {reason}")
         start = result.next_index + 1
-    return ExpectedOutputs(problem.task_id, outputs, seconds, errors)
+    return ExpectedOutputs(problem.task_id, outputs, seconds, errors, tuple(kept))

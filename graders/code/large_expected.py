@@ -1,10 +1,12 @@
 """The reference's large outputs in full, fetched once per problem before its samples are judged.
 
 Expected outputs store large values as digests. Where a sample's digest differs, grading needs
-the reference's value as well; it is fetched up front, for every large output of the problem
-at once, the first time one of its samples is graded (`fetch`, before that sample runs). So no
-job is ever started because an output was wrong: whether the reference runs again depends on
-the problem alone, never on what a sample returned. Plain data's digests settle equality on
+the reference's value as well. Where the reference ran in this process (the references stage
+of this `grade`), its bytes were kept then (`ExpectedOutputs.large`) and are read from there.
+Otherwise they are fetched up front, for every large output of the problem at once, the first
+time one of its samples is graded (`fetch`, before that sample runs). So no job is ever
+started because an output was wrong: whether the reference runs again depends on the problem
+alone, never on what a sample returned. Plain data's digests settle equality on
 their own (`tagged.Digest`): those outputs are not fetched.
 """
 
@@ -34,10 +36,14 @@ class LargeExpected:
                         and problem.tests[index].args is not None]
         self._messages: dict[int, dict[str, Any]] = {}  # by position in `indices`
         self._sent: LargeOutputs | None = None
-        self._fetched = False
         self._on_demand: Sandbox | None = None  # fetch at the first need (trusted programs)
         self._values: dict[int, Any] = {}
         self._lock = threading.Lock()
+        self._outputs = expected.outputs
+        # the references stage's own bytes, when they hold every output needed
+        self._kept = expected.large if all(
+            any(index in store for store in expected.large) for index in self.indices) else ()
+        self._fetched = bool(self._kept)
 
     def fetch_when_needed(self, sandbox: Sandbox) -> None:
         """Fetch only if a value is asked for: for judging the reference or a stub, programs
@@ -73,6 +79,11 @@ class LargeExpected:
                 return self._values[index]
             if self._on_demand is not None:
                 self._fetch(self._on_demand)
+            kept = [store for store in self._kept if index in store]
+            if kept:
+                value = kept[0].value(index, self._outputs[index])
+                self._remember(index, value)
+                return value
             position = self.indices.index(index) if index in self.indices else -1
             message = self._messages.get(position)
             if message is None:
@@ -83,10 +94,13 @@ class LargeExpected:
                 value = self._sent.value(position, Digest(*message["d"]))
             else:
                 raise NotKept(index)
-            while len(self._values) >= _CACHED_VALUES:
-                self._values.pop(next(iter(self._values)))
-            self._values[index] = value
+            self._remember(index, value)
             return value
+
+    def _remember(self, index: int, value: Any) -> None:
+        while len(self._values) >= _CACHED_VALUES:
+            self._values.pop(next(iter(self._values)))
+        self._values[index] = value
 
     def close(self) -> None:
         with self._lock:

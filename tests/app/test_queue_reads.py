@@ -196,6 +196,21 @@ def test_progress_counts_per_reviewer_and_pace(db: Database, monkeypatch: pytest
     assert label_rate(db, "ann", at=later) is None  # outside the window
 
 
+def test_labeled_by_anyone_counts_each_queued_reply_once(db: Database) -> None:
+    """Labeled by two reviewers and adjudicated: one reply; adjudicated alone: counted; a
+    label on a reply that is not queued: not counted."""
+    ids = [r.reply_id for r in load_queue(db, "ann")]
+    record_label(db, ids[0], "ann", "correct")
+    record_label(db, ids[0], "bob", "incorrect")
+    adjudicate(db, ids[0], "carol", "correct")
+    adjudicate(db, ids[1], "carol", "incorrect")
+    record_skip(db, ids[2], "ann")
+    record_label(db, ids[3], "bob", "correct")
+    with db.conn:  # regraded since: no longer queued
+        db.execute("DELETE FROM queue WHERE reply_id = ?", [ids[3]])
+    assert progress(db, "ann").labeled_by_anyone == 2
+
+
 def test_a_label_files_rows_and_a_break_are_no_pace(db: Database, monkeypatch: pytest.MonkeyPatch) -> None:
     """A `labels import` writes its rows microseconds apart and a reviewer takes breaks: only
     the gaps a person read in count (issue 23 item 9, seen in a trial as '48691.0/min')."""

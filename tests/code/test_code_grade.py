@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 from typing import TYPE_CHECKING
 
 import pytest
@@ -138,6 +139,24 @@ def test_large_outputs(big: tuple[CodeProblem, ExpectedOutputs], sandbox: Sandbo
         first = verdicts["plus"].evidence["first_failure"]
         assert {k: first[k] for k in detail} == detail
         assert first["expected"].startswith("[0.0, 0.3333333333333333")
+
+
+@pytest.mark.parametrize("where", ["this process", "the cache", "another process"])
+def test_the_references_large_outputs_are_read_from_its_own_run_where_it_ran_here(
+        big: tuple[CodeProblem, ExpectedOutputs], sandbox: Sandbox, where: str) -> None:
+    """Judging a float list within tolerance needs the reference's full value: the references
+    stage kept its bytes, so only the sample's job runs; from the database cache (JSON) or
+    shipped to another process (pickle: no open files travel) the reference runs once more."""
+    problem, kept = big
+    expected = {"this process": kept,
+                "the cache": ExpectedOutputs.from_json(kept.to_json()),
+                "another process": pickle.loads(pickle.dumps(kept))}[where]
+    assert bool(expected.large) == (where == "this process")
+    before = sandbox.jobs_started
+    verdicts = grade_sample("def big(n):\n    return [i / 3 + 1e-9 for i in range(n)]\n",
+                            problem, expected, sandbox, FAST)
+    assert verdicts["plus"].outcome == ACCEPT
+    assert sandbox.jobs_started - before == (1 if where == "this process" else 2)
 
 
 def test_grade_reply_records_the_extraction(toy: CodeProblem, toy_expected: ExpectedOutputs,

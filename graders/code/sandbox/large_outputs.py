@@ -14,6 +14,7 @@ import base64
 import binascii
 import hashlib
 import tempfile
+import threading
 from typing import Any
 
 from graders.code.sandbox.inside.tagged import Digest
@@ -36,16 +37,18 @@ class LargeOutputs:
         self._where: dict[int, tuple[int, int]] = {}
         self._end = 0
         self.budget = budget
+        self._lock = threading.Lock()  # the reference's store is read by every grading slot
 
     def keep(self, index: int, text: str) -> None:
         """Store one input's bytes as sent (unread; the same work whatever they hold)."""
         data = text.encode("ascii", "replace")
-        if self._end + len(data) > self.budget or index in self._where:
-            return
-        self._file.seek(self._end)
-        self._file.write(data)
-        self._where[index] = (self._end, len(data))
-        self._end += len(data)
+        with self._lock:
+            if self._end + len(data) > self.budget or index in self._where:
+                return
+            self._file.seek(self._end)
+            self._file.write(data)
+            self._where[index] = (self._end, len(data))
+            self._end += len(data)
 
     def __contains__(self, index: int) -> bool:
         return index in self._where
@@ -55,15 +58,23 @@ class LargeOutputs:
         if index not in self._where:
             raise NotKept(index)
         offset, length = self._where[index]
-        self._file.seek(offset)
+        with self._lock:
+            self._file.seek(offset)
+            text = self._file.read(length)
         try:
-            data = base64.b64decode(self._file.read(length), validate=True)
+            data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
             raise MalformedLine("a large output's bytes are not base64") from None
         if hashlib.sha256(data).hexdigest() != digest.sha256 or len(data) != digest.size:
             raise MalformedLine("a large output's bytes do not match its digest")
         return read_marshal(data)
 
+    def to_disk(self) -> None:
+        """Move what is kept out of memory (a store that outlives its job)."""
+        with self._lock:
+            self._file.rollover()
+
     def close(self) -> None:
-        self._file.close()
-        self._where.clear()
+        with self._lock:
+            self._file.close()
+            self._where.clear()
