@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -229,12 +228,9 @@ def grade_math_many(
             checking, starting = starting.get(), None
         if checking is not None and unsent:
             checking.pool.submit(unsent)
-        while checking and checking.pool.outstanding:
-            results = checking.pool.poll(0.2)
+        for results in checking.pool.drained(_GATHER_S) if checking else ():
             done = _collect(results, waiting, pending, extractions, specs)
             yield from _finish(done, items, extractions, pending, specs, on_progress)
-            if results and checking.pool.outstanding:
-                time.sleep(_GATHER_S)
     finally:
         if starting is not None:  # stopped while its processes were starting
             try:
