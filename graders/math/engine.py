@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from graders.math import patches
 from graders.math.checking import (
     grade_with,
     grader_error,
@@ -94,6 +95,7 @@ class CheckingPool:
     latex: bool = True
 
     def __post_init__(self) -> None:
+        patches.check_versions()  # here, not in each process: they would die starting
         hard = 2 * self.timeout_s + 0.5
         if self.context is not None:
             initializer = ready_for_latex if self.latex else None
