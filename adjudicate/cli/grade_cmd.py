@@ -108,7 +108,12 @@ def open_executor(name: str, jobs: int | None, address: str | None,
     """The executor `name` for one run, closed after it; Ray's problems as clean errors."""
     if name == "local":
         from graders.math.fork_server import start_checking_server
+        from graders.math.patches import UnsupportedVersions, check_versions
 
+        try:
+            check_versions()  # before the fork server, whose start would fail on them
+        except UnsupportedVersions as error:
+            raise click.ClickException(str(error)) from None
         local = LocalExecutor(jobs or os.cpu_count() or 1)
         _name_main_module()
         start_checking_server()  # it loads SymPy while this process reads and extracts

@@ -40,11 +40,12 @@ def grader_error(spec: GraderSpec, exc: Exception) -> Verdict:
 
 
 def start_checking_process() -> None:
-    """A checking process's start: the parse caches in (SymPy and Math-Verify load here, not
-    in the processes that only extract and compare strings, e.g. a Ray driver or worker)."""
-    from graders.math.parse_caches import install
+    """A checking process's start: the patches in (`patches.py`; SymPy and Math-Verify load
+    here, not in the processes that only extract and compare strings, e.g. a Ray driver or
+    worker, or `adjudicate grade`'s own process)."""
+    from graders.math import patches
 
-    install()
+    patches.install()
 
 
 def start_cold_checking_process() -> None:

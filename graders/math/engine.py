@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from graders.math import patches
 from graders.math.checking import (
     grade_with,
     grader_error,
@@ -95,6 +95,7 @@ class CheckingPool:
     latex: bool = True
 
     def __post_init__(self) -> None:
+        patches.check_versions()  # here, not in each process: they would die starting
         hard = 2 * self.timeout_s + 0.5
         if self.context is not None:
             initializer = ready_for_latex if self.latex else None
@@ -229,12 +230,9 @@ def grade_math_many(
             checking, starting = starting.get(), None
         if checking is not None and unsent:
             checking.pool.submit(unsent)
-        while checking and checking.pool.outstanding:
-            results = checking.pool.poll(0.2)
+        for results in checking.pool.drained(_GATHER_S) if checking else ():
             done = _collect(results, waiting, pending, extractions, specs)
             yield from _finish(done, items, extractions, pending, specs, on_progress)
-            if results and checking.pool.outstanding:
-                time.sleep(_GATHER_S)
     finally:
         if starting is not None:  # stopped while its processes were starting
             try:

@@ -2,9 +2,9 @@
 
 Math-Verify decides every leaf of a comparison (a number, an element of a set or tuple, an
 interval's end, a relation's two sides) in `sympy_numeric_eq` and then `sympy_symbolic_eq`.
-`install()` replaces both module attributes with functions that behave exactly as Math-Verify's
-unless `exact_numbers()` is active (a context variable), so `mathverify-full` keeps
-Math-Verify's own verdicts and `symbolic` gets the exact ones:
+`patches.py` replaces both module attributes with `numeric_eq` and `symbolic_eq`, which behave
+exactly as Math-Verify's unless `exact_numbers()` is active (a context variable), so
+`mathverify-full` keeps Math-Verify's own verdicts and `symbolic` gets the exact ones:
 
 - two finite numbers: `exact_values.numbers_equal` decides, both functions return its answer;
 - expressions whose symbols cancel (`x = 10^{-30}` against `x = 2 \\cdot 10^{-30}` compares
@@ -22,6 +22,7 @@ from contextvars import ContextVar
 import math_verify.grader as mv_grader
 from sympy import Basic, Expr, Float, Integer, MatrixBase
 
+from graders.math import patches
 from graders.math.exact_values import TooLarge, is_finite_number, numbers_equal, size_bits
 
 # The decimal places (and figures) decimals are compared to, while exact numbers are on.
@@ -33,8 +34,9 @@ _ORIGINAL_SYMBOLIC = mv_grader.sympy_symbolic_eq
 @contextmanager
 def exact_numbers(places: int) -> Iterator[None]:
     """Math-Verify compares numbers exactly inside this block, decimals to `places` places
-    and figures (installs the hooks once)."""
-    install()
+    and figures (a process that compares numbers is a checking process: its patches go in,
+    once)."""
+    patches.install()
     token = _PLACES.set(places)
     try:
         yield
@@ -42,11 +44,18 @@ def exact_numbers(places: int) -> Iterator[None]:
         _PLACES.reset(token)
 
 
-def install() -> None:
-    """Put the two dispatching comparisons in Math-Verify's grader module (idempotent)."""
-    if mv_grader.sympy_numeric_eq is not numeric_eq:
-        mv_grader.sympy_numeric_eq = numeric_eq
-        mv_grader.sympy_symbolic_eq = symbolic_eq
+def numeric_hook(original: object) -> object:
+    """What replaces Math-Verify's `sympy_numeric_eq` (`patches.py`)."""
+    if original is not _ORIGINAL_NUMERIC:
+        raise ValueError("sympy_numeric_eq is no longer Math-Verify's own: not replaced twice")
+    return numeric_eq
+
+
+def symbolic_hook(original: object) -> object:
+    """What replaces Math-Verify's `sympy_symbolic_eq` (`patches.py`)."""
+    if original is not _ORIGINAL_SYMBOLIC:
+        raise ValueError("sympy_symbolic_eq is no longer Math-Verify's own: not replaced twice")
+    return symbolic_eq
 
 
 def numeric_eq(a: Basic, b: Basic, float_rounding: int, numeric_precision: int) -> bool:

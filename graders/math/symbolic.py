@@ -17,7 +17,7 @@ from functools import lru_cache
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
 from sympy import Basic, FiniteSet, Interval, Tuple, nan, zoo
 
-from graders.math import exact_mode, second_look
+from graders.math import second_look
 from graders.math.comparison import positive_match, unify_imaginary_unit, verify_fast
 from graders.math.exact_values import TooLarge
 from graders.math.first_look import (
@@ -136,10 +136,8 @@ def _undefined(parsed: list) -> bool:
 
 
 def warm_up(latex: bool = True) -> None:
-    """Hook the exact number comparisons into Math-Verify (they act only inside `symbolic`)
-    and, when LaTeX is coming, build Math-Verify's LaTeX parser tables once (about 0.5 s),
-    e.g. before forking workers so each need not build them."""
-    exact_mode.install()
+    """When LaTeX is coming, build Math-Verify's LaTeX parser tables once (about 0.5 s), e.g.
+    before forking workers so each need not build them (nothing is patched here)."""
     if latex:
         _parse_hardened.__wrapped__("\\frac{1}{2}+x^{2}")
 

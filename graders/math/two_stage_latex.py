@@ -10,8 +10,8 @@ listener raises on every syntax error, so a parse that raises in SLL mode is sim
 in LL mode, and every tree (and so every SymPy object, verdict and error) is the one LL gives.
 The usual two-stage strategy of ANTLR users; 5-7x faster on MATH-500's LaTeX.
 
-Installed only in the checking processes, with the parse caches (`parse_caches.install`), and
-only on the latex2sympy2 and ANTLR releases this was checked against.
+Put in by `patches.py` (in the checking processes only, on the latex2sympy2 and ANTLR releases
+this was checked against).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from typing import Any
 from antlr4.atn.PredictionMode import PredictionMode
 from latex2sympy2_extended.latex2sympy2 import _Latex2Sympy
 
-WRITTEN_FOR = {"latex2sympy2_extended": "1.11.", "antlr4-python3-runtime": "4.13."}
 _ORIGINAL_CREATE_PARSER = _Latex2Sympy.create_parser
 
 
@@ -52,6 +51,8 @@ def installed() -> bool:
     return _Latex2Sympy.create_parser is create_parser
 
 
-def install() -> None:
-    """Parse LaTeX in two stages in this process (idempotent); the caller checks versions."""
-    _Latex2Sympy.create_parser = create_parser
+def two_stage(original: Callable[..., Any]) -> Callable[..., Any]:
+    """What replaces latex2sympy2's `create_parser`."""
+    if original is not _ORIGINAL_CREATE_PARSER:
+        raise ValueError("create_parser is no longer latex2sympy2's own: not replaced twice")
+    return create_parser

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from graders.evidence import TIMEOUT_KINDS, first_failure
@@ -142,6 +143,7 @@ def verdict_vector(outcomes: Mapping[str, str]) -> Vector:
     return tuple((grader, outcomes[grader]) for grader in GRADERS.ordered(outcomes))
 
 
+@lru_cache(maxsize=65536)  # a function of the two strings; GSM8K queues 3,285 replies, 2,489 pairs
 def classify_math(answer: str | None, key: str | None) -> tuple[str, str]:
     """(kind, detail) of how an extracted answer differs from its key; ('none', '') when no
     known kind explains it. Checked in order: identical, wrapper, same number, choice letter,

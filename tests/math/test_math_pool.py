@@ -3,9 +3,11 @@ worker is replaced, and every other task still gets its own result."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
 import time
+from pathlib import Path
 
 from graders.math.pool import IsolatedPool
 
@@ -105,3 +107,38 @@ def test_a_groups_tasks_all_run_in_one_worker() -> None:
                for group in range(30)}
     assert all(len(ran_in) == 1 for ran_in in workers.values()), workers
     assert len(set().union(*workers.values())) == 2  # both workers had work
+
+
+def _mark(payload: tuple[str, str]) -> str:
+    """Leave a file named after the task in the folder it names, then do as `_work` does."""
+    folder, name = payload
+    if name not in ("stuck", "crash"):
+        (Path(folder) / name).touch()
+    return _work(name)
+
+
+def test_drained_keeps_workers_fed_while_the_caller_is_busy(tmp_path: Path) -> None:
+    # Each worker is handed at most two chunks at a time. While the caller holds the first list
+    # of results (as `adjudicate grade` does while it stores a batch), `drained` keeps handing
+    # out the rest: every task's file appears before the caller asks for more. A stuck task and
+    # a crash are still dealt with meanwhile, and each result comes back exactly once.
+    names = [f"t{i}" for i in range(40)]
+    names[7], names[23] = "stuck", "crash"
+    spawn = multiprocessing.get_context("spawn")  # the feeder thread: processes not forked here
+    results: dict[int, str] = {}
+    with IsolatedPool(_mark, 2, hard_timeout_s=HARD_TIMEOUT_S, on_timeout=lambda p: "timeout",
+                      on_crash=lambda p: "crash", chunk_size=2, context=spawn) as pool:
+        pool.submit(enumerate((str(tmp_path), name) for name in names))
+        for got in pool.drained():
+            if not results:
+                expected = {name for name in names if name not in ("stuck", "crash")}
+                deadline = time.monotonic() + HANG_GUARD_S
+                while {p.name for p in tmp_path.iterdir()} != expected:
+                    assert time.monotonic() < deadline, "the workers were not fed"
+                    time.sleep(0.05)
+            for task_id, result in got:
+                assert task_id not in results
+                results[task_id] = result
+        assert pool.outstanding == 0
+    assert results == {i: {"stuck": "timeout", "crash": "crash"}.get(n, n.upper())
+                       for i, n in enumerate(names)}
