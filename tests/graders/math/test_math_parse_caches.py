@@ -70,9 +70,9 @@ def test_peer_suites_pass_with_caches_installed() -> None:
     code = (
         "import sys, pytest; from graders.math import parse_caches; parse_caches.install(); "
         "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', "
-        "'tests/math/test_math_peer_suites.py', 'tests/math/test_math_symbolic.py']))"
+        "'tests/graders/math/test_math_peer_suites.py', 'tests/graders/math/test_math_symbolic.py']))"
     )
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=root)
     assert result.returncode == 0, result.stdout[-2000:]

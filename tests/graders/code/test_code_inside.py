@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-INSIDE = Path(__file__).resolve().parents[2] / "graders" / "code" / "inside"
+INSIDE = Path(__file__).resolve().parents[3] / "graders" / "code" / "inside"
 
 # under -I -S no site-packages; sys.path is cut to the standard library before any file loads
 LOADER = r"""

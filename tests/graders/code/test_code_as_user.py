@@ -1,6 +1,5 @@
-"""The hostile, attack, refusal, leftover, oracle, forked-CPU, job-cgroup, seccomp, job-budget
-and job-trace tests pass again
-under an unprivileged uid.
+"""The hostile, attack, refusal, leftover, oracle, forked-CPU, job-cgroup, seccomp, job-budget,
+job-trace and slice tests pass again under an unprivileged uid.
 
 Most people grade as an ordinary user, where the sandbox has no uid of its own to give samples
 and relies on user namespaces and its minimal root alone. As root this test drops a pytest
@@ -20,20 +19,20 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.code.hostile import processes_of
+from tests.graders.code.hostile import processes_of
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = HERE.parents[2]
 # One uid per run: two suites running at once (two checkouts on one machine) must not share a
 # uid, or one run's "kill everything of that uid" cleanup ends the other's processes.
 THROWAWAY_UID = 62000 + os.getpid() % 3000
 MODULES = ("test_code_hostile.py", "test_code_attacks.py", "test_code_refusal.py",
            "test_code_leftovers.py", "test_code_oracle.py", "test_code_forked_cpu.py",
            "test_code_job_cgroups.py", "test_code_seccomp.py", "test_code_job_budget.py",
-           "test_code_job_traces.py")
+           "test_code_job_traces.py", "test_code_slice.py")
 
 
 @pytest.fixture
