@@ -6,10 +6,9 @@ Most people grade as an ordinary user, where the sandbox has no uid of its own t
 and relies on user namespaces and its minimal root alone. As root this test drops a pytest
 run of those modules to a throwaway uid (CI runs as root) (see as_user.py) and requires every test to pass.
 
-That run (one, for both tests here) is a whole process that needs nothing from the other tests:
-it starts as the session starts (tests/early.py: niced, beside the suite on the second core),
-and the tests wait for its result. Its tests prove the host untouched by their own sandbox, its
-samples run as its own uid, so the suite's sandboxes beside it change nothing it checks.
+One such run serves both tests here (the modules and the probe-budget test by its node id). It
+runs when the first of them does, not beside the suite from the session's start as mypy does
+(tests/early.py): niced beside the suite at load 10-16, two attack tests in it failed once.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.early import EarlyCheck
 from tests.graders.code.hostile import processes_of
 
 if TYPE_CHECKING:
@@ -45,33 +43,21 @@ PROBE_BUDGET = ("tests/grading/test_probe_budget.py::"
                 "test_hostile_samples_cost_runs_linear_in_their_number[3]")
 
 
-_USER_DIRS: list[Path] = []  # the run's folder, made when it starts
-
-
-def _as_user_argv() -> list[str]:
+@pytest.fixture(scope="module")
+def as_user() -> Iterator[subprocess.CompletedProcess[str]]:
     """A pytest run of MODULES and PROBE_BUDGET under the throwaway uid, in a home and temp dir
-    it owns (pytest's own tmp dirs are root's), made now: the run starts when the session does."""
+    it owns (pytest's own tmp dirs are root's): its exit code and output (-rA: each test's)."""
     user_dir = Path(tempfile.mkdtemp(prefix="adjudicate-as-user-"))
-    _USER_DIRS.append(user_dir)
     home = user_dir / "home"
     home.mkdir()
     for path in (user_dir, home):
         os.chown(path, THROWAWAY_UID, THROWAWAY_UID)
-    return [sys.executable, str(HERE / "as_user.py"), str(THROWAWAY_UID), str(home),
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
-            "--basetemp", str(user_dir / "pytest"), *(str(HERE / name) for name in MODULES),
-            PROBE_BUDGET]
-
-
-AS_USER = EarlyCheck(_as_user_argv, ROOT)
-
-
-@pytest.fixture(scope="module")
-def as_user() -> Iterator[subprocess.CompletedProcess[str]]:
-    """The run's exit code and output, once it has ended (its folder removed after the module)."""
-    yield AS_USER.result()
-    for user_dir in _USER_DIRS:
-        shutil.rmtree(user_dir, ignore_errors=True)
+    command = [sys.executable, str(HERE / "as_user.py"), str(THROWAWAY_UID), str(home),
+               sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
+               "--basetemp", str(user_dir / "pytest"), *(str(HERE / name) for name in MODULES),
+               PROBE_BUDGET]
+    yield subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    shutil.rmtree(user_dir, ignore_errors=True)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
@@ -94,8 +80,6 @@ def test_hostile_and_attack_tests_pass_as_an_ordinary_user(
     assert processes_of(THROWAWAY_UID) == []
 
 
-test_hostile_and_attack_tests_pass_as_an_ordinary_user.start_early = AS_USER  # type: ignore[attr-defined]
-
 
 @pytest.mark.slow
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can switch to another uid")
@@ -105,6 +89,3 @@ def test_the_probe_budget_holds_as_an_ordinary_user(
     output = as_user.stdout + as_user.stderr
     assert re.search(rf"^PASSED {re.escape(PROBE_BUDGET)}$", output, re.M), output[-2000:]
     assert processes_of(THROWAWAY_UID) == []
-
-
-test_the_probe_budget_holds_as_an_ordinary_user.start_early = AS_USER  # type: ignore[attr-defined]
