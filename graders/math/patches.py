@@ -13,7 +13,7 @@ What is replaced (the table is `PATCHES`; the replacements live beside their rea
 - Math-Verify's `sympy_numeric_eq` and `sympy_symbolic_eq` (`exact_mode`): `symbolic` compares
   numbers exactly, `mathverify-full` keeps Math-Verify's rounding. Only these two change
   results: they are part of what `symbolic`'s verdicts mean. The others change no result
-  (tests/math/test_math_parse_caches.py, test_math_two_stage_latex.py).
+  (tests/graders/math/test_math_parse_caches.py, test_math_two_stage_latex.py).
 
 Each replacement copies or wraps internals of the releases in `WRITTEN_FOR`, and two of them
 are part of what `symbolic`'s verdicts mean. On any other release `install()` refuses

@@ -10,7 +10,7 @@ test's input, never by timing.
 Where the driver's job sets `ADJUDICATE_TEST_LOG` (a folder), each worker also appends a line
 to `<folder>/<what>` for every reference run, self-check, shrink search and probe (a sample run
 on queued failing inputs) it does, naming the problem, so a test can count them and see where they ran.
-`refuse_namespaces` instead starts the worker's sandbox under `tests/code/no_userns.py`: the
+`refuse_namespaces` instead starts the worker's sandbox under `tests/graders/code/no_userns.py`: the
 kernel then refuses its namespaces, as on a locked-down node.
 """
 
@@ -32,7 +32,7 @@ ALWAYS = "DIE-ALWAYS"
 WAIT = re.compile(r"WAIT-FOR:(\S+)")
 GIVE_UP_S = 300.0  # only a broken scheduler keeps a batch waiting this long
 LOG = "ADJUDICATE_TEST_LOG"
-NO_USERNS = Path(__file__).resolve().parents[1] / "code" / "no_userns.py"
+NO_USERNS = Path(__file__).resolve().parents[1] / "graders" / "code" / "no_userns.py"
 
 
 def die_if_marked(text: str) -> None:

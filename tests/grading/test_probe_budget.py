@@ -3,18 +3,22 @@ their number, the tallies say the budget stopped them, and honest samples' evide
 
 Real sandbox, real SQLite. Hostile samples go far beyond their limits (a 1000 s sleep, an
 endless loop), so each probe input they are asked ends at its time limit whatever the load:
-the assertions count runs, never seconds.
+the assertions count runs, never seconds. Each set of samples is graded once for the module
+(`graded`) and only read by the tests: the comparison of honest evidence alone and beside
+hostile samples reads the same two databases the run-count tests read.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pytest
 
 from adjudicate.grading.code_pipeline import grade_code_replies
 from adjudicate.importers.pipeline import ImportOptions, import_file
+from db.connection import open_db
 from db.probes import tally_for
 from graders.evidence import probe_stop_line
 from tests.conftest import write_jsonl
@@ -22,6 +26,7 @@ from tests.grading.test_evidence_stage import BODIES as HONEST_BODIES
 from tests.grading.test_probe_stage import PROBLEM as HONEST_PROBLEM
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
     from pathlib import Path
 
     from sqlite_utils import Database
@@ -85,9 +90,49 @@ def evidence(db: Database, task_id: str) -> dict[int, tuple[dict, dict | None]]:
     return found
 
 
-def test_honest_samples_alone_run_on_every_input(db: Database, tmp_path: Path) -> None:
-    load(db, tmp_path, HONEST)
-    grade_code_replies(db, jobs=2)
+@dataclass(frozen=True)
+class Graded:
+    """A database of `hostile(count)` beside the honest samples, imported and graded once."""
+
+    path: Path
+    queued: int  # what grade_code_replies said it queued
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], Graded]:
+    """count -> that database, graded on first use and kept for the module; tests only read it
+    (through `read`), so one test's reads cannot change what another sees."""
+    made: dict[int, Graded] = {}
+
+    def get(count: int) -> Graded:
+        if count not in made:
+            folder = tmp_path_factory.mktemp(f"probe-budget-{count}")
+            db = open_db(folder / "graded.db")
+            load(db, folder, [*hostile(count), *HONEST])
+            summary = grade_code_replies(db, jobs=2)
+            db.close()
+            made[count] = Graded(folder / "graded.db", summary.queued)
+        return made[count]
+
+    return get
+
+
+@pytest.fixture
+def read(graded: Callable[[int], Graded]) -> Iterator[Callable[[int], Database]]:
+    """count -> a read-only connection to that graded database, closed after the test."""
+    opened: list[Database] = []
+
+    def open_graded(count: int) -> Database:
+        opened.append(open_db(graded(count).path, readonly=True))
+        return opened[-1]
+
+    yield open_graded
+    for db in opened:
+        db.close()
+
+
+def test_honest_samples_alone_run_on_every_input(read: Callable[[int], Database]) -> None:
+    db = read(0)
     assert probe_runs(db, "Toy/len") == {0: 1, 1: 1}
     ((minimal, tally),) = evidence(db, "Toy/len").values()
     assert tally is not None
@@ -97,12 +142,13 @@ def test_honest_samples_alone_run_on_every_input(db: Database, tmp_path: Path) -
 
 @pytest.mark.slow
 @pytest.mark.parametrize("count", [3, 6])
-def test_hostile_samples_cost_runs_linear_in_their_number(db: Database, tmp_path: Path, count: int) -> None:
-    load(db, tmp_path, [*hostile(count), *HONEST])
-    summary = grade_code_replies(db, jobs=2)
+def test_hostile_samples_cost_runs_linear_in_their_number(graded: Callable[[int], Graded],
+                                                         read: Callable[[int], Database],
+                                                         count: int) -> None:
+    db = read(count)
     runs = probe_runs(db, "Toy/len")
     inputs = count + 1  # each hostile sample's minimal input (its letter) and the honest one's
-    assert summary.queued == count + 1 + 1  # and Toy/7's queued sample
+    assert graded(count).queued == count + 1 + 1  # and Toy/7's queued sample
     # the honest voices are asked every input; each hostile one stops at its own allowance (2 s:
     # two inputs at their 1 s limit, plus its own letter where that came first): at most 3 each
     assert runs[count] == runs[count + 1] == inputs
@@ -127,16 +173,8 @@ def test_hostile_samples_cost_runs_linear_in_their_number(db: Database, tmp_path
 
 
 @pytest.mark.slow
-def test_hostile_samples_leave_honest_evidence_as_it_was(db_path: Path, tmp_path: Path) -> None:
-    from db.connection import open_db
-
-    alone, beside = open_db(tmp_path / "alone.db"), open_db(db_path)
-    (tmp_path / "one").mkdir()
-    (tmp_path / "two").mkdir()
-    load(alone, tmp_path / "one", HONEST)
-    load(beside, tmp_path / "two", [*hostile(3), *HONEST])
-    grade_code_replies(alone, jobs=2)
-    grade_code_replies(beside, jobs=2)
+def test_hostile_samples_leave_honest_evidence_as_it_was(read: Callable[[int], Database]) -> None:
+    alone, beside = read(0), read(3)
     # another problem's queued sample: the same minimal input and the same tally
     assert evidence(beside, "Toy/7") == evidence(alone, "Toy/7")
     # the honest failure beside the hostile samples shrinks as it does alone
@@ -173,7 +211,6 @@ def test_grade_probe_seconds_sets_each_samples_allowance(db_path: Path, tmp_path
     from click.testing import CliRunner
 
     from adjudicate.cli import main
-    from db.connection import open_db
     from tests.grading.test_probe_stage import SAMPLES
 
     db = open_db(db_path)

@@ -11,7 +11,7 @@ import pytest
 
 from graders.code.sandbox.results import COST_FLOOR, MalformedLine, parse_line
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 LINE_BYTES = (32 << 20) + (512 << 10)  # just under the pipe's cap (output cap + 1 MiB slack)
 
 # In its own process, so its peak is this grading's alone: the sample writes one valid result
@@ -19,7 +19,7 @@ LINE_BYTES = (32 << 20) + (512 << 10)  # just under the pipe's cap (output cap +
 CHILD = """
 import json, sys
 from graders.code import CodeProblem, Sandbox, compute_expected, grade_sample
-from tests.code.hostile import FAST, STATEMENT
+from tests.graders.code.hostile import FAST, STATEMENT
 
 def memory(field):
     return next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith(field))

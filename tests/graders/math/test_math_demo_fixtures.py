@@ -15,7 +15,7 @@ import pytest
 from graders.math.extraction.extract import extract_final_answer
 from graders.math.symbolic import grade_symbolic
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "math"
+DEMO = Path(__file__).resolve().parents[3] / "fixtures" / "math"
 
 
 def _rows(name: str) -> list[dict]:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 # Graded in a fresh interpreter (this test process has long loaded SymPy); a thread runs
 # beside it, as the progress bar's does in a terminal, where forking from this process is

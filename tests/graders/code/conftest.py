@@ -8,13 +8,12 @@ from typing import TYPE_CHECKING
 import pytest
 
 from graders.code import CodeProblem, Sandbox, compute_expected
+from tests.conftest import SHARED_DATA as DATA  # ../shared/data, or ADJUDICATE_SHARED_DATA
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
     from graders.code import ExpectedOutputs
-
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"  # ../shared/data
 
 
 @pytest.fixture(scope="session")

@@ -16,8 +16,8 @@ import pytest
 from graders.code import Sandbox, SandboxConfig, grade_sample
 from graders.code.sandbox.records import SandboxLimits
 from graders.verdict import REJECT
-from tests.code.hostile import FAST, STATEMENT, assert_host_untouched
-from tests.code.sample_run import run_once
+from tests.graders.code.hostile import FAST, STATEMENT, assert_host_untouched
+from tests.graders.code.sample_run import run_once
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -20,7 +20,7 @@ import pytest
 
 from graders.code import Sandbox, SandboxConfig, compute_expected, grade_sample
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
-from tests.code.hostile import FAST, STATEMENT, assert_host_untouched, grade
+from tests.graders.code.hostile import FAST, STATEMENT, assert_host_untouched, grade
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

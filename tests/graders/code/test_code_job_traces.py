@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from graders.code import Sandbox, SandboxConfig
-from tests.code.hostile import assert_host_untouched
-from tests.code.sample_run import run_once
+from tests.graders.code.hostile import assert_host_untouched
+from tests.graders.code.sample_run import run_once
 
 if TYPE_CHECKING:
     from collections.abc import Iterator

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from adjudicate.cli import main
 from tests.conftest import TEST_DATA
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _python(code: str, *args: str, pythonpath: Path | None = None,
@@ -161,6 +161,6 @@ def test_only_checking_processes_are_patched() -> None:
 def test_peer_suites_pass_with_the_patches_in() -> None:
     code = ("import sys, pytest; from graders.math import patches; patches.install(); "
             "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', "
-            "'tests/math/test_math_peer_suites.py', 'tests/math/test_math_symbolic.py']))")
+            "'tests/graders/math/test_math_peer_suites.py', 'tests/graders/math/test_math_symbolic.py']))")
     result = _python(code, check=False)
     assert result.returncode == 0, result.stdout[-2000:]

@@ -20,7 +20,7 @@ import pytest
 
 from graders.code import CodeJob, compute_expected, grade_code_many, grade_sample, load_human_eval
 from graders.verdict import ACCEPT, ERROR, REJECT, TIMEOUT
-from tests.code.hostile import FAST, HONEST, STATEMENT, assert_host_untouched, grade
+from tests.graders.code.hostile import FAST, HONEST, STATEMENT, assert_host_untouched, grade
 
 if TYPE_CHECKING:
     from graders.code import CodeProblem, ExpectedOutputs, Sandbox
@@ -340,7 +340,7 @@ def test_the_session_keyring_of_whoever_grades_is_out_of_reach() -> None:
     import subprocess
 
     done = subprocess.run([sys.executable, "-c", KEYRING], capture_output=True, text=True,
-                          cwd=Path(__file__).resolve().parents[2], timeout=300)
+                          cwd=Path(__file__).resolve().parents[3], timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     # the sample's search finds nothing (-1): its keyring is a new, empty one
     assert done.stdout.startswith("reject") and "'actual': '-1'" in done.stdout, done.stdout

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.code.hostile import assert_host_untouched
-from tests.code.sample_run import run_once
+from tests.graders.code.hostile import assert_host_untouched
+from tests.graders.code.sample_run import run_once
 
 if TYPE_CHECKING:
     from graders.code import CodeProblem, ExpectedOutputs, Sandbox

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.code.hostile import STATEMENT, assert_host_untouched, grade
+from tests.graders.code.hostile import STATEMENT, assert_host_untouched, grade
 
 if TYPE_CHECKING:
     from graders.code import CodeProblem, ExpectedOutputs, Sandbox

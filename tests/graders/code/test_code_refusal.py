@@ -16,7 +16,7 @@ from db.connection import open_db
 from tests.conftest import TEST_DATA
 
 HERE = Path(__file__).resolve().parent
-ROOT = HERE.parents[1]
+ROOT = HERE.parents[2]
 
 PROBE = """
 import logging

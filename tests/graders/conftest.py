@@ -1,4 +1,4 @@
-"""Shared fixtures for the math grader tests: reading the public peer data beside the checkout."""
+"""Shared fixtures for the math and queue grader tests: the public peer data beside the checkout."""
 
 from __future__ import annotations
 

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 
 from graders.code.sandbox.leftovers import reap_leftovers
-from tests.code.hostile import live_descendants, processes_of
+from tests.graders.code.hostile import live_descendants, processes_of
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 HOST = """
 import json, sys, threading

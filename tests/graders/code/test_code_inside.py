@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-INSIDE = Path(__file__).resolve().parents[2] / "graders" / "code" / "sandbox" / "inside"
+INSIDE = Path(__file__).resolve().parents[3] / "graders" / "code" / "sandbox" / "inside"
 
 # under -I -S no site-packages; sys.path is cut to the standard library before any file loads
 LOADER = r"""
