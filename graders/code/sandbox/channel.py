@@ -56,11 +56,7 @@ class ResultChannel:
                     result.watchdog = watch.reason
                     kill("watchdog")
                     break
-                if cpu is not None and self.cpu_over(result):
-                    kill("cpu time")
-                    break
-                if self.slice_spent(result):
-                    kill("slice")
+                if self.clock_ends(result, kill):
                     break
                 continue
             chunk = os.read(pipe, 1 << 20)
@@ -95,14 +91,20 @@ class ResultChannel:
                 result.stopped = verdict == "stop"
                 kill("ended" if verdict == "end" else "stopped")
                 break
-            if cpu is not None and self.cpu_over(result):
-                kill("cpu time")
-                break
-            if self.slice_spent(result):
-                kill("slice")
+            if self.clock_ends(result, kill):
                 break
         result.elapsed_s = time.monotonic() - began
         return result
+
+    def clock_ends(self, result: RunResult, kill: Callable[[str], None]) -> bool:
+        """Read the job's CPU clock; kill the job (True) once it ran over or spent its slice."""
+        if self.cpu is not None and self.cpu_over(result):
+            kill("cpu time")
+            return True
+        if self.slice_spent(result):
+            kill("slice")
+            return True
+        return False
 
     def cpu_over(self, result: RunResult) -> bool:
         """Charge the job's CPU time; True (and which clock, in `result`) once it is over."""
