@@ -37,6 +37,7 @@ from graders.code import (
     assemble_program,
     extract_program,
 )
+from graders.code.copies import Copies
 from graders.code.evidence import build_verdicts
 from graders.code.expected import VERSION as EXPECTED_VERSION
 from graders.code.minimal import DEFAULT_SHRINK, ShrinkLimits
@@ -62,7 +63,7 @@ class CodeSummary:
     # (problem as "benchmark task_id", what failed, the self-check's issues)
     selfcheck_failures: list[tuple[str, str, list[str]]] = field(default_factory=list)
     unusable: list[tuple[str, str]] = field(default_factory=list)  # (problem, why): not graded
-    probed: int = 0  # (sample, failing input) pairs run to show what the other samples did
+    probed: int = 0  # (sample, failing input) pairs answered to show what the other samples did
     shrunk: int = 0  # failing samples given their minimal failing input
     probes_stopped: int = 0  # failing inputs on which the probe budget stopped some samples
 
@@ -192,6 +193,7 @@ def _grade_chunk(db: Database, todo: list[ReplyToGrade], problems: dict[int, Cod
                  on_progress: Advance | None) -> None:
     jobs_list = []
     extractions: dict[int, tuple[ReplyToGrade, Extraction]] = {}
+    copies: Copies[int] = Copies()
     unextracted: list[tuple[ReplyToGrade, Any, dict]] = []
     for reply in todo:
         problem = problems[reply.problem_id]
@@ -204,7 +206,9 @@ def _grade_chunk(db: Database, todo: list[ReplyToGrade], problems: dict[int, Cod
                 problem, f"program extraction failed: {type(exc).__name__}: {exc}")))
             continue
         extractions[reply.reply_id] = (reply, extraction)
-        jobs_list.append(CodeJob(reply.reply_id, program, problem, expected[reply.problem_id]))
+        if copies.runs(reply.reply_id, reply.problem_id, program):
+            jobs_list.append(CodeJob(reply.reply_id, program, problem,
+                                     expected[reply.problem_id]))
     _store(db, unextracted, summary)
     if on_progress and unextracted:
         on_progress(len(unextracted))
@@ -213,11 +217,21 @@ def _grade_chunk(db: Database, todo: list[ReplyToGrade], problems: dict[int, Cod
         for result in executor.grade_code(jobs_list, config, on_progress):
             reply, extraction = extractions.pop(result.key)
             batch.append((reply, extraction, result.verdicts))
+            for copy in copies.of(result.key):
+                batch.append((*extractions.pop(copy), _as_copy(result.verdicts, reply)))
+            if on_progress and copies.of(result.key):
+                on_progress(len(copies.of(result.key)))
             if len(batch) >= COMMIT_EVERY:
                 _store(db, batch, summary)
                 batch = []
     finally:  # also on Ctrl-C: every sample graded so far is kept
         _store(db, batch, summary)
+
+
+def _as_copy(verdicts: dict[str, Verdict], ran: ReplyToGrade) -> dict[str, Verdict]:
+    """A copy's verdicts: those of the reply whose identical program ran, saying so."""
+    return {name: replace(v, evidence={**v.evidence, "same_program_as_reply": ran.reply_id})
+            for name, v in verdicts.items()}
 
 
 def _error_verdicts(problem: CodeProblem, reason: str) -> dict[str, Verdict]:

@@ -25,6 +25,7 @@ from db.probes import (
     save_tallies,
 )
 from graders.code import CodeGradeConfig, CodeProblem, ExpectedOutputs
+from graders.code.copies import Copies
 from graders.code.engine import ProbeJob
 from graders.code.extract import assemble_program, extract_program
 from graders.code.probe_budget import NOT_RUN, RUNS_SPENT, SAMPLE_SPENT, ProbeLimits, stop_note
@@ -46,18 +47,22 @@ def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
     done = probe_outputs(db, [v.reply_id for vs in voices.values() for v in vs], VERSION)
     plan = _plan(inputs, voices, problems, done, config.probe)
     if plan.todo:
+        copies: Copies[int] = Copies()
+        todo = [job for job in plan.todo if copies.runs(
+            job.key, (plan.problem_of[job.key], tuple(p.key for p in job.inputs)), job.program)]
         if on_stage:
-            on_stage("Running the other samples on failing inputs", len(plan.todo))
+            on_stage("Running the other samples on failing inputs", len(todo))
         rows = []
         try:
-            for reply_id, answers in executor.probe(plan.todo, config, on_progress):
-                for key, answer in answers.items():
-                    if answer.kind == NOT_RUN:
-                        plan.stopped[(plan.problem_of[reply_id], key)].add(SAMPLE_SPENT)
-                        continue
-                    rows.append((reply_id, key, answer.kind, answer.output))
-                    done[(reply_id, key)] = (answer.kind, answer.output)
-                    summary.ran += 1
+            for ran, answers in executor.probe(todo, config, on_progress):
+                for reply_id in (ran, *copies.of(ran)):  # a copy answers as its program did
+                    for key, answer in answers.items():
+                        if answer.kind == NOT_RUN:
+                            plan.stopped[(plan.problem_of[reply_id], key)].add(SAMPLE_SPENT)
+                            continue
+                        rows.append((reply_id, key, answer.kind, answer.output))
+                        done[(reply_id, key)] = (answer.kind, answer.output)
+                        summary.ran += 1
         finally:  # also on Ctrl-C: every answer so far is kept, the rerun asks the rest
             save_probe_outputs(db, VERSION, rows)
     tallies = []
@@ -76,8 +81,9 @@ def probe_failing_inputs(db: Database, problems: dict[int, CodeProblem],
 
 @dataclass
 class ProbeSummary:
-    """What the probe stage did: (sample, input) pairs run, and inputs whose tally the budget
-    stopped (fewer samples ran on them than pass the base tests)."""
+    """What the probe stage did: (sample, input) pairs answered (a copy of a program answers
+    with its run), and inputs whose tally the budget stopped (fewer samples ran on them than
+    pass the base tests)."""
 
     ran: int = 0
     stopped: int = 0

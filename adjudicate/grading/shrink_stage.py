@@ -18,6 +18,7 @@ from adjudicate.grading.executor import Executor
 from adjudicate.grading.probe_stage import reply_program
 from db.code_evidence import FailureToShrink, save_minimal
 from graders.code import CodeGradeConfig, CodeProblem
+from graders.code.copies import Copies
 from graders.code.evidence_stage import ShrinkJob
 from graders.progress import Advance, Stage
 
@@ -30,18 +31,20 @@ def shrink_failures(db: Database, failures: Sequence[FailureToShrink],
                     on_progress: Advance | None = None) -> int:
     """Shrink these stored first failures where `executor` runs samples; returns how many
     replies got a minimal input."""
+    copies: Copies[Any] = Copies()
     jobs = [ShrinkJob(f.reply_id, program, problems[f.problem_id], f.first_failure)
             for f in failures if f.problem_id in problems
-            and (program := reply_program(f.text, f.form, problems[f.problem_id])) is not None]
+            and (program := reply_program(f.text, f.form, problems[f.problem_id])) is not None
+            and copies.runs(f.reply_id, (f.problem_id, _failure_at(f.first_failure)), program)]
     if not jobs:
         return 0
     if on_stage:
-        on_stage("Shrinking failing inputs", len(jobs))
+        on_stage("Shrinking failing inputs", len(jobs))  # a copy's search is its program's
     saved = 0
     batch: list[tuple[Any, dict[str, Any]]] = []
     try:
         for key, minimal in executor.shrink(jobs, config, on_progress):
-            batch.append((key, minimal))
+            batch += [(same, minimal) for same in (key, *copies.of(key))]
             if len(batch) >= SAVE_EVERY:
                 saved += save_minimal(db, batch)
                 batch = []
@@ -49,3 +52,8 @@ def shrink_failures(db: Database, failures: Sequence[FailureToShrink],
         saved += save_minimal(db, batch)
     return saved
 
+
+
+def _failure_at(first_failure: dict[str, Any]) -> tuple[Any, ...]:
+    """Where and how a first failure happened: copies that failed alike shrink alike."""
+    return tuple(first_failure.get(field) for field in ("set", "index", "kind"))

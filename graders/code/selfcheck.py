@@ -16,12 +16,13 @@ from typing import Any
 
 from graders.code.evidence import build_verdicts
 from graders.code.expected import ExpectedOutputs
-from graders.code.grade import CodeGradeConfig, grade_sample
+from graders.code.grade import BASE, PLUS, CodeGradeConfig, grade_sample
 from graders.code.judge import Judge
 from graders.code.problem import CodeProblem
 from graders.code.sandbox import Sandbox
 from graders.code.sandbox.inside.tagged import Digest, decode, encode
 from graders.registry import GRADERS
+from graders.registry import PLUS as PLUS_SUITE
 from graders.verdict import ACCEPT, Verdict
 
 
@@ -68,7 +69,12 @@ def selfcheck_problem(problem: CodeProblem, expected: ExpectedOutputs,
     reference = (judged_reference(problem, expected, sandbox, config)
                  or grade_sample(problem.reference_program, problem, expected, sandbox, config,
                                  trusted=True))
-    stub = grade_sample(problem.stub_program, problem, expected, sandbox, config, trusted=True)
+    # the stub runs the plus inputs only when it passes the base ones, as a sample would
+    stub = grade_sample(problem.stub_program, problem, expected, sandbox, config, trusted=True,
+                        part=BASE)
+    if PLUS_SUITE.name not in stub:
+        stub = grade_sample(problem.stub_program, problem, expected, sandbox, config,
+                            trusted=True, part=PLUS)
     return SelfCheckResult(problem.task_id, reference, stub, dict(expected.errors))
 
 
