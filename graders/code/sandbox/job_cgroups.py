@@ -38,11 +38,21 @@ class JobCgroups:
         """How the job's CPU time is read, for the evidence."""
         return f"cgroup {self.usage_file.name}" if self.usage_file is not None else ""
 
+    @property
+    def join_files(self) -> list[str]:
+        """The file that moves its writer in: cgroup v1's `tasks` where there is one (the
+        writing thread alone moves, without the system-wide lock and RCU grace period, about
+        10 ms, that moving a whole process through `cgroup.procs` waits for); else
+        `cgroup.procs`. The helper that writes is single-threaded (just forked), so either
+        moves all of it, and everything it starts is born inside."""
+        return [str(directory / "tasks") if (directory / "tasks").exists()
+                else str(directory / "cgroup.procs") for directory in self.directories]
+
     def open_procs(self) -> list[int]:
-        """Write-only descriptors of each `cgroup.procs` (the helper writes its pid to them)."""
+        """Write-only descriptors of each join file (the helper writes "0", itself, to them)."""
         fds: list[int] = []
         try:
-            for path in self.procs_files:
+            for path in self.join_files:
                 fds.append(os.open(path, os.O_WRONLY | os.O_CLOEXEC))
         except OSError:
             for fd in fds:

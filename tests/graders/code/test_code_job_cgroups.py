@@ -112,5 +112,12 @@ def test_a_jobs_cgroups_are_its_own_and_gone_after_it(sandbox: Sandbox, toy: Cod
     sandbox.settle()
     if sandbox.cgroup_directories:  # root: the jobs' cgroups differ and none is left
         assert paths[0] != paths[1]
+        # the sample is born in its job's cgroup of every hierarchy the slot uses (the helper
+        # moved itself in through v1 `tasks` or `cgroup.procs` before it forked the sample)
+        slot_names = {directory.name for directory in sandbox.cgroup_directories}
+        for shown in paths:
+            lines = [line for line in ast.literal_eval(shown).splitlines()
+                     if any(f"/{name}/" in line for name in slot_names)]
+            assert lines and all("/job-" in line for line in lines), shown
         assert not any(path.name.startswith("job-") for path in sandbox.cgroup_directories)
     assert STATEMENT.startswith("def add")

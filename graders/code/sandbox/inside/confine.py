@@ -168,9 +168,11 @@ def die_with_parent() -> None:
 
 
 def join_cgroups(procs_fds: Sequence[int]) -> None:
-    """Move the calling process into pre-made cgroups (pids / memory limits per slot)."""
+    """Move the calling process into pre-made cgroups (pids / memory limits per slot): "0" is
+    the writer itself, in any pid namespace (a v1 `tasks` file moves the calling thread, which
+    is the whole process while it has one thread)."""
     for fd in procs_fds:
-        os.write(fd, str(os.getpid()).encode())
+        os.write(fd, b"0")
 
 
 def apply_rlimits(limits: Mapping[str, Any]) -> None:
