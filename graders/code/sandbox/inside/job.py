@@ -119,7 +119,7 @@ def _sample(kit: Any, state: ServerState, job: Job, tests: list[Any],
             sys.path_importer_cache.clear()
         if state.seccomp:  # last: the steps above need calls the filter refuses
             kit.seccomp.install()
-    except BaseException as error:  # noqa: B036
+    except BaseException as error:  # noqa: B036 - a `setup` line (tagged.LINES) says why
         os.write(result_fd, (json.dumps({"setup": repr(error)[:2000]}) + "\n").encode())
         os._exit(124)
     exit_now, write = os._exit, os.write
