@@ -4,13 +4,17 @@ host refuses everything else.
 The real sandbox runs programs that end in each way a job can (a value, a digest with and
 without its bytes, an exception, a timeout, an output too large or too deep, a load error, a
 load timeout, a harness that breaks), and every raw line it writes must be exactly one kind of
-the table.
+the table. The one line no program can provoke (the alarm firing while the harness handles
+the sample's exception) is written by the harness run directly, with the alarm forced there.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import uuid
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -24,6 +28,7 @@ from graders.code.sandbox.results import MalformedLine, parse_line
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+ROOT = Path(__file__).resolve().parents[3]
 HEX = "ab" * 32
 # one valid line of each kind, with every field it may have
 EXAMPLES: dict[str, dict[str, Any]] = {
@@ -158,3 +163,38 @@ def test_every_line_the_harness_writes_is_one_kind_of_the_table(
 def test_every_kind_of_line_is_written_by_some_program() -> None:
     written = set().union(*(kinds for _program, _options, kinds in PROGRAMS.values()))
     assert written == KINDS.keys()
+
+
+# The harness run directly (its own process): the sample's call raises, and the CPU-time alarm
+# fires as the harness stops the clock, outside the call's own handler.
+RACE = """
+import os, signal, sys
+from graders.code.sandbox.inside import harness, tagged
+from graders.code.sandbox.inside.spec import Job
+
+job = Job(number=1, tests_key="k", entry_point="f", start=0, stop=1, time_limits=(5.0,),
+          wall_s=30.0, load_time_limit=5.0, max_output_bytes=1 << 20, digest_over=1 << 20,
+          keep_large=0, plain_digests=False, max_captured_chars=100, limits={})
+real, stops = signal.setitimer, []
+
+def setitimer(which, seconds, interval=0.0):
+    if seconds == 0:
+        stops.append(seconds)
+        if len(stops) == 2:  # the first stop ends the load, the second the call
+            real(which, 0)
+            raise harness.SampleTimeout()
+    return real(which, seconds, interval)
+
+signal.setitimer = setitimer
+out = os.dup(1)
+harness.run(job, "def f(i):\\n    raise ValueError(i)\\n", [[0]], out, tagged.encode, lambda: None)
+"""
+
+
+def test_a_timeout_while_the_harness_handles_an_exception_is_a_timeout_line() -> None:
+    done = subprocess.run([sys.executable, "-c", RACE], cwd=ROOT, capture_output=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr.decode()[-2000:]
+    lines = done.stdout.splitlines()
+    assert [kind_of(json.loads(line)) for line in lines] == ["ready", "timeout", "end"]
+    assert parse_line(lines[1], 100)["to"] == 1

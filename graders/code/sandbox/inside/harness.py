@@ -174,11 +174,12 @@ def run(job: Job, program: str, tests: list[Any], out_fd: int,
     start = job.start
     for index in range(start, job.stop):
         limit = limits[index - start]
+        began = perf()
         try:
             message = call(tests[index], limit)
         except SampleTimeout:  # the alarm fired while an exception was being handled
             setitimer(real, 0)
-            message = {"to": 1, "t": limit}
+            message = {"to": 1, "t": limit, "w": perf() - began}
         message["i"] = index
         text = capture.take()
         if text is not None:
