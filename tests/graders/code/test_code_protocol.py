@@ -5,11 +5,13 @@ The real sandbox runs programs that end in each way a job can (a value, a digest
 without its bytes, an exception, a timeout, an output too large or too deep, a load error, a
 load timeout, a harness that breaks), and every raw line it writes must be exactly one kind of
 the table. The one line no program can provoke (the alarm firing while the harness handles
-the sample's exception) is written by the harness run directly, with the alarm forced there.
+the sample's exception) is written by the harness run directly, with the alarm forced there,
+and the source of the harness and job.py is read for any field a line could carry.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterator
 
 ROOT = Path(__file__).resolve().parents[3]
+INSIDE = ROOT / "graders" / "code" / "sandbox" / "inside"
 HEX = "ab" * 32
 # one valid line of each kind, with every field it may have
 EXAMPLES: dict[str, dict[str, Any]] = {
@@ -88,6 +91,36 @@ def test_a_field_outside_the_table_is_refused(kind: str) -> None:
         shorter = {key: value for key, value in message.items() if key != field}
         with pytest.raises(MalformedLine):
             parse_line(json.dumps(shorter).encode(), 100)
+
+
+def written_fields(path: Path) -> list[set[str]]:
+    """The field names of each result line `path` builds: dicts passed to `send` or dumped to
+    JSON, assigned to `message`, and keys stored into `message` (each a set of its own)."""
+    found: list[set[str]] = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        built = None
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Dict):
+            if ast.unparse(node.func) in ("send", "json.dumps"):
+                built = node.args[0]
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Dict):
+            if any(ast.unparse(target) == "message" for target in node.targets):
+                built = node.value
+        elif (isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store)
+              and ast.unparse(node.value) == "message"):
+            found.append({ast.literal_eval(node.slice)})
+        if built is not None:
+            found.append({ast.literal_eval(key) for key in built.keys if key is not None})
+    return found
+
+
+@pytest.mark.parametrize("name", ["harness.py", "job.py"])
+def test_the_inside_files_write_only_fields_of_the_table(name: str) -> None:
+    """Also the lines of paths no test provokes: every field any of them writes is in FIELDS,
+    and each whole line built at once fits one kind."""
+    built = written_fields(INSIDE / name)
+    assert built and set().union(*built) <= FIELDS.keys()
+    for fields in built:
+        assert any(fields <= line.allowed for line in LINES), fields
 
 
 @pytest.fixture(scope="module")
