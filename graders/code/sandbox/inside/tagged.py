@@ -54,10 +54,11 @@ FIELDS: dict[str, str] = {
 @dataclass(frozen=True)
 class Line:
     """One kind of result line: the field that marks it (with the value it must have, when
-    it has one), the fields it must have and the ones it may have; any other is refused."""
+    that tells the kind), the fields it must have and the ones it may have; any other is
+    refused."""
 
     kind: str
-    marker: str  # the field that says which kind a line is
+    marker: str  # the field that tells the kind (an input's line: its outcome, beside "i")
     required: tuple[str, ...]  # the marker among them
     optional: tuple[str, ...] = ()
     value: str | None = None  # the marker's value when that tells the kind (load lines)
@@ -69,13 +70,13 @@ class Line:
 
 RESULT = ("i", "t", "w")  # every input's line has these, and exactly one outcome (OUTCOMES)
 LINES: tuple[Line, ...] = (
-    # before the program runs: the sample's process could not be set up
+    # the sample's process could not be set up, or the harness broke (job.py writes it)
     Line("setup", "setup", ("setup",)),
     # loading the program: loaded, or failed (nothing more follows either failure)
     Line("ready", "ready", ("ready", "t"), ("o",)),
     Line("load error", "load", ("load", "x"), ("o",), value="error"),
     Line("load timeout", "load", ("load",), ("t", "o"), value="timeout"),
-    # one line per input, in order, each with one outcome
+    # one line per input, in order, each with exactly one outcome
     Line("value", "v", (*RESULT, "v"), ("o",)),
     Line("digest", "d", (*RESULT, "d"), ("o", "m")),
     Line("exception", "x", (*RESULT, "x"), ("o",)),
