@@ -1,8 +1,10 @@
 """Parse one result line from the sandbox strictly: everything on that pipe is the sample's claim.
 
-The harness writes ASCII JSON, one object per line, in a fixed schema. The sample can write
-anything there instead, so each line is checked: its size, valid UTF-8, JSON, the schema of its
-kind (types of every field, exactly one outcome per input), and every string is capped and has
+The harness writes ASCII JSON, one object per line, of the kinds in `inside/tagged.py`'s table
+`LINES` (which fields each kind must and may have; `FIELDS` says what each means). The sample
+can write anything there instead, so each line is checked: its size, valid UTF-8, JSON, the
+fields of its kind as the table lists them, the type of every field (exactly one outcome per
+input), and every string is capped and has
 lone surrogates replaced (they would break the database and the terminal later). Anything else
 raises `MalformedLine` with the reason, which becomes that sample's `error` verdict.
 
@@ -19,15 +21,15 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from collections.abc import KeysView
+from typing import Any, NamedTuple
 
-from graders.code.sandbox.inside.tagged import PLAIN_MARSHAL, TAG, Digest, Opaque, decode
+from graders.code.sandbox.inside.tagged import LINES, OUTCOMES, PLAIN_MARSHAL, TAG, Digest, Opaque, decode
 
 MAX_TEXT = 2000  # setup errors, output-too-large notes
 MAX_TYPE = 200  # exception type names
 MAX_MESSAGE = 1000  # exception messages
 MAX_DEPTH = 2 * 100 + 2  # the encoder's cap (tags add a level each)
-OUTCOMES = ("v", "d", "x", "to", "big")
 # Bytes of host memory per value, measured on parse_line (lists, objects, strings, others):
 COST_LIST, COST_OBJECT, COST_QUOTE, COST_VALUE = 180, 420, 40, 50
 COST_RATIO = 8
@@ -35,6 +37,22 @@ COST_FLOOR = 16 << 20  # a line estimated under this is parsed whatever its shap
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _HEX64 = re.compile("[0-9a-f]{64}")
+
+
+class _Fields(NamedTuple):
+    """The fields one kind of result line may have, and those it must."""
+
+    allowed: frozenset[str]
+    required: frozenset[str]
+
+
+# the fields of each kind of line in tagged.LINES, made into sets once
+_KINDS = {line.kind: _Fields(line.allowed, frozenset(line.required)) for line in LINES}
+_END, _SETUP = _KINDS["end"].allowed, _KINDS["setup"].allowed
+_READY = _KINDS["ready"]
+_LOADS = {line.value: _KINDS[line.kind] for line in LINES if line.marker == "load"}
+_RESULTS = {line.marker: _KINDS[line.kind] for line in LINES if line.marker in OUTCOMES}
+_OUTCOMES = frozenset(OUTCOMES)
 
 
 class MalformedLine(ValueError):
@@ -72,43 +90,45 @@ def _check_cost(line: bytes) -> None:
 
 
 def _check(message: dict[str, Any], max_captured: int) -> dict[str, Any]:
-    keys = set(message)
-    if keys == {"end"} and message["end"] == 1:
+    if "i" in message:
+        return _result(message, max_captured)
+    keys = message.keys()
+    if keys == _END and message["end"] == 1:
         return message
-    if keys == {"setup"}:
+    if keys == _SETUP:
         return {"setup": _text(message, "setup", MAX_TEXT)}
     if "ready" in message:
-        _only(keys, {"ready", "t", "o"}, {"ready", "t"})
+        _only(keys, _READY)
         return {"ready": 1, "t": _seconds(message, "t"), "o": _output(message, max_captured)}
     if "load" in message:
-        if message["load"] == "error":
-            _only(keys, {"load", "x", "o"}, {"load", "x"})
+        outcome = message["load"]
+        line = _LOADS.get(outcome) if type(outcome) is str else None
+        if line is None:
+            raise MalformedLine("unknown load outcome")
+        _only(keys, line)
+        if outcome == "error":
             return {"load": "error", "x": _exception(message["x"]),
                     "o": _output(message, max_captured)}
-        if message["load"] == "timeout":
-            _only(keys, {"load", "t", "o"}, {"load"})
-            return {"load": "timeout", "t": _seconds(message, "t", 0.0),
-                    "o": _output(message, max_captured)}
-        raise MalformedLine("unknown load outcome")
-    if "i" in message:
-        return _result(message, keys, max_captured)
-    raise MalformedLine(f"unknown message with keys {sorted(keys)[:8]}"[:300])
+        return {"load": "timeout", "t": _seconds(message, "t", 0.0),
+                "o": _output(message, max_captured)}
+    raise MalformedLine(f"unknown message with keys {sorted(message)[:8]}"[:300])
 
 
-def _result(message: dict[str, Any], keys: set[str], max_captured: int) -> dict[str, Any]:
-    outcomes = keys & set(OUTCOMES)
+def _result(message: dict[str, Any], max_captured: int) -> dict[str, Any]:
+    keys = message.keys()
+    outcomes = keys & _OUTCOMES
     if len(outcomes) != 1:
         raise MalformedLine(f"a result needs exactly one of {OUTCOMES}, got {sorted(outcomes)}")
-    _only(keys, {"i", "t", "w", "o", "m", *outcomes}, {"i", "t", "w", *outcomes})
+    outcome = outcomes.pop()
+    _only(keys, _RESULTS[outcome])
     index = message["i"]
     if type(index) is not int or index < 0:
         raise MalformedLine("a result's index is not a non-negative integer")
     checked: dict[str, Any] = {"i": index, "t": _seconds(message, "t"),
                                "w": _seconds(message, "w"), "o": _output(message, max_captured)}
-    outcome = outcomes.pop()
     if "m" in message:  # a large output's marshal bytes (base64), kept unread (large_outputs)
-        if outcome != "d" or type(message["m"]) is not str:
-            raise MalformedLine("marshal bytes without a digest, or not a string")
+        if type(message["m"]) is not str:
+            raise MalformedLine("a large output's marshal bytes are not a string")
         checked["m"] = message["m"]
     if outcome == "v":
         checked["v"] = _value(message["v"])
@@ -130,10 +150,11 @@ def _result(message: dict[str, Any], keys: set[str], max_captured: int) -> dict[
     return checked
 
 
-def _only(keys: set[str], allowed: set[str], required: set[str]) -> None:
-    if not keys <= allowed or not required <= keys:
-        raise MalformedLine(f"fields {sorted(keys)[:8]} where {sorted(required)} are needed "
-                            f"and only {sorted(allowed)} allowed"[:300])
+def _only(keys: KeysView[str], fields: _Fields) -> None:
+    """Refuse a line with a field its kind does not allow, or without one it requires."""
+    if not keys <= fields.allowed or not fields.required <= keys:
+        raise MalformedLine(f"fields {sorted(keys)[:8]} where {sorted(fields.required)} are "
+                            f"needed and only {sorted(fields.allowed)} allowed"[:300])
 
 
 def _text(message: dict[str, Any], key: str, cap: int) -> str:

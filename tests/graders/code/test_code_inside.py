@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
+
+from graders.code.sandbox.inside import server
 
 INSIDE = Path(__file__).resolve().parents[3] / "graders" / "code" / "sandbox" / "inside"
 
@@ -49,3 +53,17 @@ def test_host_code_never_runs_inside() -> None:
         text = path.read_text()
         assert "import graders" not in text and "from graders" not in text, path.name
         assert "import adjudicate" not in text and "from db" not in text, path.name
+
+
+def test_the_kit_mypy_reads_is_the_kit_the_server_loads() -> None:
+    # kit.py types KIT for mypy; the server loads server.SIBLINGS into it by path
+    tree = ast.parse((INSIDE / "kit.py").read_text())
+    typed = [alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level
+             for alias in node.names]
+    assert sorted(typed) == sorted(server.SIBLINGS)
+    # a sibling that calls others through KIT declares it, so load_kit gives it the namespace
+    for path in INSIDE.glob("*.py"):
+        text = path.read_text()
+        if "KIT." in text and path.name not in ("server.py", "kit.py"):
+            assert path.stem in server.SIBLINGS, path.name
+            assert re.search(r"^    KIT = None\b", text, re.MULTILINE), path.name

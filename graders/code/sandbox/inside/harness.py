@@ -2,9 +2,11 @@
 
 Stdlib only; loaded by path inside the fork server. The harness never judges: it reports each
 output (as tagged plain data), exception or timeout on the result pipe, one line per input,
-and the grader compares in the host. Expected outputs never enter the sandbox. The harness
-runs in the sample's own interpreter, so the host trusts none of it: a sample that rewrites
-it can only make it claim other outputs, which is what returning them would do.
+and the grader compares in the host. Every line it writes is one kind of tagged.py's table
+`LINES`, with the fields `FIELDS` describes; the host refuses any other. Expected outputs
+never enter the sandbox. The harness runs in the sample's own interpreter, so the host trusts
+none of it: a sample that rewrites it can only make it claim other outputs, which is what
+returning them would do.
 """
 
 from __future__ import annotations
@@ -172,11 +174,12 @@ def run(job: Job, program: str, tests: list[Any], out_fd: int,
     start = job.start
     for index in range(start, job.stop):
         limit = limits[index - start]
+        began = perf()
         try:
             message = call(tests[index], limit)
         except SampleTimeout:  # the alarm fired while an exception was being handled
             setitimer(real, 0)
-            message = {"to": 1, "t": limit}
+            message = {"to": 1, "t": limit, "w": perf() - began}
         message["i"] = index
         text = capture.take()
         if text is not None:

@@ -18,7 +18,10 @@ import tempfile
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from . import kit as KIT  # the siblings as mypy reads them (kit.py)
     from .spec import Job, ServerState
+else:
+    KIT = None  # the fork server's namespace of siblings, set by server.load_kit
 
 RETRY = "retry: "  # the helper's report when forking the sample failed for now (EAGAIN/ENOMEM)
 WORK_PREFIX = "adjudicate-work-"
@@ -32,10 +35,10 @@ def work_directory(server_pid: int, uid: int | None) -> str:
     return path
 
 
-def helper(kit: Any, state: ServerState, job: Job, tests: list[Any],
+def helper(state: ServerState, job: Job, tests: list[Any],
            fds: list[int], report: int, workdir: str | None) -> None:
     """The helper: confine, fork the sample, report its pid, wait, clean up. Never returns."""
-    confine = kit.confine
+    confine = KIT.confine
     try:
         confine.die_with_parent()
         if os.getppid() != state.server_pid:
@@ -56,20 +59,20 @@ def helper(kit: Any, state: ServerState, job: Job, tests: list[Any],
             raise
         if sample == 0:
             os.close(report)
-            _sample(kit, state, job, tests, fds, workdir)
+            _sample(state, job, tests, fds, workdir)
         os.write(report, str(sample).encode())
         os.close(report)
         for fd in fds[:2]:  # fds[2], if given, is the note pipe only the helper writes
             os.close(fd)
         if state.isolated:  # the job's memory, counted whole (no cgroup needed)
-            status = kit.budget.wait_within(sample, int(job.limits["memory_mb"]) << 20,
+            status = KIT.budget.wait_within(sample, int(job.limits["memory_mb"]) << 20,
                                             fds[2] if len(fds) > 2 else None)
         else:
             _, status = os.waitpid(sample, 0)
         if state.isolated:  # everything in the pid namespace is dead: clear what it left
-            kit.reap.clear_ipc()
+            KIT.reap.clear_ipc()
         else:
-            kit.reap.reap_strays(state.cgroup_paths, state.uid, sample)
+            KIT.reap.reap_strays(state.cgroup_paths, state.uid, sample)
         code = os.waitstatus_to_exitcode(status)
         os._exit(code if code >= 0 else 128 - code)
     except BaseException as error:  # noqa: B036 - never return into the server loop
@@ -89,10 +92,10 @@ def _read_program(fd: int) -> str:
     return b"".join(chunks).decode("utf-8", "surrogatepass")
 
 
-def _sample(kit: Any, state: ServerState, job: Job, tests: list[Any],
+def _sample(state: ServerState, job: Job, tests: list[Any],
             fds: list[int], workdir: str | None) -> None:
     """The sample's own process: confine it, then hand over to the harness. Never returns."""
-    confine = kit.confine
+    confine = KIT.confine
     result_fd, program_fd = fds[0], fds[1]
     try:
         os.setsid()
@@ -118,13 +121,13 @@ def _sample(kit: Any, state: ServerState, job: Job, tests: list[Any],
             sys.path[:] = state.sys_path
             sys.path_importer_cache.clear()
         if state.seccomp:  # last: the steps above need calls the filter refuses
-            kit.seccomp.install()
-    except BaseException as error:  # noqa: B036
+            KIT.seccomp.install()
+    except BaseException as error:  # noqa: B036 - a `setup` line (tagged.LINES) says why
         os.write(result_fd, (json.dumps({"setup": repr(error)[:2000]}) + "\n").encode())
         os._exit(124)
     exit_now, write = os._exit, os.write
     try:
-        kit.harness.run(job, program, tests, out_fd, kit.tagged.encode, kit.guard.apply_guard)
+        KIT.harness.run(job, program, tests, out_fd, KIT.tagged.encode, KIT.guard.apply_guard)
     except BaseException as error:  # noqa: B036 - a harness bug must still be reported
         write(out_fd, (json.dumps({"setup": f"harness: {error!r}"[:2000]}) + "\n").encode())
     finally:

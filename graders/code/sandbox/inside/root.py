@@ -15,7 +15,12 @@ import os
 import sys
 import sysconfig
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from . import kit as KIT  # the siblings as mypy reads them (kit.py)
+else:
+    KIT = None  # the fork server's namespace of siblings, set by server.load_kit
 
 PACKAGES = "/packages"
 DEVICES = ("null", "zero", "full", "random", "urandom")
@@ -85,8 +90,9 @@ def plan(packages: list[str]) -> RootPlan:
     return root
 
 
-def build_and_enter(confine: Any, mount_point: str, root: RootPlan) -> None:
+def build_and_enter(mount_point: str, root: RootPlan) -> None:
     """Make `root` on a tmpfs at the empty directory `mount_point` and pivot into it."""
+    confine = KIT.confine
     new = mount_point.rstrip("/")
     confine.mount("tmpfs", new, "tmpfs", confine.MS_NOSUID | confine.MS_NODEV,
                   "size=1m,mode=755")

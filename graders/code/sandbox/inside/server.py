@@ -29,7 +29,10 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from . import kit as KIT  # the siblings as mypy reads them (kit.py)
     from .spec import Job, ServerState
+else:
+    KIT = SimpleNamespace()  # the siblings as the server runs them, loaded by load_kit
 
 MAX_MESSAGE = 4 << 20
 PRELOADED = ("math", "re", "collections", "itertools", "functools", "typing", "string", "heapq",
@@ -37,21 +40,26 @@ PRELOADED = ("math", "re", "collections", "itertools", "functools", "typing", "s
              "operator", "datetime", "numbers", "array", "cmath", "unicodedata", "subprocess")
 
 
-KIT: Any = SimpleNamespace()  # the sibling modules, loaded by path from the host's folder
+# the files of this folder the server runs, as kit.py imports them for mypy
 SIBLINGS = ("spec", "tagged", "guard", "confine", "root", "harness", "reap", "job", "seccomp",
             "budget")
 
 
 def load_kit(folder: str) -> None:
-    """Load this folder's other files (before the pivot hides the folder)."""
+    """Load this folder's other files by path into KIT (before the pivot hides the folder),
+    and give KIT to each that calls its siblings through a `KIT` of its own."""
     for name in SIBLINGS:
-        spec = importlib.util.spec_from_file_location(f"_adjudicate_{name}",
-                                                      os.path.join(folder, f"{name}.py"))
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[spec.name] = module
-        spec.loader.exec_module(module)
+        found = importlib.util.spec_from_file_location(f"_adjudicate_{name}",
+                                                       os.path.join(folder, f"{name}.py"))
+        assert found is not None and found.loader is not None
+        module = importlib.util.module_from_spec(found)
+        sys.modules[found.name] = module
+        found.loader.exec_module(module)
         setattr(KIT, name, module)
+    for name in SIBLINGS:
+        module = getattr(KIT, name)
+        if hasattr(module, "KIT"):
+            module.KIT = KIT
 
 
 class RunningJob:
@@ -186,7 +194,7 @@ class ForkServer:
                 self.control.close()
                 os.close(report_read)
                 os.close(note_read)
-                KIT.job.helper(KIT, state, job, tests, [result_fd, program_fd, note_write],
+                KIT.job.helper(state, job, tests, [result_fd, program_fd, note_write],
                                report_write, workdir)
             os.close(report_write)
             os.close(note_write)
@@ -261,7 +269,7 @@ def isolate(state: ServerState, mount_point: str, packages: list[str]) -> Server
         return replace(state, refused=error)
     plan = KIT.root.plan(packages)
     try:
-        KIT.root.build_and_enter(KIT.confine, mount_point, plan)
+        KIT.root.build_and_enter(mount_point, plan)
     except OSError as failure:
         return replace(state, refused=f"cannot build the sandbox's root: {failure}")
     state = replace(state, sys_path=tuple(plan.sys_path),

@@ -1,7 +1,10 @@
-"""Tagged JSON for Python values: tuples, sets, inf/nan, complex, bytes survive a round trip.
+"""Tagged JSON for Python values, and the result-line protocol that carries them out of the sandbox.
 
 Stdlib only: the fork server loads this file by path (it decodes test inputs, the harness
-encodes outputs), and the host imports it to decode what comes back. `encode` never calls
+encodes outputs and writes the lines of `LINES`), and the host imports it to decode what comes
+back and to check each line against `LINES` (graders/code/sandbox/results.py).
+
+Tuples, sets, inf/nan, complex, bytes survive a round trip. `encode` never calls
 code that a sample could have defined (no `__eq__`, `__repr__`, `__iter__` of user classes): it checks
 exact builtin types and tags anything else as opaque, so an object that claims to equal
 everything arrives at the comparison as `Opaque`, not as a value.
@@ -14,6 +17,7 @@ import collections
 import json
 import marshal
 import math
+from dataclasses import dataclass
 from typing import Any
 
 TAG = "__t"
@@ -22,6 +26,66 @@ MAX_ITEMS = 2_000_000
 BIG_INT = 10**4000
 _DICT_LIKE = (collections.Counter, collections.OrderedDict, collections.defaultdict)
 MARSHAL_VERSION = marshal.version
+
+
+# The result-line protocol. A job's result pipe carries one JSON object per line, written by the
+# harness (inside/harness.py; a `setup` line by inside/job.py) and checked field by field by the
+# host (results.py), which refuses any line that is not one of the kinds of LINES. Each field
+# means one thing in every kind that has it:
+FIELDS: dict[str, str] = {
+    "setup": "text: why the sample's process could not be set up, or how the harness broke",
+    "ready": "1: the program loaded and defines the entry point (the host reads no value)",
+    "load": '"error" or "timeout": how the program failed to load',
+    "end": "1: the job's last input has its line",
+    "i": "integer >= 0: the input the line reports on (its index in the suite)",
+    "t": "seconds >= 0: CPU time of the call, or wall-clock time of the load",
+    "w": "seconds >= 0: wall-clock time of the call",
+    "o": "text or null: what the sample printed meanwhile (stdout and stderr, capped)",
+    "v": "the call's output as tagged plain data (`encode`)",
+    "d": "[sha256 hex, size] of a large output's marshal bytes; [.., .., PLAIN_MARSHAL] for "
+         "plain data, whose digest settles equality",
+    "m": "text: those marshal bytes in base64, when the host keeps them (the job's keep_large)",
+    "x": "{type, message, line}: the exception the call or the load raised (`describe`)",
+    "to": "1: the call ran over its CPU-time limit",
+    "big": "text: why the output was left out (over the line cap, too deep, too many items)",
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One kind of result line: the field that marks it (with the value it must have, when
+    that tells the kind), the fields it must have and the ones it may have; any other is
+    refused."""
+
+    kind: str
+    marker: str  # the field that tells the kind (an input's line: its outcome, beside "i")
+    required: tuple[str, ...]  # the marker among them
+    optional: tuple[str, ...] = ()
+    value: str | None = None  # the marker's value when that tells the kind (load lines)
+
+    @property
+    def allowed(self) -> frozenset[str]:
+        return frozenset(self.required + self.optional)
+
+
+RESULT = ("i", "t", "w")  # every input's line has these, and exactly one outcome (OUTCOMES)
+LINES: tuple[Line, ...] = (
+    # the sample's process could not be set up, or the harness broke (job.py writes it)
+    Line("setup", "setup", ("setup",)),
+    # loading the program: loaded, or failed (nothing more follows either failure)
+    Line("ready", "ready", ("ready", "t"), ("o",)),
+    Line("load error", "load", ("load", "x"), ("o",), value="error"),
+    Line("load timeout", "load", ("load",), ("t", "o"), value="timeout"),
+    # one line per input, in order, each with exactly one outcome
+    Line("value", "v", (*RESULT, "v"), ("o",)),
+    Line("digest", "d", (*RESULT, "d"), ("o", "m")),
+    Line("exception", "x", (*RESULT, "x"), ("o",)),
+    Line("timeout", "to", (*RESULT, "to"), ("o",)),
+    Line("too big", "big", (*RESULT, "big"), ("o",)),
+    # after the last input
+    Line("end", "end", ("end",)),
+)
+OUTCOMES = tuple(line.marker for line in LINES if line.required[:len(RESULT)] == RESULT)
 
 
 class TooLarge(Exception):
