@@ -104,13 +104,15 @@ def evalplus(folder: Path, args: argparse.Namespace) -> tuple[dict, float]:
                             + "\n" for s in samples))
     env = {**os.environ, "HUMANEVAL_OVERRIDE_PATH": str(DATA / "HumanEvalPlus.jsonl.gz"),
            "XDG_CACHE_HOME": str(folder / "cache")}
-    began = time.perf_counter()
+    began, cpu_before = time.perf_counter(), _children_cpu()
     done = subprocess.run([args.evalplus_bin, "--dataset", "humaneval", "--samples", str(path),
                            "--parallel", str(args.jobs), "--i_just_wanna_run"],
                           env=env, capture_output=True, text=True, check=True)
     total_s = time.perf_counter() - began
+    cpu_s = _children_cpu() - cpu_before
     match = re.search(r"Expected outputs computed in ([\d.]+)s", done.stdout)
-    print(f"evalplus  expected outputs {float(match.group(1)) if match else 0:.1f} s of it")
+    print(f"evalplus  expected outputs {float(match.group(1)) if match else 0:.1f} s of it; "
+          f"CPU {cpu_s:.1f} s user+sys of its process tree")
     report = json.loads((folder / "samples_eval_results.json").read_text())
     results = {}
     for task_id, rows in report["eval"].items():
