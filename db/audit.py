@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from db.connection import now, write_transaction
 from db.patterns import refresh_patterns
+from db.store import Store
 from graders.queue.disputes import AUDIT
 
 
@@ -23,7 +22,7 @@ class UnanimousReply:
     key: str | None
 
 
-def unanimous_accepts(db: Database) -> list[UnanimousReply]:
+def unanimous_accepts(db: Store) -> list[UnanimousReply]:
     """Unqueued math replies every current grader accepted, by reply id."""
     return [UnanimousReply(*row) for row in db.execute(
         """SELECT r.id, p.benchmark, ru.name,
@@ -39,7 +38,7 @@ def unanimous_accepts(db: Database) -> list[UnanimousReply]:
            ORDER BY r.id""")]
 
 
-def audited(db: Database) -> dict[tuple[str, str], list[int]]:
+def audited(db: Store) -> dict[tuple[str, str], list[int]]:
     """(benchmark, run) -> the reply ids already in its audit sample."""
     out: dict[tuple[str, str], list[int]] = {}
     for reply_id, benchmark, run in db.execute(
@@ -50,7 +49,7 @@ def audited(db: Database) -> dict[tuple[str, str], list[int]]:
     return out
 
 
-def add_audit(db: Database, items: Sequence[tuple[int, str]], seed: int) -> None:
+def add_audit(db: Store, items: Sequence[tuple[int, str]], seed: int) -> None:
     """Add (reply id, group key) pairs to the audit sample and to the queue, in one transaction."""
     stamp = now()
     with write_transaction(db):
@@ -61,7 +60,7 @@ def add_audit(db: Database, items: Sequence[tuple[int, str]], seed: int) -> None
         refresh_patterns(db)  # an audit item is a queued reply like any other
 
 
-def requeue_audit(db: Database, reply_ids: Iterable[int]) -> int:
+def requeue_audit(db: Store, reply_ids: Iterable[int]) -> int:
     """Put audit items back in the queue (grading rewrites the queue of the replies it grades);
     an item the graders now dispute stays queued for that reason instead. Returns how many."""
     stamp = now()

@@ -11,11 +11,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from sqlite_utils import Database
-
 from db.connection import inserted_id, now, write_transaction
 from db.errors import StoreError
 from db.labels import adjudicate, record_labels
+from db.store import Store
 from graders.labels import LABELS
 from graders.queue.patterns import NONE, SUSPECT, parse_pattern
 
@@ -70,7 +69,7 @@ def _marks(chunk: Sequence[int]) -> str:
     return ", ".join("?" * len(chunk))
 
 
-def _mine(db: Database, reviewer: str, reply_ids: Sequence[int],
+def _mine(db: Store, reviewer: str, reply_ids: Sequence[int],
           action: Action) -> dict[int, str]:
     """reply id -> this reviewer's current label (adjudicating: the current adjudication)."""
     out: dict[int, str] = {}
@@ -86,7 +85,7 @@ def _mine(db: Database, reviewer: str, reply_ids: Sequence[int],
     return out
 
 
-def preview_decision(db: Database, reviewer: str, reply_ids: Sequence[int], label: str,
+def preview_decision(db: Store, reviewer: str, reply_ids: Sequence[int], label: str,
                      action: Action = "label") -> DecisionPreview:
     """Counts for the confirmation: replies, problems, runs, what is already decided by this
     reviewer and by others."""
@@ -123,7 +122,7 @@ def preview_decision(db: Database, reviewer: str, reply_ids: Sequence[int], labe
         suspect)
 
 
-def record_decision(db: Database, reviewer: str, preview: DecisionPreview, *, scope: Scope,
+def record_decision(db: Store, reviewer: str, preview: DecisionPreview, *, scope: Scope,
                     subject: str | None, description: str, replace: bool = False,
                     action: Action = "label") -> Decision:
     """Label (or adjudicate) every previewed reply as one batch, keeping this reviewer's earlier
@@ -171,7 +170,7 @@ class BatchRecord:
     created_at: str
 
 
-def batch_records(db: Database) -> list[BatchRecord]:
+def batch_records(db: Store) -> list[BatchRecord]:
     """Every decision over many replies, oldest first (undone ones too: the history stays)."""
     return [BatchRecord(*row) for row in db.execute(
         "SELECT id, reviewer, action, scope, label, subject, description, replies, written, "
@@ -186,7 +185,7 @@ class Settling:
     adjudications: dict[int, int]  # reply id -> batch id
 
 
-def settling_batches(db: Database) -> Settling:
+def settling_batches(db: Store) -> Settling:
     """The batch of the latest label (per reply and reviewer) and of the latest adjudication
     (per reply) that no undo took back: what set the state in force (undo restores the state
     before the event it undoes, so the latest open event is the one that stands)."""

@@ -15,12 +15,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlite_utils import Database
-
 from db.connection import inserted_id, now, write_transaction
 from db.errors import StoreError
 from db.labels import record_label
 from db.sample_order import record_draws
+from db.store import Store
 from graders.labels import LABELS
 from graders.verdict import Verdict
 
@@ -59,7 +58,7 @@ class Erratum:
         return self.kind == "wrong" and bool(self.new_key)
 
 
-def record_erratum(db: Database, reply_id: int, reviewer: str, kind: str,
+def record_erratum(db: Store, reply_id: int, reviewer: str, kind: str,
                    new_key: str | None = None, note: str | None = None,
                    order_id: int | None = None) -> Erratum:
     """Label the reply's key bad and record why, in one transaction; returns the erratum. In
@@ -87,7 +86,7 @@ def record_erratum(db: Database, reply_id: int, reviewer: str, kind: str,
     return found[0]
 
 
-def active_errata(db: Database, problem_ids: Sequence[int] | None = None) -> list[Erratum]:
+def active_errata(db: Store, problem_ids: Sequence[int] | None = None) -> list[Erratum]:
     """Each reviewer's latest standing erratum per problem: neither retracted nor recorded by
     a `k` since undone (whatever the reviewer labels its reply later)."""
     where = """WHERE NOT EXISTS (SELECT 1 FROM label_events u WHERE u.undoes = e.event_id)
@@ -102,12 +101,12 @@ def active_errata(db: Database, problem_ids: Sequence[int] | None = None) -> lis
     return sorted(latest.values(), key=lambda e: (e.benchmark, e.task_id, e.id))
 
 
-def standing_erratum(db: Database, problem_id: int, reviewer: str) -> Erratum | None:
+def standing_erratum(db: Store, problem_id: int, reviewer: str) -> Erratum | None:
     """This reviewer's standing erratum on a problem, if any."""
     return next((e for e in active_errata(db, [problem_id]) if e.reviewer == reviewer), None)
 
 
-def errata_of_events(db: Database, event_ids: Sequence[int]) -> list[Erratum]:
+def errata_of_events(db: Store, event_ids: Sequence[int]) -> list[Erratum]:
     """The standing errata these label events recorded (what undoing them would withdraw)."""
     if not event_ids:
         return []
@@ -119,7 +118,7 @@ def errata_of_events(db: Database, event_ids: Sequence[int]) -> list[Erratum]:
     return [e for e in active_errata(db, sorted(set(found.values()))) if e.id in found]
 
 
-def retract_erratum(db: Database, erratum: Erratum, reviewer: str) -> None:
+def retract_erratum(db: Store, erratum: Erratum, reviewer: str) -> None:
     """Withdraw a standing erratum (labels stay as they are); one transaction."""
     with write_transaction(db):
         if all(e.id != erratum.id for e in active_errata(db, [erratum.problem_id])):
@@ -139,7 +138,7 @@ class RetractionEffect:
     bad_key_labels: tuple[int, ...]  # the reviewer's replies of the problem labeled bad key
 
 
-def retraction_effect(db: Database, erratum: Erratum) -> RetractionEffect:
+def retraction_effect(db: Store, erratum: Erratum) -> RetractionEffect:
     """Which replies a retraction regrades and what still stands on the problem after it."""
     regraded = db.execute("SELECT COUNT(DISTINCT reply_id) FROM erratum_verdicts "
                           "WHERE erratum_id = ?", [erratum.id]).fetchone()[0]
@@ -151,7 +150,7 @@ def retraction_effect(db: Database, erratum: Erratum) -> RetractionEffect:
     return RetractionEffect(erratum, int(regraded), others, labeled)
 
 
-def _errata(db: Database, where: str, params: Sequence[Any]) -> Iterable[Erratum]:
+def _errata(db: Store, where: str, params: Sequence[Any]) -> Iterable[Erratum]:
     for row in db.execute(
         f"""SELECT e.id, e.problem_id, p.benchmark, p.task_id, e.kind, e.old_key, e.new_key,
                    e.reviewer, e.note, e.reply_id, e.created_at
@@ -170,7 +169,7 @@ class ReplyToRegrade:
     key: str
 
 
-def replies_to_regrade(db: Database, versions: Mapping[str, str]) -> list[ReplyToRegrade]:
+def replies_to_regrade(db: Store, versions: Mapping[str, str]) -> list[ReplyToRegrade]:
     """Replies of every corrected problem missing a verdict against its corrected key from a
     current grader (those graded against the key it corrects)."""
     todo = []
@@ -189,7 +188,7 @@ def replies_to_regrade(db: Database, versions: Mapping[str, str]) -> list[ReplyT
     return todo
 
 
-def save_erratum_verdicts(db: Database, rows: Iterable[tuple[int, int, Verdict]]) -> int:
+def save_erratum_verdicts(db: Store, rows: Iterable[tuple[int, int, Verdict]]) -> int:
     """Store (erratum id, reply id, verdict) rows; one transaction. Returns how many."""
     stamp = now()
     values = [[erratum_id, reply_id, v.grader, v.version, v.outcome,
@@ -205,7 +204,7 @@ def save_erratum_verdicts(db: Database, rows: Iterable[tuple[int, int, Verdict]]
     return len(values)
 
 
-def erratum_verdicts(db: Database, erratum_id: int,
+def erratum_verdicts(db: Store, erratum_id: int,
                      versions: Mapping[str, str]) -> dict[int, dict[str, tuple[str, dict]]]:
     """reply id -> grader -> (outcome, evidence) against the corrected key, current graders."""
     found: dict[int, dict[str, tuple[str, dict]]] = {}
@@ -217,12 +216,12 @@ def erratum_verdicts(db: Database, erratum_id: int,
     return found
 
 
-def corrected_replies(db: Database, erratum: Erratum) -> list[int]:
+def corrected_replies(db: Store, erratum: Erratum) -> list[int]:
     """The replies an erratum's corrected key applies to: those graded against its old key."""
     return [row[0] for row in db.execute(_CORRECTED, [erratum.problem_id, erratum.old_key])]
 
 
-def questioned_replies(db: Database) -> dict[int, int]:
+def questioned_replies(db: Store) -> dict[int, int]:
     """reply id -> problem id, for every reply graded against a key a standing erratum calls
     wrong or ambiguous: it is read against the corrected key, so it shares no group or pattern
     (both made against the shipped key) with another problem's replies."""

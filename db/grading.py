@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from db.audit import requeue_audit
 from db.connection import now, write_transaction
 from db.patterns import refresh_patterns
+from db.store import Store
 from graders.queue.patterns import VERSION as PATTERNS_VERSION
 from graders.verdict import Extraction, Verdict
+
+if TYPE_CHECKING:  # the grading pipelines pass sqlite-utils' Database; the review app a Store
+    from sqlite_utils import Database
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,6 @@ def selfchecked_problems(db: Database, version: str) -> set[int]:
         "SELECT problem_id FROM problem_checks WHERE checker_version = ?", [version])}
 
 
-def queue_count(db: Database) -> int:
+def queue_count(db: Store) -> int:
     """How many replies wait in the review queue."""
     return int(db.execute("SELECT count(*) FROM queue").fetchone()[0])

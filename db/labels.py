@@ -10,10 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from db.connection import inserted_id, now, write_transaction
 from db.errors import StoreError
+from db.store import Store
 from graders.labels import LABELS
 
 
@@ -26,7 +25,7 @@ class Undone:
     label: str | None
 
 
-def _kind(db: Database, reply_id: int) -> str:
+def _kind(db: Store, reply_id: int) -> str:
     row = db.execute(
         "SELECT problems.kind FROM replies JOIN problems ON problems.id = replies.problem_id "
         "WHERE replies.id = ?", [reply_id],
@@ -36,13 +35,13 @@ def _kind(db: Database, reply_id: int) -> str:
     return row[0]
 
 
-def _check_label(db: Database, reply_id: int, label: str) -> None:
+def _check_label(db: Store, reply_id: int, label: str) -> None:
     allowed = LABELS.names_for(_kind(db, reply_id))
     if label not in allowed:
         raise StoreError(f"label {label!r} does not apply to reply {reply_id}; use one of {allowed}")
 
 
-def _current(db: Database, reply_id: int, reviewer: str) -> tuple[str | None, str | None, str | None]:
+def _current(db: Store, reply_id: int, reviewer: str) -> tuple[str | None, str | None, str | None]:
     row = db.execute(
         "SELECT label, status, note FROM labels WHERE reply_id = ? AND reviewer = ?",
         [reply_id, reviewer],
@@ -50,7 +49,7 @@ def _current(db: Database, reply_id: int, reviewer: str) -> tuple[str | None, st
     return (row[0], row[1], row[2]) if row else (None, None, None)
 
 
-def _event(db: Database, reply_id: int, reviewer: str, action: str, label: str | None,
+def _event(db: Store, reply_id: int, reviewer: str, action: str, label: str | None,
            note: str | None, previous: tuple[str | None, str | None, str | None],
            undoes: int | None = None, batch_id: int | None = None) -> int:
     cursor = db.execute(
@@ -62,7 +61,7 @@ def _event(db: Database, reply_id: int, reviewer: str, action: str, label: str |
     return inserted_id(cursor)
 
 
-def _set_state(db: Database, reply_id: int, reviewer: str, label: str | None, status: str | None,
+def _set_state(db: Store, reply_id: int, reviewer: str, label: str | None, status: str | None,
                note: str | None, event_id: int) -> None:
     if status is None:
         db.execute("DELETE FROM labels WHERE reply_id = ? AND reviewer = ?", [reply_id, reviewer])
@@ -77,12 +76,12 @@ def _set_state(db: Database, reply_id: int, reviewer: str, label: str | None, st
     )
 
 
-def record_label(db: Database, reply_id: int, reviewer: str, label: str) -> int:
+def record_label(db: Store, reply_id: int, reviewer: str, label: str) -> int:
     """Label one reply for one reviewer; returns the history event id."""
     return record_labels(db, [reply_id], reviewer, label)[0]
 
 
-def record_labels(db: Database, reply_ids: Sequence[int], reviewer: str, label: str,
+def record_labels(db: Store, reply_ids: Sequence[int], reviewer: str, label: str,
                   batch_id: int | None = None) -> list[int]:
     """Label several replies at once, in one transaction (as one decision if `batch_id`)."""
     with write_transaction(db):
@@ -97,7 +96,7 @@ def record_labels(db: Database, reply_ids: Sequence[int], reviewer: str, label: 
         return events
 
 
-def record_skip(db: Database, reply_id: int, reviewer: str) -> int:
+def record_skip(db: Store, reply_id: int, reviewer: str) -> int:
     """Mark a reply skipped by this reviewer (it stays in the queue for later)."""
     with write_transaction(db):
         previous = _current(db, reply_id, reviewer)
@@ -109,7 +108,7 @@ def record_skip(db: Database, reply_id: int, reviewer: str) -> int:
         return event_id
 
 
-def set_note(db: Database, reply_id: int, reviewer: str, note: str) -> int:
+def set_note(db: Store, reply_id: int, reviewer: str, note: str) -> int:
     """Attach (or replace) this reviewer's note on a reply; an empty note clears it."""
     with write_transaction(db):
         _kind(db, reply_id)
@@ -120,7 +119,7 @@ def set_note(db: Database, reply_id: int, reviewer: str, note: str) -> int:
         return event_id
 
 
-def adjudicate(db: Database, reply_id: int, reviewer: str, label: str, note: str | None = None,
+def adjudicate(db: Store, reply_id: int, reviewer: str, label: str, note: str | None = None,
                batch_id: int | None = None) -> int:
     """Record the final label for a reply reviewers disagree on; it overrides their labels."""
     with write_transaction(db):
@@ -150,7 +149,7 @@ _OPEN_EVENTS = """SELECT id, reply_id, action, label, previous_label, previous_s
                   ORDER BY id DESC"""
 
 
-def undo_last_action(db: Database, reviewer: str) -> list[Undone]:
+def undo_last_action(db: Store, reviewer: str) -> list[Undone]:
     """Revert this reviewer's most recent action not yet undone: one event, or every event of
     a decision over many replies (one batch), newest first, in one transaction."""
     with write_transaction(db):
@@ -164,7 +163,7 @@ def undo_last_action(db: Database, reviewer: str) -> list[Undone]:
         return [_revert(db, reviewer, event) for event in batch]
 
 
-def next_undo(db: Database, reviewer: str) -> list[int]:
+def next_undo(db: Store, reviewer: str) -> list[int]:
     """The events `undo_last_action` would revert now (a whole batch, or one event)."""
     row = db.execute(_OPEN_EVENTS.format(also="") + " LIMIT 1", [reviewer]).fetchone()
     if row is None:
@@ -175,7 +174,7 @@ def next_undo(db: Database, reviewer: str) -> list[int]:
                                              [reviewer, row[7]])]
 
 
-def _revert(db: Database, reviewer: str, row: Sequence) -> Undone:
+def _revert(db: Store, reviewer: str, row: Sequence) -> Undone:
     """Write the undo event of one event and put the state back to what it was before it."""
     event_id, reply_id, action, label, prev_label, prev_status, prev_note, _ = row
     if action == "adjudicate":
@@ -200,7 +199,7 @@ def _revert(db: Database, reviewer: str, row: Sequence) -> Undone:
     return Undone(reply_id, action, label)
 
 
-def history(db: Database, reply_id: int) -> list[dict]:
+def history(db: Store, reply_id: int) -> list[dict]:
     """The full event history of a reply, oldest first."""
     cursor = db.execute("SELECT * FROM label_events WHERE reply_id = ? ORDER BY id", [reply_id])
     columns = [c[0] for c in cursor.description]

@@ -9,17 +9,16 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from db.connection import write_transaction
 from db.errata import questioned_replies
+from db.store import Store
 from graders.queue.patterns import VERSION, Pattern, code_pattern, math_pattern, parse_pattern
 from graders.registry import GRADERS
 
 CHUNK = 500
 
 
-def refresh_patterns(db: Database) -> int:
+def refresh_patterns(db: Store) -> int:
     """Compute the pattern of every queued reply that has none, or one of an older
     `graders.queue.patterns.VERSION`, from its stored extraction, key and verdicts; returns how many.
     Nothing is written when every pattern is current."""
@@ -38,7 +37,7 @@ def refresh_patterns(db: Database) -> int:
     return len(stale)
 
 
-def _stored_patterns(db: Database, reply_ids: Sequence[int]) -> dict[int, Pattern]:
+def _stored_patterns(db: Store, reply_ids: Sequence[int]) -> dict[int, Pattern]:
     marks = ", ".join("?" * len(reply_ids))
     outcomes: dict[int, dict[str, str]] = {r: {} for r in reply_ids}
     evidence: dict[int, dict[str, str]] = {r: {} for r in reply_ids}
@@ -80,7 +79,7 @@ class PatternSummary:
     labeled_by_anyone: int
 
 
-def pattern_summaries(db: Database, reviewer: str) -> list[PatternSummary]:
+def pattern_summaries(db: Store, reviewer: str) -> list[PatternSummary]:
     """Every pattern in the queue: patterns one decision may settle first, most replies first;
     then the ones without a pattern (to be read one by one). A reply whose key a standing
     erratum questions is counted in none: no pattern decision reaches it (`pattern_members`)."""
@@ -101,7 +100,7 @@ def pattern_summaries(db: Database, reviewer: str) -> list[PatternSummary]:
     return sorted(summaries, key=lambda s: (not s.pattern.decidable, -s.replies, s.pattern.id))
 
 
-def pattern_members(db: Database, pattern_id: str) -> list[int]:
+def pattern_members(db: Store, pattern_id: str) -> list[int]:
     """The queued replies of one pattern, in reply order, less those whose key a standing
     erratum questions (the pattern was read against the shipped key; they are read one by one
     against the corrected one)."""
@@ -111,7 +110,7 @@ def pattern_members(db: Database, pattern_id: str) -> list[int]:
         if row[0] not in questioned]
 
 
-def pattern_examples(db: Database, pattern_id: str) -> list[int]:
+def pattern_examples(db: Store, pattern_id: str) -> list[int]:
     """One random reply of each (answer, key) group of a pattern, the groups in random order:
     what a reviewer pages through before deciding. Seeded by the pattern, so it is stable."""
     groups: dict[str, list[int]] = {}

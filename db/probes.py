@@ -12,9 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlite_utils import Database
-
 from db.connection import now, write_transaction
+from db.store import Store
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,7 @@ class BasePassing:
     form: str
 
 
-def queued_failures(db: Database, problem_ids: Sequence[int]) -> list[QueuedFailure]:
+def queued_failures(db: Store, problem_ids: Sequence[int]) -> list[QueuedFailure]:
     """Queued code replies of these problems with the first failure of their plus verdict."""
     found = []
     for chunk in _chunks(problem_ids):
@@ -52,7 +51,7 @@ def queued_failures(db: Database, problem_ids: Sequence[int]) -> list[QueuedFail
     return found
 
 
-def untallied_problems(db: Database, version: str) -> set[int]:
+def untallied_problems(db: Store, version: str) -> set[int]:
     """Problems with a queued code reply whose minimal failing input has no tally yet."""
     return {row[0] for row in db.execute(
         """SELECT DISTINCT r.problem_id FROM queue q JOIN replies r ON r.id = q.reply_id
@@ -65,7 +64,7 @@ def untallied_problems(db: Database, version: str) -> set[int]:
         """, [version])}
 
 
-def base_passing(db: Database, problem_id: int) -> list[BasePassing]:
+def base_passing(db: Store, problem_id: int) -> list[BasePassing]:
     """Every reply of the problem, from any run, whose current base verdict accepts."""
     return [BasePassing(*row) for row in db.execute(
         """SELECT r.id, ru.name, r.text, r.form FROM replies r JOIN runs ru ON ru.id = r.run_id
@@ -73,7 +72,7 @@ def base_passing(db: Database, problem_id: int) -> list[BasePassing]:
            WHERE r.problem_id = ? AND v.verdict = 'accept' ORDER BY r.id""", [problem_id])]
 
 
-def probe_outputs(db: Database, reply_ids: Sequence[int], version: str,
+def probe_outputs(db: Store, reply_ids: Sequence[int], version: str,
                   ) -> dict[tuple[int, str], tuple[str, str]]:
     """(reply id, input key) -> (kind, output) already recorded for these replies."""
     found: dict[tuple[int, str], tuple[str, str]] = {}
@@ -86,7 +85,7 @@ def probe_outputs(db: Database, reply_ids: Sequence[int], version: str,
     return found
 
 
-def save_probe_outputs(db: Database, version: str,
+def save_probe_outputs(db: Store, version: str,
                        rows: Iterable[tuple[int, str, str, str]]) -> None:
     """Record (reply id, input key, kind, output) rows; one transaction."""
     stamp = now()
@@ -98,7 +97,7 @@ def save_probe_outputs(db: Database, version: str,
             [[reply_id, key, version, kind, output, stamp] for reply_id, key, kind, output in rows])
 
 
-def save_tallies(db: Database, version: str,
+def save_tallies(db: Store, version: str,
                  tallies: Iterable[tuple[int, str, dict[str, Any]]]) -> None:
     """Record each (problem id, input key, tally); one transaction."""
     stamp = now()
@@ -111,7 +110,7 @@ def save_tallies(db: Database, version: str,
              for pid, key, tally in tallies])
 
 
-def tally_for(db: Database, problem_id: int, input_key: str) -> dict[str, Any] | None:
+def tally_for(db: Store, problem_id: int, input_key: str) -> dict[str, Any] | None:
     """The latest tally of the other samples on one input of one problem, if computed."""
     row = db.execute(
         "SELECT tally FROM probe_tallies WHERE problem_id = ? AND input_key = ? "
@@ -124,7 +123,7 @@ def _chunks(ids: Sequence[int], size: int = 500) -> Iterable[list[int]]:
         yield list(ids[start:start + size])
 
 
-def tally_by_task(db: Database, benchmark: str, task_id: str,
+def tally_by_task(db: Store, benchmark: str, task_id: str,
                   input_key: str) -> dict[str, Any] | None:
     """`tally_for`, naming the problem by benchmark and task id."""
     row = db.execute("SELECT id FROM problems WHERE benchmark = ? AND task_id = ?",

@@ -12,8 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from sqlite_utils import Database
-
+from db.store import Store
 from db.text_match import SQL_FUNCTION, TextMatch, register
 from graders.queue.patterns import parse_pattern
 from graders.registry import GRADERS
@@ -113,7 +112,7 @@ CONFLICTING_IDS_SQL = (
 )
 
 
-def load_queue(db: Database, reviewer: str, flt: QueueFilter = QueueFilter()) -> list[QueueRow]:
+def load_queue(db: Store, reviewer: str, flt: QueueFilter = QueueFilter()) -> list[QueueRow]:
     """The filtered queue in review order: untouched by this reviewer, skipped, then labeled;
     within each, problem by problem, each (answer, key) group together in first-seen order.
 
@@ -149,7 +148,7 @@ def load_queue(db: Database, reviewer: str, flt: QueueFilter = QueueFilter()) ->
     return parts[None] + parts["skipped"] + parts["labeled"]
 
 
-def last_touched_reply(db: Database, reviewer: str) -> int | None:
+def last_touched_reply(db: Store, reviewer: str) -> int | None:
     """The reply this reviewer acted on last (label, skip, note or undo), if any."""
     row = db.execute(
         "SELECT reply_id FROM label_events WHERE reviewer = ? AND action != 'adjudicate' "
@@ -186,7 +185,7 @@ class FilterChoices:
     patterns: tuple[tuple[str, str], ...] = ()  # (pattern id, its name and reply count)
 
 
-def filter_choices(db: Database) -> FilterChoices:
+def filter_choices(db: Store) -> FilterChoices:
     """Runs, benchmarks, graders, extraction rules and patterns present among queued replies."""
     def column(sql: str) -> tuple[str, ...]:
         return tuple(row[0] for row in db.execute(sql))

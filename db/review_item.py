@@ -7,10 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlite_utils import Database
-
 from db.errata import active_errata, erratum_verdicts, questioned_replies
 from db.probes import tally_for
+from db.store import Store
 from graders.key_errata import settle_key
 from graders.registry import GRADERS
 
@@ -89,7 +88,7 @@ def _decode(evidence: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {"evidence": value}
 
 
-def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
+def load_item(db: Store, reply_id: int, reviewer: str) -> QueueItem | None:
     """One reply with its problem, extractions, current verdicts and this reviewer's label."""
     row = db.execute(
         """SELECT p.kind, ru.name, p.benchmark, p.task_id, r.sample_index, p.statement,
@@ -129,7 +128,7 @@ def load_item(db: Database, reply_id: int, reviewer: str) -> QueueItem | None:
     )
 
 
-def _key_status(db: Database, reply_id: int, problem_id: int,
+def _key_status(db: Store, reply_id: int, problem_id: int,
                 key: str | None) -> KeyStatus | None:
     """The standing errata on the key this reply was graded against (a reply with a key of its
     own is not corrected by an erratum on another)."""
@@ -146,7 +145,7 @@ def _key_status(db: Database, reply_id: int, problem_id: int,
                      tuple((g, verdicts[g]) for g in GRADERS.ordered(set(verdicts))))
 
 
-def _tally(db: Database, problem_id: int, verdicts: Sequence[VerdictView]) -> dict[str, Any] | None:
+def _tally(db: Store, problem_id: int, verdicts: Sequence[VerdictView]) -> dict[str, Any] | None:
     """The tally grading stored for the minimal input (shown with it: first, or for a timeout
     one key away)."""
     for verdict in verdicts:
@@ -158,7 +157,7 @@ def _tally(db: Database, problem_id: int, verdicts: Sequence[VerdictView]) -> di
     return None
 
 
-def group_members(db: Database, reply_id: int) -> list[int]:
+def group_members(db: Store, reply_id: int) -> list[int]:
     """The queued replies sharing this reply's (answer, key) group, in reply order. A reply
     whose key a standing erratum questions is read against another key than the group's: its
     group is its own problem's replies, and the other problems' groups go without it."""
@@ -175,7 +174,7 @@ def group_members(db: Database, reply_id: int) -> list[int]:
 State = tuple[str | None, str | None]  # (status, label)
 
 
-def my_states(db: Database, reviewer: str, reply_ids: Sequence[int]) -> dict[int, State]:
+def my_states(db: Store, reviewer: str, reply_ids: Sequence[int]) -> dict[int, State]:
     """reply id -> (status, label) for this reviewer, for the given replies (cleared -> None)."""
     out: dict[int, State] = {r: (None, None) for r in reply_ids}
     for start in range(0, len(reply_ids), 500):

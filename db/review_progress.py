@@ -6,10 +6,9 @@ import itertools
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
-from sqlite_utils import Database
-
 from db.errata import questioned_replies
 from db.queue import CONFLICTING_IDS_SQL
+from db.store import Store
 
 
 @dataclass(frozen=True)
@@ -43,7 +42,7 @@ class ReviewProgress:
         return self.left_for_me / self.rate_per_min
 
 
-def progress(db: Database, reviewer: str, window_minutes: float = 15.0,
+def progress(db: Store, reviewer: str, window_minutes: float = 15.0,
              at: datetime | None = None) -> ReviewProgress:
     """Counts over the whole queue, plus this reviewer's pace over the last `window_minutes`."""
     total = db.execute("SELECT COUNT(*) FROM queue").fetchone()[0]
@@ -68,7 +67,7 @@ def progress(db: Database, reviewer: str, window_minutes: float = 15.0,
 READING_GAP_S = (0.2, 300.0)
 
 
-def label_rate(db: Database, reviewer: str, window_minutes: float = 15.0,
+def label_rate(db: Store, reviewer: str, window_minutes: float = 15.0,
                at: datetime | None = None) -> float | None:
     """Labels per minute over the gaps between this reviewer's one-by-one labels in the window
     that a person read in (READING_GAP_S; at least two): a decision over a pattern, a group or
@@ -107,7 +106,7 @@ class LabelConflict:
     pattern: str | None = None  # its dispute pattern id (None: questioned key, or not queued)
 
 
-def conflicts(db: Database) -> list[LabelConflict]:
+def conflicts(db: Store) -> list[LabelConflict]:
     """Every reply with conflicting labels, adjudicated or not, in reply order."""
     labels: dict[int, list[tuple[str, str]]] = {}
     for reply_id, reviewer, label in db.execute(

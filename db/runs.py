@@ -6,14 +6,13 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from sqlite_utils import Database
-
 from db.connection import database_file, inserted_id, now
 from db.errors import StoreError, unknown_name
+from db.store import Store
 
 
 def ensure_run(
-    db: Database, name: str, model: str | None = None, settings: dict[str, Any] | None = None
+    db: Store, name: str, model: str | None = None, settings: dict[str, Any] | None = None
 ) -> int:
     """Return the id of run `name`, creating it; refuse a model or settings that contradict it."""
     row = db.execute("SELECT id, model, settings FROM runs WHERE name = ?", [name]).fetchone()
@@ -42,7 +41,7 @@ def ensure_run(
     return int(run_id)
 
 
-def list_runs(db: Database) -> list[dict[str, Any]]:
+def list_runs(db: Store) -> list[dict[str, Any]]:
     """Every run with its reply, problem, graded, queued and labeled counts."""
     sql = """
         SELECT runs.name, runs.model, runs.settings,
@@ -76,12 +75,12 @@ def list_runs(db: Database) -> list[dict[str, Any]]:
     return rows
 
 
-def run_names(db: Database) -> list[str]:
+def run_names(db: Store) -> list[str]:
     """Every run's name, sorted."""
     return [row[0] for row in db.execute("SELECT name FROM runs ORDER BY name")]
 
 
-def require_runs(db: Database, names: Iterable[str]) -> None:
+def require_runs(db: Store, names: Iterable[str]) -> None:
     """Refuse a run name the database does not hold (a misspelt --run), naming the known ones."""
     known = run_names(db)
     for name in names:

@@ -12,11 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from db.connection import inserted_id, now, write_transaction
 from db.labels import record_label, record_skip
 from db.queue import QueueFilter, QueueRow, _filter_sql
+from db.store import Store
 from db.strata import stratum_of
 from db.text_match import register
 from graders.registry import GRADERS
@@ -60,7 +59,7 @@ class SampleSlot:
     drawn: bool
 
 
-def current_order(db: Database) -> SampleOrder | None:
+def current_order(db: Store) -> SampleOrder | None:
     """The sample order in use, if one was recorded."""
     row = db.execute(
         "SELECT id, seed, created_at, allocation FROM sample_orders WHERE replaced_at IS NULL "
@@ -71,7 +70,7 @@ def current_order(db: Database) -> SampleOrder | None:
     return SampleOrder(row[0], row[1], row[2], ranked, row[3])
 
 
-def unranked_queue(db: Database) -> list[Unranked]:
+def unranked_queue(db: Store) -> list[Unranked]:
     """Queued replies not in the current order, with their stratum's parts, by reply id."""
     verdicts: dict[int, list[tuple[str, str]]] = {}
     for reply_id, grader, outcome in db.execute(
@@ -89,7 +88,7 @@ def unranked_queue(db: Database) -> list[Unranked]:
     ]
 
 
-def start_order(db: Database, seed: int, allocation: str = "proportional") -> int:
+def start_order(db: Store, seed: int, allocation: str = "proportional") -> int:
     """Record a new, empty order with this seed, replacing (and forgetting the ranks of) any
     order in use; returns its id. Label history is untouched."""
     with write_transaction(db):
@@ -101,7 +100,7 @@ def start_order(db: Database, seed: int, allocation: str = "proportional") -> in
             [seed, stamp, allocation]))
 
 
-def set_allocation(db: Database, order_id: int, allocation: str) -> None:
+def set_allocation(db: Store, order_id: int, allocation: str) -> None:
     """Serve the order's strata another way from now on (the shuffle within each stratum, and
     so the sample taken so far, stays as drawn)."""
     with write_transaction(db):
@@ -120,7 +119,7 @@ class RankedReply:
     run_size: int  # replies in its run: the denominator of the score it moves
 
 
-def ranked_replies(db: Database) -> list[RankedReply]:
+def ranked_replies(db: Store) -> list[RankedReply]:
     """Every ranked reply still queued, in sort-key order, with its draw and current labels."""
     order = current_order(db)
     drawn = {row[0] for row in db.execute(
@@ -140,7 +139,7 @@ def ranked_replies(db: Database) -> list[RankedReply]:
                 "ORDER BY s.sort_key, s.reply_id")]
 
 
-def add_ranks(db: Database, order_id: int, keys: Mapping[int, float],
+def add_ranks(db: Store, order_id: int, keys: Mapping[int, float],
               strata: Mapping[int, str]) -> None:
     """Rank replies in the order at the given sort keys."""
     with write_transaction(db):
@@ -149,7 +148,7 @@ def add_ranks(db: Database, order_id: int, keys: Mapping[int, float],
             [[reply_id, order_id, strata[reply_id], key] for reply_id, key in keys.items()])
 
 
-def record_draws(db: Database, order_id: int, events: Iterable[tuple[int, int]]) -> None:
+def record_draws(db: Store, order_id: int, events: Iterable[tuple[int, int]]) -> None:
     """Mark (event id, reply id) pairs as taken in the sample order."""
     with write_transaction(db):
         db.conn.executemany(
@@ -157,7 +156,7 @@ def record_draws(db: Database, order_id: int, events: Iterable[tuple[int, int]])
             [[event_id, reply_id, order_id] for event_id, reply_id in events])
 
 
-def label_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str,
+def label_in_sample(db: Store, order_id: int, reply_id: int, reviewer: str,
                     label: str) -> int:
     """Label the reply on screen in the sample order: the label and its draw, one transaction."""
     with write_transaction(db):
@@ -166,7 +165,7 @@ def label_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str,
         return event
 
 
-def draw_current(db: Database, order_id: int, reply_id: int, reviewer: str) -> None:
+def draw_current(db: Store, order_id: int, reply_id: int, reviewer: str) -> None:
     """Draw the reply on screen on this reviewer's latest label of it (after a decision that
     labeled it with others, or kept the label it had)."""
     row = db.execute(
@@ -176,7 +175,7 @@ def draw_current(db: Database, order_id: int, reply_id: int, reviewer: str) -> N
         record_draws(db, order_id, [(row[0], reply_id)])
 
 
-def skip_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str) -> int:
+def skip_in_sample(db: Store, order_id: int, reply_id: int, reviewer: str) -> int:
     """Skip the reply on screen as drawn in the sample order (a non-response the report
     bounds)."""
     with write_transaction(db):
@@ -185,7 +184,7 @@ def skip_in_sample(db: Database, order_id: int, reply_id: int, reviewer: str) ->
         return event
 
 
-def in_sample_order(db: Database, rows: Sequence[tuple[int, str]]) -> set[tuple[int, str]]:
+def in_sample_order(db: Store, rows: Sequence[tuple[int, str]]) -> set[tuple[int, str]]:
     """The (reply id, reviewer) rows of a label file whose reviewer took that stratum's rows
     in sample order (each reviewer's rows of a stratum in increasing order): such rows count as
     the sample."""
@@ -204,7 +203,7 @@ def in_sample_order(db: Database, rows: Sequence[tuple[int, str]]) -> set[tuple[
     return {(r, who) for r, who in rows if r in ranked and (ranked[r][0], who) not in broken}
 
 
-def sample_slots(db: Database) -> dict[int, SampleSlot]:
+def sample_slots(db: Store) -> dict[int, SampleSlot]:
     """Every ranked reply still queued: its position in the order and whether it was drawn."""
     order = current_order(db)
     drawn = {row[0] for row in db.execute(
@@ -218,7 +217,7 @@ def sample_slots(db: Database) -> dict[int, SampleSlot]:
     return slots
 
 
-def load_sample_queue(db: Database, reviewer: str,
+def load_sample_queue(db: Store, reviewer: str,
                       flt: QueueFilter | None = None) -> list[QueueRow]:
     """The filtered queue in the recorded sample order (replies the order does not rank yet
     are left out: record them first with `adjudicate.sampling.order.ensure_order`)."""

@@ -1,17 +1,46 @@
-"""The schema, as an ordered list of sqlite-utils migrations (never edit an applied one; add one)."""
+"""The schema, as an ordered list of sqlite-utils migrations (never edit an applied one; add one).
+
+Importing this module does not import sqlite-utils: the steps are listed in `STEPS`, which is
+enough to tell whether a database is current (`db.connection`, with plain SQL), and sqlite-utils'
+`MIGRATIONS` over them is made when a database is first migrated or checked through it.
+"""
 
 from __future__ import annotations
 
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
-MIGRATIONS = Migrations("adjudicate")
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+    from sqlite_utils.migrations import Migrations
+
+MIGRATION_SET = "adjudicate"  # the name sqlite-utils records each applied step under
+# Every step, in the order it applies (the order registered below, not the names' order)
+STEPS: list[Callable[[Database], None]] = []
+MIGRATIONS: Migrations  # sqlite-utils' set of STEPS, made on first use (`__getattr__`)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "MIGRATIONS":
+        from sqlite_utils.migrations import Migrations
+
+        migrations = Migrations(MIGRATION_SET)
+        for step in STEPS:
+            migrations()(step)
+        globals()["MIGRATIONS"] = migrations
+        return migrations
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _migration(step: Callable[[Database], None]) -> Callable[[Database], None]:
+    STEPS.append(step)
+    return step
 
 OUTCOMES_SQL = "('accept', 'reject', 'error', 'timeout')"
 LABEL_ACTIONS_SQL = "('label', 'skip', 'undo', 'note', 'adjudicate')"
 
 
-@MIGRATIONS()
+@_migration
 def m001_core(db: Database) -> None:
     """Runs, problems, replies, extractions, verdicts, queue, labels and the label history."""
     for statement in _statements(
@@ -157,7 +186,7 @@ def m001_core(db: Database) -> None:
         db.execute(statement)
 
 
-@MIGRATIONS()
+@_migration
 def m002_patterns_and_batches(db: Database) -> None:
     """Each queued reply's dispute pattern, and decisions that label many replies at once."""
     for statement in _statements(
@@ -189,7 +218,7 @@ def m002_patterns_and_batches(db: Database) -> None:
         db.execute(statement)
 
 
-@MIGRATIONS()
+@_migration
 def m003_queue_key_issue(db: Database) -> None:
     """Why a queued reply's key looks wrong (`graders.math.suspect_keys`); NULL: it looks fine.
     Replies against such a key are queued (reason `suspect_key`, beside m001's reasons) even when
@@ -197,7 +226,7 @@ def m003_queue_key_issue(db: Database) -> None:
     db.execute("ALTER TABLE queue ADD COLUMN key_issue TEXT")
 
 
-@MIGRATIONS()
+@_migration
 def m005_probe_outputs(db: Database) -> None:
     """What every base-passing sample returned on each queued failing input, and the tally."""
     for statement in _statements(
@@ -224,7 +253,7 @@ def m005_probe_outputs(db: Database) -> None:
         db.execute(statement)
 
 
-@MIGRATIONS()
+@_migration
 def m006_errata(db: Database) -> None:
     """Keys reviewers found wrong or ambiguous (with the right key where they know it), and
     the replies of such a problem graded again against the corrected key."""
@@ -275,7 +304,7 @@ def _statements(script: str) -> list[str]:
     return [s for s in statements if s]
 
 
-@MIGRATIONS()
+@_migration
 def m004_sample_order(db: Database) -> None:
     """The recorded sample order (a seeded random order of the queue, stratified), the label
     events taken in it (its sample), the audit sample of unanimous replies, and an index to
@@ -313,7 +342,7 @@ def m004_sample_order(db: Database) -> None:
         db.execute(statement)
 
 
-@MIGRATIONS()
+@_migration
 def m007_erratum_retractions(db: Database) -> None:
     """An erratum withdrawn by a reviewer: it stops standing (a relabel of its reply never
     withdraws it; `db.errata`)."""
@@ -335,7 +364,7 @@ def m007_erratum_retractions(db: Database) -> None:
         db.execute(statement)
 
 
-@MIGRATIONS()
+@_migration
 def m008_sample_allocation(db: Database) -> None:
     """How the sample order spreads reads over strata: `neyman` (where the uncertainty is) or
     `proportional` (by size; every order drawn before this migration)."""

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sqlite_utils import Database
+from db.store import Store
 
 SQL_FUNCTION = "adjudicate_matches"  # adjudicate_matches(text, is_regex, value) -> 0 | 1
 
@@ -44,7 +44,7 @@ def _matches(text: str, regex: object, value: str | None) -> bool:
     return bool(_compiled(text).search(value)) if regex else text in value
 
 
-def register(db: Database) -> None:
+def register(db: Store) -> None:
     """Make SQL_FUNCTION available on this connection (idempotent)."""
     db.conn.create_function(SQL_FUNCTION, 3, lambda t, r, v: int(_matches(t, r, v)),
                             deterministic=True)

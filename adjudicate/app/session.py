@@ -16,7 +16,7 @@ from adjudicate.app.reference import ReferenceText, reference_of
 from adjudicate.app.session_errata import ErratumSession
 from adjudicate.app.session_writes import NotSaved
 from db.batches import Action, Decision, DecisionPreview, Scope, preview_decision, record_decision
-from db.connection import open_db
+from db.connection import open_store
 from db.errata import Erratum, RetractionEffect
 from db.errors import StoreError
 from db.labels import Undone, adjudicate, record_label, record_skip, set_note, undo_last_action
@@ -54,7 +54,7 @@ class ReviewSession(ErratumSession):
     def open(cls, path: str | Path, reviewer: str, flt: QueueFilter | None = None,
              order: str = "review") -> ReviewSession:
         """A session on the database at `path` (which must exist)."""
-        return cls(open_db(path, create=False), reviewer, flt, order)
+        return cls(open_store(path), reviewer, flt, order)
 
     # -- reads for the screens ------------------------------------------------------------
     def conflicts(self) -> list[LabelConflict]:

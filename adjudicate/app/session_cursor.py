@@ -5,14 +5,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from sqlite_utils import Database
-
 from adjudicate.sampling.allocation import sample_queue
-from db.connection import open_db
+from db.connection import open_store
 from db.queue import QueueFilter, QueueRow, last_touched_reply, load_queue, resume_index
 from db.review_item import QueueItem, load_item
 from db.review_progress import ReviewerCount, ReviewProgress, progress
 from db.sample_order import current_order, first_undrawn, sample_slots
+from db.store import Store
 
 ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sample: recorded
 
@@ -20,7 +19,7 @@ ORDERS = ("review", "sample")  # review: unlabeled first, problem by problem; sa
 class QueueCursor:
     """The filtered queue and where the reviewer is in it."""
 
-    def __init__(self, db: Database, reviewer: str, flt: QueueFilter | None = None,
+    def __init__(self, db: Store, reviewer: str, flt: QueueFilter | None = None,
                  order: str = "review") -> None:
         if order not in ORDERS:
             raise ValueError(f"unknown order {order!r}; use one of {', '.join(ORDERS)}")
@@ -62,7 +61,7 @@ class QueueCursor:
     def recount(self) -> ReviewProgress:
         """The queue's progress counted on a connection of its own: safe from a worker thread
         (it does not change `self.progress`; the screen hands the result back)."""
-        db = open_db(self.db_path, readonly=True)
+        db = open_store(self.db_path, readonly=True)
         try:
             return progress(db, self.reviewer)
         finally:

@@ -9,12 +9,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from sqlite_utils import Database
-
 from adjudicate.app.session_cursor import QueueCursor
-from db.connection import open_db
+from db.connection import open_store
 from db.errors import StoreError, storage_failure
 from db.queue import QueueFilter
+from db.store import Store
 
 
 class NotSaved(StoreError):
@@ -35,7 +34,7 @@ def not_saved(exc: sqlite3.Error, path: str) -> NotSaved:
 class CommittingCursor(QueueCursor):
     """The queue cursor, with every write made through `_committing`."""
 
-    def __init__(self, db: Database, reviewer: str, flt: QueueFilter | None = None,
+    def __init__(self, db: Store, reviewer: str, flt: QueueFilter | None = None,
                  order: str = "review") -> None:
         super().__init__(db, reviewer, flt, order)
         self._failed_write = False  # the next write opens a fresh connection first
@@ -52,7 +51,7 @@ class CommittingCursor(QueueCursor):
             self._ahead = None
         if self._failed_write:
             try:
-                fresh = open_db(self.db_path, create=False)
+                fresh = open_store(self.db_path)
             except StoreError as exc:
                 self.unsaved = f"Not saved: {exc}"
                 raise NotSaved(self.unsaved) from exc

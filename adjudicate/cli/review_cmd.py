@@ -14,7 +14,7 @@ from adjudicate.app.filter_language import STATUS_HELP, parse_grader_pattern
 from adjudicate.cli.common import db_option
 from adjudicate.cli.console import stderr
 from adjudicate.cli.sample_options import prepare_sample, sample_options
-from db.connection import check_writable, open_db
+from db.connection import check_writable, open_store
 from db.grading import queue_count
 from db.patterns import refresh_patterns
 from db.queue import QueueFilter
@@ -120,7 +120,7 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
     flt = QueueFilter(runs=_many(runs), benchmarks=_many(benchmarks), problems=_many(problems),
                       graders=grader_pairs, rules=_many(rules), status=status,
                       answer=answer_match, key=key_match, patterns=patterns)
-    db = open_db(db_path, create=False)
+    db = open_store(db_path)
     try:
         check_writable(db, db_path, "review writes every label to it")
         require_runs(db, flt.runs)
@@ -134,7 +134,7 @@ def review(db_path: Path, reviewer: str, runs: tuple[str, ...], benchmarks: tupl
             f"`adjudicate grade --db {db_path}`")
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise click.ClickException("review needs a terminal (stdin and stdout must be a TTY)")
-    db = open_db(db_path, create=False)
+    db = open_store(db_path)
     try:
         for line in prepare_sample(db, order, seed, reshuffle, audit, allocation):
             stderr.print(line, markup=False, highlight=False)

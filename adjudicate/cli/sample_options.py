@@ -6,12 +6,12 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from sqlite_utils import Database
 
 from adjudicate.sampling.allocation import ALLOCATIONS, DEFAULT_ALLOCATION
 from adjudicate.sampling.audit import draw_audit
 from adjudicate.sampling.order import DEFAULT_SEED, ensure_order
 from adjudicate.words import plural
+from db.store import Store
 
 ORDER_HELP = ("review: replies you have not labeled first, problem by problem (the default); "
               "sample: a seeded random order, stratified by run, queue reason and verdicts, "
@@ -43,7 +43,7 @@ def sample_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def prepare_sample(db: Database, order: str, seed: int | None, reshuffle: bool,
+def prepare_sample(db: Store, order: str, seed: int | None, reshuffle: bool,
                    audit: int | None, allocation: str | None = None) -> list[str]:
     """Draw the audit sample and record (or extend) the sample order; returns what was done."""
     if order != "sample":

@@ -16,10 +16,9 @@ import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from db.queue import QueueFilter, QueueRow
 from db.sample_order import RankedReply, current_order, load_sample_queue, ranked_replies
+from db.store import Store
 from graders.labels import LABELS
 
 ALLOCATIONS = ("neyman", "proportional")
@@ -107,7 +106,7 @@ def strata_states(ranked: Sequence[RankedReply]) -> list[StratumState]:
     return states
 
 
-def sample_queue(db: Database, reviewer: str, flt: QueueFilter | None = None) -> list[QueueRow]:
+def sample_queue(db: Store, reviewer: str, flt: QueueFilter | None = None) -> list[QueueRow]:
     """The filtered queue in the recorded sample order, served by the order's allocation."""
     rows = load_sample_queue(db, reviewer, flt)
     order = current_order(db)

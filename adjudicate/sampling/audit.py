@@ -6,13 +6,12 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-from sqlite_utils import Database
-
 from db.audit import add_audit, audited, unanimous_accepts
+from db.store import Store
 from graders.queue.disputes import math_group_key
 
 
-def draw_audit(db: Database, per_run: int, seed: int) -> dict[tuple[str, str], int]:
+def draw_audit(db: Store, per_run: int, seed: int) -> dict[tuple[str, str], int]:
     """Top every math run's audit sample up to `per_run` replies; returns how many each got.
 
     A run that already holds `per_run` audit items (or more) gets none; replies are drawn

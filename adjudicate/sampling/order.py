@@ -15,8 +15,6 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlite_utils import Database
-
 from adjudicate.sampling.allocation import DEFAULT_ALLOCATION
 from db.errors import StoreError
 from db.sample_order import (
@@ -27,6 +25,7 @@ from db.sample_order import (
     start_order,
     unranked_queue,
 )
+from db.store import Store
 
 DEFAULT_SEED = 0
 
@@ -56,7 +55,7 @@ class OrderState:
     added: int
 
 
-def ensure_order(db: Database, seed: int | None = None, *, reshuffle: bool = False,
+def ensure_order(db: Store, seed: int | None = None, *, reshuffle: bool = False,
                  allocation: str | None = None) -> OrderState:
     """Record the sample order on first use, rank replies queued since, and refuse a seed other
     than the recorded one unless `reshuffle` (which draws a new order: labels taken so far stop

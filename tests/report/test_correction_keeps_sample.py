@@ -19,7 +19,7 @@ from db.sample_order import sample_slots
 if TYPE_CHECKING:
     from pathlib import Path
 
-    from sqlite_utils import Database
+    from db.store import Store
 
 
 WRONG, RIGHT = "150", "240"  # problem p0 ships 150; every reply says 240.0
@@ -57,7 +57,7 @@ def build(tmp_path: Path) -> Path:
     return path
 
 
-def task_of(db: Database, reply_id: int) -> str:
+def task_of(db: Store, reply_id: int) -> str:
     return db.execute("SELECT p.task_id FROM replies r JOIN problems p ON p.id = r.problem_id "
                       "WHERE r.id = ?", [reply_id]).fetchone()[0]
 
