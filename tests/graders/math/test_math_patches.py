@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from adjudicate.cli import main
@@ -158,6 +159,7 @@ def test_only_checking_processes_are_patched() -> None:
 
 # What every checking process does (`checking.start_checking_process`) keeps every verdict of
 # the peer suites and of the symbolic grader's own tests.
+@pytest.mark.slow
 def test_peer_suites_pass_with_the_patches_in() -> None:
     code = ("import sys, pytest; from graders.math import patches; patches.install(); "
             "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', "
