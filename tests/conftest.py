@@ -27,8 +27,32 @@ SHARED_DATA = Path(os.environ.get("ADJUDICATE_SHARED_DATA")
 _EARLY: list[EarlyCheck] = []
 
 
+def _long(item: pytest.Item) -> bool:
+    """Marked `slow`, or waiting for a whole-process check (tests/early.py)."""
+    check = getattr(getattr(item, "function", None), "start_early", None)
+    return any(item.iter_markers("slow")) or isinstance(check, EarlyCheck)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a test worker: the files holding a long test first, the rest in their order.
+
+    The two workers take whole files from this order (`--dist loadfile`, no reordering), so a
+    long file sent last would leave the other worker idle at the end; short files last even the
+    two out. Within a file the order is unchanged."""
+    if not hasattr(config, "workerinput"):
+        return
+    long_files = {item.path for item in items if _long(item)}
+    items.sort(key=lambda item: item.path not in long_files)  # stable: file order kept
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the whole-process checks of the tests about to run (tests/early.py)."""
+    """Start the whole-process checks of the tests about to run (tests/early.py).
+
+    Not in a test worker (the default run's two, pyproject's `-n 2`): each worker collects
+    every test but runs only the files sent to it, so it cannot tell which checks are its own;
+    there a check starts when its test asks for the result, beside the other worker's tests."""
+    if hasattr(session.config, "workerinput"):
+        return
     for item in session.items:
         check = getattr(getattr(item, "function", None), "start_early", None)
         skipped = any(item.iter_markers("skip")) or any(
