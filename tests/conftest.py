@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,8 +27,32 @@ SHARED_DATA = Path(os.environ.get("ADJUDICATE_SHARED_DATA")
 _EARLY: list[EarlyCheck] = []
 
 
+def _long(item: pytest.Item) -> bool:
+    """Marked `slow`, or waiting for a whole-process check (tests/early.py)."""
+    check = getattr(getattr(item, "function", None), "start_early", None)
+    return any(item.iter_markers("slow")) or isinstance(check, EarlyCheck)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a test worker: the files holding a long test first, the rest in their order.
+
+    The two workers take whole files from this order (`--dist loadfile`, no reordering), so a
+    long file sent last would leave the other worker idle at the end; short files last even the
+    two out. Within a file the order is unchanged."""
+    if not hasattr(config, "workerinput"):
+        return
+    long_files = {item.path for item in items if _long(item)}
+    items.sort(key=lambda item: item.path not in long_files)  # stable: file order kept
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
-    """Start the whole-process checks of the tests about to run (tests/early.py)."""
+    """Start the whole-process checks of the tests about to run (tests/early.py).
+
+    Not in a test worker (the default run's two, pyproject's `-n 2`): each worker collects
+    every test but runs only the files sent to it, so it cannot tell which checks are its own;
+    there a check starts when its test asks for the result, beside the other worker's tests."""
+    if hasattr(session.config, "workerinput"):
+        return
     for item in session.items:
         check = getattr(getattr(item, "function", None), "start_early", None)
         skipped = any(item.iter_markers("skip")) or any(
@@ -61,13 +87,31 @@ def inspect_writer() -> Iterator[Callable[..., Any]]:
     worker.close()
 
 
+def built_once(request: pytest.FixtureRequest, name: str, build: Callable[[Path], Path]) -> Path:
+    """`build(folder)`'s result, built once for the whole run and read-only: in a test worker
+    (the default run's two) the first worker to ask builds it in a folder of the run's, under a
+    lock, and the other waits for it and reads the same files."""
+    tmp_path_factory: pytest.TempPathFactory = request.getfixturevalue("tmp_path_factory")
+    if not hasattr(request.config, "workerinput"):
+        return build(tmp_path_factory.mktemp(name))
+    run = tmp_path_factory.getbasetemp().parent  # each worker's basetemp is a folder of it
+    folder, done = run / name, run / f"{name}.built"
+    with open(run / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            shutil.rmtree(folder, ignore_errors=True)  # a build cut short
+            folder.mkdir()
+            done.write_text(str(build(folder).relative_to(folder)))
+    return folder / done.read_text()
+
+
 @pytest.fixture(scope="session")
-def graded_errata_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tests/errata/data.py's database, built and graded once for the session and read-only:
-    a test takes its own copy (`copy_errata_db`)."""
+def graded_errata_db(request: pytest.FixtureRequest) -> Path:
+    """tests/errata/data.py's database, built and graded once for the run and read-only: a
+    test takes its own copy (`copy_errata_db`)."""
     from tests.errata.data import build_errata_db
 
-    return build_errata_db(tmp_path_factory.mktemp("graded-errata"))
+    return built_once(request, "graded-errata", build_errata_db)
 
 
 @pytest.fixture

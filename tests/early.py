@@ -4,7 +4,9 @@ A check that reads only the source tree (mypy over the whole package) needs noth
 other tests; started when collection ends, it runs on the second core (niced, so it never
 slows the test process down where there is no idle core) while the suite goes on, and its test
 waits for the result. Only a test that runs starts it: tests/conftest.py starts the checks of
-the collected tests that carry one (`test.start_early = EarlyCheck(...)`).
+the collected tests that carry one (`test.start_early = EarlyCheck(...)`). In the default run's
+two test workers both cores are the suite's already: there a check starts when its test asks
+for the result, and the file holding it is sent to a worker among the first.
 """
 
 from __future__ import annotations

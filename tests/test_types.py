@@ -36,8 +36,8 @@ def _argv(cache_dir: Path, *files: str) -> list[str]:
             str(cache_dir), *files]
 
 
-# The whole package, checked as the session starts (tests/early.py): about as long as a
-# tenth of the suite, beside it on the second core.
+# The whole package, checked as the session starts (tests/early.py) beside the suite when it
+# runs in one process; in the default run's two workers, when this test runs.
 WHOLE_PACKAGE = EarlyCheck(lambda: _argv(_cache()), ROOT)
 
 

@@ -74,6 +74,7 @@ def assert_drawn_safely(app: App[None], shown: str = "␛") -> None:
     assert shown in cells  # the hostile text is on screen, neutralised
 
 
+@pytest.mark.slow
 async def test_every_screen_and_dialog_draws_no_escapes(hostile_db: Path) -> None:
     app = make_app(hostile_db, REVIEWER)  # the reviewer's own name is hostile too
     async with app.run_test(size=SIZE) as pilot:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+import pytest
 from click.testing import CliRunner
 
 from adjudicate.cli import main
@@ -15,6 +16,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 
+@pytest.mark.slow
 def test_demo_without_review_grades_everything_and_reports(tmp_path: Path) -> None:
     db_path = tmp_path / "demo.db"
     result = CliRunner().invoke(main, ["demo", "--no-review", "--db", str(db_path), "--jobs", "2"])

@@ -109,6 +109,7 @@ def test_benchmarks_sharing_task_ids_grade_as_they_do_alone(tmp_path: Path) -> N
     ).fetchone()[0] == 2
 
 
+@pytest.mark.slow
 def test_humaneval_and_humaneval_plus_side_by_side(tmp_path: Path, shared_data: Path) -> None:
     """The issue's own steps on real data: both HumanEval copies, the same samples as two runs."""
     samples = [json.loads(line) for line in

@@ -16,6 +16,7 @@ from adjudicate.report.source import (
     selfcheck_failures_from_db,
 )
 from db.connection import open_db
+from tests.conftest import built_once
 
 from .demo_db import apply_bundled_reading, build_demo_db
 
@@ -28,12 +29,15 @@ class DemoReports:
 
 
 @pytest.fixture(scope="session")
-def graded_demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The graded demo database, no labels, no sample order: built once for the session and
-    read-only (copy it to change it)."""
-    path = tmp_path_factory.mktemp("graded-demo") / "demo.db"
-    build_demo_db(path, jobs=2).close()
-    return path
+def graded_demo_db(request: pytest.FixtureRequest) -> Path:
+    """The graded demo database, no labels, no sample order: built once for the run (for both
+    test workers) and read-only (copy it to change it)."""
+
+    def build(folder: Path) -> Path:
+        build_demo_db(folder / "demo.db", jobs=2).close()
+        return folder / "demo.db"
+
+    return built_once(request, "graded-demo", build)
 
 
 @pytest.fixture(scope="session")

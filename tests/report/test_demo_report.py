@@ -28,6 +28,10 @@ if TYPE_CHECKING:
     from tests.report.conftest import DemoReports
 
 
+# every test reads the graded demo database, whose build (tests/report/conftest.py) takes
+# longer than a few seconds: the first of them pays for it, wherever it runs
+pytestmark = pytest.mark.slow
+
 GOLDEN = Path(__file__).parent / "golden" / "demo"
 REGENERATE = os.environ.get("ADJUDICATE_REGEN_GOLDEN") == "1"
 FILES = {"table": "report.txt", "markdown": "report.md", "json": "report.json",

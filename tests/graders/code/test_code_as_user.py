@@ -45,14 +45,16 @@ PROBE_BUDGET = ("tests/grading/test_probe_budget.py::"
 @pytest.fixture(scope="module")
 def as_user() -> Iterator[subprocess.CompletedProcess[str]]:
     """A pytest run of MODULES and PROBE_BUDGET under the throwaway uid, in a home and temp dir
-    it owns (pytest's own tmp dirs are root's): its exit code and output (-rA: each test's)."""
+    it owns (pytest's own tmp dirs are root's): its exit code and output (-rA: each test's).
+    It runs in one process (-n 0, not the suite's two workers): as a user every sandbox's
+    samples share that one uid, so two workers' sandboxes would see each other's samples."""
     user_dir = Path(tempfile.mkdtemp(prefix="adjudicate-as-user-"))
     home = user_dir / "home"
     home.mkdir()
     for path in (user_dir, home):
         os.chown(path, THROWAWAY_UID, THROWAWAY_UID)
     command = [sys.executable, str(HERE / "as_user.py"), str(THROWAWAY_UID), str(home),
-               sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA",
+               sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rA", "-n", "0",
                "--basetemp", str(user_dir / "pytest"), *(str(HERE / name) for name in MODULES),
                PROBE_BUDGET]
     yield subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=1800)

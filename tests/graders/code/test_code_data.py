@@ -61,6 +61,7 @@ def test_humaneval_plus_loads_whole(humaneval_plus: dict[str, CodeProblem]) -> N
     assert humaneval_plus["HumanEval/32"].oracle == "poly_root"
 
 
+@pytest.mark.slow
 def test_humaneval_plus_slice_selfcheck(humaneval_plus: dict[str, CodeProblem]) -> None:
     results = selfcheck_all({t: humaneval_plus[t] for t in HUMANEVAL_SLICE})
     assert sorted(r.task_id for r in results) == sorted(HUMANEVAL_SLICE)

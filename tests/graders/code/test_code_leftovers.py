@@ -14,18 +14,23 @@ from graders.code.sandbox.leftovers import reap_leftovers
 from tests.graders.code.hostile import live_descendants, processes_of
 
 ROOT = Path(__file__).resolve().parents[3]
+# The killed host's sample uid is free again the moment it dies, and the test then asks that
+# nothing runs as it: a uid series of this process's own (not the default 61000's, which every
+# sandbox of this suite, of a parallel test worker or of another suite on the machine claims
+# from), so no other sandbox can take that uid in between.
+UID_BASE = 2_000_000 + (os.getpid() % 1000) * 4096
 
-HOST = """
+HOST = f"""
 import json, sys, threading
-from graders.code import CodeProblem, Sandbox, grade_sample, compute_expected
+from graders.code import CodeProblem, Sandbox, SandboxConfig, grade_sample, compute_expected
 toy = CodeProblem.from_fields("toy/add", "def add(a, b):\\n    pass\\n", "    return a + b\\n",
-                              "add", {"base_input": [[1, 2]], "plus_input": [], "atol": 0})
-box = Sandbox(slot=11)
+                              "add", {{"base_input": [[1, 2]], "plus_input": [], "atol": 0}})
+box = Sandbox(SandboxConfig(uid_base={UID_BASE}), slot=11)
 box.start()
 expected = compute_expected(toy, box)
-print(json.dumps({"server": box.server_pid, "uid": box.uid,
-                  "cgroups": [str(p) for p in box.cgroup_directories],
-                  "mount_point": box._mount_point.name}), flush=True)
+print(json.dumps({{"server": box.server_pid, "uid": box.uid,
+                   "cgroups": [str(p) for p in box.cgroup_directories],
+                   "mount_point": box._mount_point.name}}), flush=True)
 grade_sample("def add(a, b):\\n    while True:\\n        pass\\n", toy, expected, box)
 """
 

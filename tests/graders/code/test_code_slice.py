@@ -115,6 +115,7 @@ def _outcomes(results: list[Any]) -> dict[str, tuple[tuple[str, Any, Any], ...]]
             for result in results}
 
 
+@pytest.mark.slow
 def test_verdicts_and_first_failures_are_the_same_with_slices_as_without(
         problem: tuple[CodeProblem, ExpectedOutputs]) -> None:
     code_problem, expected = problem

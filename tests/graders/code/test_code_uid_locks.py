@@ -21,7 +21,10 @@ pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="sandbox uids are clai
 HERE = Path(__file__).resolve().parent
 # A series no other suite on this machine claims, so planting its old /tmp paths harms no one.
 BASE = 1_700_000 + (os.getpid() % 500) * 64
-OTHER_UID = 63000 + os.getpid() % 2000
+# Above the sandboxes' default series (61000 + slot + 64 * step, at most 65095) and the throwaway
+# uids of test_code_as_user.py (62000-64999), whose run kills every process of its uid: a test
+# worker running that file beside this one must not share the holder's uid.
+OTHER_UID = 66000 + os.getpid() % 2000
 SERIES = [BASE + 64 * step for step in range(64)]
 OLD_PATHS = [Path(tempfile.gettempdir()) / f"adjudicate-uid-{uid}.lock" for uid in SERIES]
 

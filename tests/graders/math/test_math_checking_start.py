@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[3]
 
 # Graded in a fresh interpreter (this test process has long loaded SymPy); a thread runs
@@ -65,6 +67,7 @@ print(json.dumps(sorted(set(sys.modules) - before)))
 """
 
 
+@pytest.mark.slow
 def test_a_checking_process_starts_with_everything_checks_load(shared_data: Path,
                                                               tmp_path: Path) -> None:
     gsm8k = []

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from adjudicate.cli import main
@@ -157,10 +158,12 @@ def test_only_checking_processes_are_patched() -> None:
 
 
 # What every checking process does (`checking.start_checking_process`) keeps every verdict of
-# the peer suites and of the symbolic grader's own tests.
+# the peer suites and of the symbolic grader's own tests. In this one process (-n 0, not the
+# default run's two workers, which would start without the patches).
+@pytest.mark.slow
 def test_peer_suites_pass_with_the_patches_in() -> None:
     code = ("import sys, pytest; from graders.math import patches; patches.install(); "
-            "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', "
+            "sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', '-n', '0', "
             "'tests/graders/math/test_math_peer_suites.py', 'tests/graders/math/test_math_symbolic.py']))")
     result = _python(code, check=False)
     assert result.returncode == 0, result.stdout[-2000:]

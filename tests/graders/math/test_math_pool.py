@@ -9,6 +9,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from graders.math.pool import IsolatedPool
 
 
@@ -41,6 +43,7 @@ def _run(payloads: list[str], jobs: int) -> dict[int, str]:
     return results
 
 
+@pytest.mark.slow
 def test_stuck_task_is_killed_and_the_rest_finish() -> None:
     payloads = ["a", "stuck", "b", "c", "stuck", "d"]
     results = _run(payloads, jobs=2)
@@ -76,6 +79,7 @@ def _slow_start() -> None:
     time.sleep(HARD_TIMEOUT_S + 0.5)  # a spawned worker importing the graders on a busy host
 
 
+@pytest.mark.slow
 def test_a_workers_start_up_does_not_count_against_its_first_task() -> None:
     results: dict[int, str] = {}
     with IsolatedPool(_work, 1, hard_timeout_s=HARD_TIMEOUT_S, on_timeout=lambda p: "timeout",
