@@ -116,3 +116,24 @@ async def test_a_long_statement_cut_at_80x24_scrolls_to_its_last_sentence(tmp_pa
         assert not any(last in row for row in drawn_rows(app, problem))  # cut: the end unseen
         await press_and_wait(pilot, "tab", "end", screen=ReviewScreen)
         assert any(last in row for row in drawn_rows(app, problem))
+
+
+async def test_a_copy_says_which_reply_ran_for_it(evidence_db: Path) -> None:
+    """A sample graded through its identical program's run says so in words on its verdict lines."""
+    from db.connection import open_db
+
+    db = open_db(evidence_db, create=False)
+    with db.conn:
+        db.execute("""UPDATE verdicts SET evidence = json_set(evidence, '$.same_program_as_reply', 7)
+                      WHERE reply_id = (SELECT reply_id FROM queue WHERE kind = 'code'
+                                        ORDER BY reply_id LIMIT 1)""")
+    db.close()
+    app = make_app(evidence_db, "ann")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await press_and_wait(pilot, "right", screen=ReviewScreen)
+        text = str(app.screen.query_one(code_view.TestPanel).render())
+        verdict_lines = [line for line in text.splitlines() if line.startswith(("base", "plus"))]
+        assert len(verdict_lines) == 2
+        assert all("same program as reply 7, run once for both" in line
+                   and line.endswith("sandbox: isolated") for line in verdict_lines), verdict_lines
+        assert "same_program_as_reply" not in text

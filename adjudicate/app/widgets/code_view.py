@@ -15,7 +15,7 @@ from adjudicate.safe_text import visible_data
 from graders.verdict import OUTCOMES
 
 EVIDENCE_SHOWN_ELSEWHERE = ("first_failure", "passed", "failed", "not_run", "total", "triage",
-                            "config", "sandbox")
+                            "config", "sandbox", "same_program_as_reply")
 
 
 def program_of(item: QueueItem) -> tuple[str, str]:
@@ -26,6 +26,13 @@ def program_of(item: QueueItem) -> tuple[str, str]:
     where = (f", characters {code.start:,}–{code.end:,} of the reply"
              if code.start is not None and code.end is not None else "")
     return code.answer or "", f"{code.extractor}: rule “{code.rule}”{where}"
+
+
+def copy_words(evidence: dict) -> str:
+    """'same program as reply N, run once for both' when this sample's program is reply N's,
+    letter for letter, and that reply's run gave both their verdicts (`graders.code.copies`)."""
+    ran = evidence.get("same_program_as_reply")
+    return f"same program as reply {ran}, run once for both" if type(ran) is int else ""
 
 
 def sandbox_words(evidence: dict) -> str:
@@ -55,7 +62,8 @@ class TestPanel(Static):
             tally = counts(verdict.evidence)
             rest = "  ".join([f"{k}={compact(v, 50)}" for k, v in verdict.evidence.items()
                               if k not in EVIDENCE_SHOWN_ELSEWHERE and v not in (None, 0)]
-                             + [sandbox_words(verdict.evidence)]).strip()
+                             + [copy_words(verdict.evidence), sandbox_words(verdict.evidence)]
+                             ).strip()
             lines.append(Content.assemble(
                 (f"{verdict.grader:<6}", "bold"), " ", (verdict.outcome, style),
                 f" · {tally}" if tally else "", f" · {rest}" if rest else ""))
