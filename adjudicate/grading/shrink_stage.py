@@ -10,6 +10,7 @@ stored evidence batch by batch, so Ctrl-C keeps it and the next `grade` does the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from sqlite_utils import Database
@@ -20,6 +21,8 @@ from db.code_evidence import FailureToShrink, save_minimal
 from graders.code import CodeGradeConfig, CodeProblem
 from graders.code.copies import Copies
 from graders.code.evidence_stage import ShrinkJob
+from graders.code.minimal import Seed
+from graders.code.sandbox.inside.tagged import decode
 from graders.progress import Advance, Stage
 
 SAVE_EVERY = 20  # minimal inputs per transaction
@@ -40,17 +43,48 @@ def shrink_failures(db: Database, failures: Sequence[FailureToShrink],
         return 0
     if on_stage:
         on_stage("Shrinking failing inputs", len(jobs))  # a copy's search is its program's
+    first, later = _leaders_first(jobs, {f.reply_id: f.problem_id for f in failures})
+    found: dict[Any, dict[str, Any]] = {}
     saved = 0
     batch: list[tuple[Any, dict[str, Any]]] = []
     try:
-        for key, minimal in executor.shrink(jobs, config, on_progress):
-            batch += [(same, minimal) for same in (key, *copies.of(key))]
-            if len(batch) >= SAVE_EVERY:
-                saved += save_minimal(db, batch)
-                batch = []
+        for phase in (first, None):
+            todo = first if phase is not None else [
+                _seeded(job, found.get(leader), leader) for job, leader in later]
+            for key, minimal in executor.shrink(todo, config, on_progress):
+                found[key] = minimal
+                batch += [(same, minimal) for same in (key, *copies.of(key))]
+                if len(batch) >= SAVE_EVERY:
+                    saved += save_minimal(db, batch)
+                    batch = []
     finally:  # also on Ctrl-C: every minimal input found so far is kept
         saved += save_minimal(db, batch)
     return saved
+
+
+def _leaders_first(jobs: list[ShrinkJob], problem_of: Mapping[Any, int],
+                   ) -> tuple[list[ShrinkJob], list[tuple[ShrinkJob, Any]]]:
+    """The searches to run first (every one but a later timeout on an input another sample of
+    its problem timed out on), then the later ones with the key of the one they follow."""
+    leaders: dict[tuple[Any, ...], Any] = {}
+    first, later = [], []
+    for job in jobs:
+        group = (problem_of[job.key], *_failure_at(job.first_failure))
+        if job.first_failure.get("kind") != "timeout" or group not in leaders:
+            leaders.setdefault(group, job.key)
+            first.append(job)
+        else:
+            later.append((job, leaders[group]))
+    return first, later
+
+
+def _seeded(job: ShrinkJob, leader: dict[str, Any] | None, key: Any) -> ShrinkJob:
+    """The job, starting where its leader's search ended if that is a smaller input that
+    timed out too (and was kept as data); else as it was."""
+    if (leader is None or leader.get("same_as_original", True) or leader.get("kind") != "timeout"
+            or "args" not in leader):
+        return job
+    return replace(job, seed=Seed(decode(leader["args"]), key))
 
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from graders.code.minimal import Original, ShrinkLimits, shrink_failure
+from graders.code.minimal import Original, Seed, ShrinkLimits, shrink_failure
 from graders.code.problem import CodeProblem
 from graders.code.reference_oracle import ReferenceOracle
 from graders.code.sandbox import Sandbox
@@ -28,6 +28,7 @@ class ShrinkJob:
     program: str
     problem: CodeProblem
     first_failure: dict[str, Any]  # as the plus verdict's evidence records it
+    seed: Seed | None = None  # where another sample's search for the same timeout ended
 
 
 def position(problem: CodeProblem, first_failure: dict[str, Any]) -> int | None:
@@ -50,7 +51,7 @@ def shrink_recorded(sandbox: Sandbox, job: ShrinkJob, limits: ShrinkLimits,
                         str(exception.get("type")) if isinstance(exception, dict) else None,
                         job.first_failure)
     return shrink_failure(sandbox, job.program, job.problem, original, oracle, limits,
-                          strict_numbers)
+                          strict_numbers, job.seed)
 
 
 def unsearched(job: ShrinkJob, why: str) -> dict[str, Any]:

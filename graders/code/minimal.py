@@ -62,6 +62,17 @@ class Original:
     evidence: dict[str, Any]  # call, expected, actual / exception, time limit ...
 
 
+@dataclass(frozen=True)
+class Seed:
+    """Where another sample's search for the same timed-out input ended: a follower runs that
+    input first, alone, and where it times out there too, keeps it without a search of its own
+    (a search costs a time limit a step; the samples of one problem that time out on one input
+    are mostly one slow algorithm, and shrink alike)."""
+
+    args: list[Any]
+    reply: Any  # the caller's key of the sample whose search found it (a reply id)
+
+
 @dataclass
 class _Progress:
     steps: int = 0
@@ -84,9 +95,10 @@ class _Step:
 
 def shrink_failure(sandbox: Sandbox, program: str, problem: CodeProblem, original: Original,
                    oracle: ReferenceOracle, limits: ShrinkLimits,
-                   strict_numbers: bool = False) -> dict[str, Any]:
+                   strict_numbers: bool = False, seed: Seed | None = None) -> dict[str, Any]:
     """`first_failure.minimal`: the smallest input found that fails like `original`, with the
-    reference's output on it and the sample's, and how the search went."""
+    reference's output on it and the sample's, and how the search went. A timeout with a `seed`
+    tries the seed first (see `Seed`)."""
     began = time.monotonic()
     progress = _Progress()
     current: Entry | None = None  # the smallest confirmed input (None: the original)
@@ -95,6 +107,9 @@ def shrink_failure(sandbox: Sandbox, program: str, problem: CodeProblem, origina
         progress.stopped = "this input is a check statement, not data: it cannot be shrunk"
     elif original.kind not in SHRINKABLE:
         progress.stopped = f"a {original.kind} is not shrunk"
+    elif seed is not None and original.kind == "timeout":
+        pending = _from_seed(sandbox, program, problem, original, oracle, seed, limits, began,
+                             strict_numbers, progress)
     while progress.stopped is None or pending is not None:
         valid = [] if progress.stopped else _valid_candidates(
             sandbox, problem, oracle, original.case,
@@ -117,6 +132,25 @@ def shrink_failure(sandbox: Sandbox, program: str, problem: CodeProblem, origina
         pending = step.found
         progress.steps += 1
     return _evidence(problem, original, current, progress, oracle, time.monotonic() - began)
+
+
+def _from_seed(sandbox: Sandbox, program: str, problem: CodeProblem, original: Original,
+               oracle: ReferenceOracle, seed: Seed, limits: ShrinkLimits, began: float,
+               strict_numbers: bool, progress: _Progress) -> Entry | None:
+    """The seed, if the sample times out on it alone (then the search stops there, saying
+    so); None if the reference refuses it or the sample does not time out on it."""
+    answer = oracle.answers(sandbox, [seed.args])[0]
+    progress.rejected += answer.by_contract
+    if not (answer.valid and reference_passes(problem, original.case, seed.args, answer.value)):
+        return None
+    step = _step(sandbox, program, problem, original, None, [(seed.args, answer)], limits,
+                 began, strict_numbers, progress)
+    if step.found is None:
+        return None
+    progress.steps += 1
+    progress.stopped = (f"started where reply {seed.reply}'s search for the same input ended, "
+                        "and timed out there too: not searched further")
+    return step.found
 
 
 def _valid_candidates(sandbox: Sandbox, problem: CodeProblem, oracle: ReferenceOracle,

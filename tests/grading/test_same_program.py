@@ -99,3 +99,31 @@ def verdicts_now(db: Database, reply_id: int) -> dict[str, Any]:
     (evidence,) = db.execute("SELECT evidence FROM verdicts WHERE reply_id = ? AND grader = "
                              "'plus' AND current = 1", [reply_id]).fetchone()
     return json.loads(evidence)
+
+
+LOOPS = {"task_id": "Toy/9", "prompt": 'def spin(n: int) -> int:\n    """n."""\n',
+         "entry_point": "spin", "canonical_solution": "    return n\n", "test": "", "atol": 0,
+         "base_input": [[1], [2], [3]], "plus_input": [[40]]}
+# two programs, not copies, that never return for n > 3: every input above 3 times out
+SPINNERS = ["    while n > 3:\n        pass\n    return n\n",
+            "    while n >= 4:\n        n = n\n    return n\n"]
+
+
+def test_a_later_timeout_on_the_same_input_starts_where_the_first_search_ended(
+        db: Database, tmp_path: Path) -> None:
+    import_file(db, str(write_jsonl(tmp_path / "problems.jsonl", [LOOPS])), ImportOptions())
+    import_file(db, str(write_jsonl(tmp_path / "a.jsonl", [
+        {"task_id": "Toy/9", "completion": body} for body in SPINNERS])), ImportOptions(run="a"))
+    first, second = [row[0] for row in db.execute("SELECT id FROM replies ORDER BY sample_index")]
+    executor = CountingExecutor()
+    grade_code_replies(db, executor=executor)
+    # the first search runs alone, then the second from where it ended
+    assert executor.ran["shrink"] == [first, second]
+    leader, follower = (verdicts_now(db, reply)["first_failure"]["minimal"]
+                        for reply in (first, second))
+    assert leader["kind"] == follower["kind"] == "timeout"
+    # the first search finds the smallest input that spins (4, where `n > 3` starts)
+    assert leader["call"] == "spin(4)" and leader["search"]["complete"]
+    assert follower["call"] == "spin(4)" and not follower["search"]["complete"]
+    assert follower["search"]["timeouts"] == 1 and follower["search"]["steps"] == 1
+    assert follower["search"]["stopped"].startswith(f"started where reply {first}'s search")

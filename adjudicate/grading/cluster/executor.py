@@ -155,7 +155,7 @@ class RayExecutor:
         ordered = sorted(jobs, key=lambda job: (-len(job.problem.suite.payload),
                                                 job.problem.task_id))
         yield from self._forgetting_shipped(self._per_problem(
-            "shrink", ordered, lambda job: (job.key, job.program, job.first_failure),
+            "shrink", ordered, lambda job: (job.key, job.program, job.first_failure, job.seed),
             lambda job: self._ship(job.problem, None), shrink_task(config).failed, config,
             on_progress))
 

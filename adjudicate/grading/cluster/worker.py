@@ -26,6 +26,7 @@ from graders.code.engine import (
     shrink_task,
 )
 from graders.code.evidence_stage import ShrinkJob
+from graders.code.minimal import Seed
 from graders.code.probes import ProbeAnswer, ProbeInput
 from graders.code.sandbox import IsolationUnavailable
 from graders.code.sandbox.slot import SandboxSlot, SlotTask
@@ -149,11 +150,12 @@ class GradingWorker:
         return self._run(grading_task(self._ready(config)), jobs)
 
     def shrink(self, shipped: tuple[CodeProblem, Any],
-               programs: list[tuple[Any, str, dict[str, Any]]], config: CodeGradeConfig,
-               ) -> list[tuple[Any, dict[str, Any]]]:
+               programs: list[tuple[Any, str, dict[str, Any], Seed | None]],
+               config: CodeGradeConfig) -> list[tuple[Any, dict[str, Any]]]:
         """Stored first failures of one problem -> (key, minimal record)."""
         problem = shipped[0]
-        jobs = [ShrinkJob(key, program, problem, first) for key, program, first in programs]
+        jobs = [ShrinkJob(key, program, problem, first, seed)
+                for key, program, first, seed in programs]
         return self._run(shrink_task(self._ready(config)), jobs)
 
     def probe(self, shipped: tuple[CodeProblem, Any],
