@@ -63,15 +63,20 @@ async def test_at_80x24_the_minimal_input_expected_and_actual_are_on_screen(evid
             assert any(row.strip() == line for row in rows), (line, rows)
 
 
-async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db: Path) -> None:
+async def code_item_tests_text(evidence_db: Path) -> tuple[str, list[str]]:
+    """The code item's Tests panel as drawn at 120x40, and its base and plus verdict lines."""
     app = make_app(evidence_db, "ann")
     async with app.run_test(size=(120, 40)) as pilot:
         await press_and_wait(pilot, "right", screen=ReviewScreen)
         text = str(app.screen.query_one(code_view.TestPanel).render())
-        verdict_lines = [line for line in text.splitlines() if line.startswith(("base", "plus"))]
-        assert len(verdict_lines) == 2
-        assert all(line.endswith("· sandbox: isolated") for line in verdict_lines), verdict_lines
-        assert "package" not in text
+    return text, [line for line in text.splitlines() if line.startswith(("base", "plus"))]
+
+
+async def test_the_sandbox_is_one_word_on_the_verdict_lines(evidence_db: Path) -> None:
+    text, verdict_lines = await code_item_tests_text(evidence_db)
+    assert len(verdict_lines) == 2
+    assert all(line.endswith("· sandbox: isolated") for line in verdict_lines), verdict_lines
+    assert "package" not in text
 
 
 @pytest.mark.parametrize("kind, panels", [
@@ -128,12 +133,8 @@ async def test_a_copy_says_which_reply_ran_for_it(evidence_db: Path) -> None:
                       WHERE reply_id = (SELECT reply_id FROM queue WHERE kind = 'code'
                                         ORDER BY reply_id LIMIT 1)""")
     db.close()
-    app = make_app(evidence_db, "ann")
-    async with app.run_test(size=(120, 40)) as pilot:
-        await press_and_wait(pilot, "right", screen=ReviewScreen)
-        text = str(app.screen.query_one(code_view.TestPanel).render())
-        verdict_lines = [line for line in text.splitlines() if line.startswith(("base", "plus"))]
-        assert len(verdict_lines) == 2
-        assert all("same program as reply 7, run once for both" in line
-                   and line.endswith("sandbox: isolated") for line in verdict_lines), verdict_lines
-        assert "same_program_as_reply" not in text
+    text, verdict_lines = await code_item_tests_text(evidence_db)
+    assert len(verdict_lines) == 2
+    assert all("same program as reply 7, run once for both" in line
+               and line.endswith("sandbox: isolated") for line in verdict_lines), verdict_lines
+    assert "same_program_as_reply" not in text
