@@ -7,7 +7,9 @@ in one go on one machine: `adjudicate import` (problems, then samples), `adjudic
 --parallel J`, each as a process of its own. Prints both wall times and their ratio, base and
 plus pass@1, per-sample agreement (and every sample they differ on), how many queued samples
 carry a minimal failing input, grade's peak RSS, the per-stage profile (wall and worker
-seconds, seconds in time limits) and the sandbox's own cost per sample (fork server to
+seconds, seconds in time limits, the programs' own seconds), the floor those own seconds set
+(no grader making the same calls on the same cores can take less, whatever its own costs)
+and the sandbox's own cost per sample (fork server to
 verdict on a program that returns at once).
 
     python bench/code/bench_code.py [--jobs 2] [--per-task 10] [--evidence queued]
@@ -141,13 +143,24 @@ def sandbox_overhead(count: int, jobs: int) -> float:
 
 
 def stage_table(profile: dict) -> None:
-    print(f"{'stage':12} {'wall s':>8} {'worker s':>9} {'items':>6} {'in limits s':>12}")
+    own = profile.get("own_s", {})
+    print(f"{'stage':12} {'wall s':>8} {'worker s':>9} {'items':>6} {'in limits s':>12} "
+          f"{'programs s':>11}")
     for stage in STAGES:
         wall = profile["wall_s"].get(stage, 0.0)
         if stage == "plus":  # base and plus share the grading stage's wall time
             wall = float("nan")
         print(f"{stage:12} {wall:8.1f} {profile['worker_s'].get(stage, 0.0):9.1f} "
-              f"{profile['items'].get(stage, 0):6} {profile['time_limit_s'].get(stage, 0.0):12.1f}")
+              f"{profile['items'].get(stage, 0):6} {profile['time_limit_s'].get(stage, 0.0):12.1f} "
+              f"{own.get(stage, 0.0):11.1f}")
+
+
+def floor_s(profile: dict, jobs: int) -> float | None:
+    """The least wall time any grader making the same calls on `jobs` cores could take: the
+    programs' own time (every call's CPU time as the harness measured it, every load, the time
+    limits the host caught) spread perfectly over the cores, with no cost of its own."""
+    own = profile.get("own_s")
+    return sum(own.values()) / jobs if own else None
 
 
 def main() -> None:
@@ -178,6 +191,11 @@ def main() -> None:
           f"process tree (peak RSS {profile['peak_rss_mib']:.0f} MiB); "
           f"{mine['minimal']}/{mine['queued']} queued samples with a minimal input")
     stage_table(profile)
+    floor = floor_s(profile, args.jobs)
+    if floor:
+        print(f"floor     the programs' own time is {floor * args.jobs:.1f} s: on {args.jobs} cores "
+              f"no grader making these calls finishes in less than {floor:.1f} s (ours "
+              f"{mine['grade_s'] / floor:.2f}x that)")
     print(f"load now {os.getloadavg()[0]:.1f}")
     if not args.skip_evalplus:
         theirs, their_s = evalplus(folder, args)
@@ -188,6 +206,9 @@ def main() -> None:
               f"{their_s:.1f} s")
         print(f"speed-up  grade {their_s / mine['grade_s']:.2f}x, import + grade "
               f"{their_s / (mine['import_s'] + mine['grade_s']):.2f}x (whole processes)")
+        if floor:
+            print(f"ceiling   EvalPlus over the floor: {their_s / floor:.2f}x, the most any grader "
+                  f"making the same calls could be faster than it in this run")
         keys = sorted(verdicts)
         agree = [k for k in keys if k in theirs and base[k] == ep_base[k] and plus[k] == ep_plus[k]]
         print(f"agreement {len(agree)}/{len(keys)} samples on (base, plus)")

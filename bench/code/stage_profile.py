@@ -6,7 +6,9 @@ Wraps (in this process only, measuring, changing nothing) the progress stages, e
 slot's work and each sandbox run, and charges every second a slot is busy to a stage:
 references, self-checks, base (a sample's run up to its last base input), plus (the rest of
 its run, rechecks included), shrink, probes. Also the seconds spent in time limits (inputs
-that ended at one) and this process's peak RSS. Works on older checkouts too (`--src`): where
+that ended at one), the programs' own time (every call's CPU time and every load's time as the
+harness reports them, and the time limits the host caught: what any grader that makes these
+calls must spend) and this process's peak RSS. Works on older checkouts too (`--src`): where
 shrinking ran inside grading, its time is still charged to `shrink`.
 """
 
@@ -32,6 +34,7 @@ _SIGXCPU = 24
 wall: dict[str, float] = defaultdict(float)  # stage -> seconds from its start to the next's
 worker: dict[str, float] = defaultdict(float)  # stage -> seconds some slot was busy on it
 limits: dict[str, float] = defaultdict(float)  # stage -> seconds spent in time limits
+own: dict[str, float] = defaultdict(float)  # stage -> the programs' own seconds (the floor)
 items: dict[str, int] = defaultdict(int)
 _lock = threading.Lock()
 _local = threading.local()
@@ -120,15 +123,20 @@ def install() -> None:
             if base is not None and getattr(_local, "label", None) == "base" and \
                     isinstance(message.get("i"), int) and message["i"] >= base:
                 _switch("plus")
-            if "to" in message:
-                with _lock:
-                    limits[_local.label or "other"] += float(message.get("w") or 0.0)
+            label = getattr(_local, "label", None) or "other"
+            with _lock:
+                if "to" in message:
+                    limits[label] += float(message.get("w") or 0.0)
+                if "i" in message or "ready" in message or "load" in message:
+                    own[label] += float(message.get("t") or 0.0)
             return on_result(message)
         result = sandbox_run(self, program, entry_point, suite, start, stop, time_limits,
                              segments, seen, digests, **more)
         if result.watchdog or result.signal == _SIGXCPU or getattr(result, "cpu_clock", None):
             with _lock:
-                limits[getattr(_local, "label", None) or "other"] += time.perf_counter() - last[0]
+                caught = time.perf_counter() - last[0]
+                limits[getattr(_local, "label", None) or "other"] += caught
+                own[getattr(_local, "label", None) or "other"] += caught
         return result
     sandbox.Sandbox.run = watched  # type: ignore[method-assign]
 
@@ -141,6 +149,7 @@ def main() -> None:
         _enter_stage("")
         out.write_text(json.dumps({
             "wall_s": dict(wall), "worker_s": dict(worker), "time_limit_s": dict(limits),
+            "own_s": dict(own),
             "items": dict(items), "total_s": time.perf_counter() - began,
             "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
     atexit.register(write)

@@ -46,6 +46,9 @@ class ExpectedOutputs:
     seconds: list[float]
     errors: dict[int, str] = field(default_factory=dict)
     large: tuple[LargeOutputs, ...] = field(default=(), compare=False, repr=False)
+    # by input: the SHA-256 of the expected value's EXACT_MARSHAL bytes, or None (judge.py
+    # fills it once per problem, for every sample's exact digests to be checked against)
+    exact: dict[int, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "large": ()}  # open files stay in the process that made them

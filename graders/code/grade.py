@@ -131,6 +131,7 @@ def grade_part(program: str, problem: CodeProblem, expected: ExpectedOutputs,
         result = sandbox.run(program, problem.entry_point, problem.suite, first, last,
                              limits[first:last], _from(budgets, first), store,
                              keep_large=True, plain_digests=problem.plain_equality,
+                             exact_digests=True,
                              slice_s=slice_s)
         state.sent = result.large
         try:  # only now, with the job over, is any output judged

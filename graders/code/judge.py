@@ -4,13 +4,17 @@ The job's results are stored as they arrive and judged here only once it is over
 order up to the first failure, so nothing about a verdict can reach the program while it
 runs. A large output arrives as a digest: equal digests pass; where they differ, the values
 are read in full (the bytes the job sent beside its digest, and the reference's, fetched
-before the sample ran) and compared with the benchmark's tolerance.
+before the sample ran) and compared with the benchmark's tolerance. A small output arrives as
+an exact digest with its bytes: where it equals the expected value's, the output is that
+value and passes an equality check unread; otherwise its bytes are read and judged as a
+value would be.
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
+import math
 from typing import Any
 
 from graders.code.cases import NO_VALUE
@@ -19,7 +23,7 @@ from graders.code.evidence import Failure, call_text, clip
 from graders.code.expected import ExpectedOutputs
 from graders.code.large_expected import LargeExpected
 from graders.code.problem import CodeProblem
-from graders.code.sandbox.inside.tagged import PLAIN_MARSHAL, Digest, is_plain
+from graders.code.sandbox.inside.tagged import EXACT_MARSHAL, PLAIN_MARSHAL, Digest, is_plain
 from graders.code.sandbox.large_outputs import LargeOutputs, NotKept
 from graders.code.sandbox.results import MalformedLine
 
@@ -133,9 +137,31 @@ class Judge:
             pass
         return value
 
+    def exact_digest(self, index: int, expected: Any) -> str | None:
+        """The expected value's exact digest (None where one cannot settle equality), computed
+        once per problem and input."""
+        known = self.expected.exact
+        if index not in known:
+            known[index] = exact_digest(expected)
+        return known[index]
+
     def compare(self, index: int, actual: Any, expected: Any,
                 message: dict[str, Any]) -> str | Failure:
         case, oracle = self.tests[index], self.oracle(index)
+        if (isinstance(actual, Digest) and actual.version == EXACT_MARSHAL
+                and not isinstance(expected, Digest)):
+            if (oracle == "equal" and not case.coerce
+                    and actual.sha256 == self.exact_digest(index, expected)):
+                return "pass"  # the very value expected, of the same types
+            try:
+                actual = self.in_full(index, actual, sample=True)
+            except MalformedLine as error:
+                return Failure("wrong_output", index, {**self.context(index, message),
+                                                       "detail": f"output: {error}"})
+            if isinstance(actual, Digest):
+                return Failure("wrong_output", index, {
+                    **self.context(index, message),
+                    "detail": "the output's bytes were not kept to compare"})
         if isinstance(actual, Digest) or isinstance(expected, Digest):
             if actual == expected and oracle == "equal":
                 return "pass"
@@ -186,3 +212,30 @@ def _plain_equal(actual: Any, expected: Any) -> bool | None:
     if not is_plain(value):
         return False
     return hashlib.sha256(marshal.dumps(value, PLAIN_MARSHAL)).hexdigest() == digests[0].sha256
+
+
+def exact_digest(value: Any) -> str | None:
+    """SHA-256 of `value`'s EXACT_MARSHAL bytes, as the harness digests an output; None for a
+    value marshal cannot write or one holding a NaN (equal bytes, yet never equal)."""
+    if _has_nan(value, 0):
+        return None
+    try:
+        return hashlib.sha256(marshal.dumps(value, EXACT_MARSHAL)).hexdigest()
+    except (ValueError, TypeError):
+        return None
+
+
+def _has_nan(value: Any, depth: int) -> bool:
+    kind = type(value)
+    if kind is float:
+        return math.isnan(value)
+    if kind is complex:
+        return math.isnan(value.real) or math.isnan(value.imag)
+    if depth > 200:
+        return True  # deeper than any output is read: never settled by its digest
+    if kind in (list, tuple, set, frozenset):
+        return any(_has_nan(item, depth + 1) for item in value)
+    if kind is dict:
+        return any(_has_nan(key, depth + 1) or _has_nan(item, depth + 1)
+                   for key, item in value.items())
+    return False

@@ -260,7 +260,7 @@ class Sandbox:
     def run(self, program: str, entry_point: str, suite: TestSuite, start: int, stop: int,
             time_limits: list[float], segments: list[Segment],
             on_result: Callable[[dict[str, Any]], bool], digests: bool = True,
-            keep_large: bool = False, plain_digests: bool = False,
+            keep_large: bool = False, plain_digests: bool = False, exact_digests: bool = False,
             slice_s: float | None = None) -> RunResult:
         """Run tests[start:stop] of `suite` on `program`; `on_result` returns True to stop.
 
@@ -268,7 +268,9 @@ class Sandbox:
         program); grading stores results and judges them after the job. With `digests`, large
         outputs come back as {"d": [sha256, size]} instead of "v", and with `keep_large` their
         marshal bytes are kept too (`result.large`: the caller closes it); with `plain_digests`
-        (every output judged by plain equality) plain data's digests need no bytes. With
+        (every output judged by plain equality) plain data's digests need no bytes; with
+        `exact_digests` (and `keep_large`) every other output marshal can write comes back as
+        an exact digest with its bytes (judge.py: an equal digest passes unread). With
         `slice_s`, the job ends once it has used that much CPU time and finished an input
         (`result.sliced`; the caller runs the rest in a new job)."""
         if self._control is None:
@@ -289,6 +291,7 @@ class Sandbox:
                # base64 of the bytes, and the rest of the line, must fit under the line cap
                "keep_large": limits.max_output_bytes * 3 // 4 - 4096 if keep_large else 0,
                "plain_digests": plain_digests,
+               "exact_digests": exact_digests and keep_large and digests,
                "max_captured_chars": limits.max_captured_chars,
                "cgroup_paths": cgroups.procs_files if cgroups else None,
                "limits": {**asdict(limits), "cpu_s": cpu_s}}

@@ -15,7 +15,7 @@ import binascii
 import hashlib
 import tempfile
 import threading
-from typing import Any
+from typing import IO, Any
 
 from graders.code.sandbox.inside.tagged import Digest
 from graders.code.sandbox.marshal_data import read_marshal
@@ -30,12 +30,16 @@ class NotKept(LookupError):
 
 
 class LargeOutputs:
-    """The base64 marshal bytes one job sent, by input index, in a spooled temporary file."""
+    """The base64 marshal bytes one job sent, by input index: the first IN_MEMORY bytes in
+    memory (most jobs send only small outputs' bytes, one per input), the rest in a
+    temporary file."""
 
     def __init__(self, budget: int = BUDGET) -> None:
-        self._file = tempfile.SpooledTemporaryFile(max_size=IN_MEMORY)
-        self._where: dict[int, tuple[int, int]] = {}
-        self._end = 0
+        self._file: IO[bytes] | None = None  # made when memory is full
+        self._in_memory: dict[int, bytes] = {}
+        self._where: dict[int, tuple[int, int]] = {}  # in the file
+        self._held = 0  # bytes in memory
+        self._end = 0  # bytes in the file
         self.budget = budget
         self._lock = threading.Lock()  # the reference's store is read by every grading slot
 
@@ -43,24 +47,37 @@ class LargeOutputs:
         """Store one input's bytes as sent (unread; the same work whatever they hold)."""
         data = text.encode("ascii", "replace")
         with self._lock:
-            if self._end + len(data) > self.budget or index in self._where:
+            if (self._held + self._end + len(data) > self.budget or index in self._where
+                    or index in self._in_memory):
                 return
-            self._file.seek(self._end)
-            self._file.write(data)
-            self._where[index] = (self._end, len(data))
-            self._end += len(data)
+            if self._held + len(data) <= IN_MEMORY:
+                self._in_memory[index] = data
+                self._held += len(data)
+                return
+            self._to_file(index, data)
+
+    def _to_file(self, index: int, data: bytes) -> None:
+        if self._file is None:
+            self._file = tempfile.TemporaryFile()
+        self._file.seek(self._end)
+        self._file.write(data)
+        self._where[index] = (self._end, len(data))
+        self._end += len(data)
 
     def __contains__(self, index: int) -> bool:
-        return index in self._where
+        return index in self._in_memory or index in self._where
 
     def value(self, index: int, digest: Digest) -> Any:
         """The output at `index`, read from its bytes once they match `digest`."""
-        if index not in self._where:
-            raise NotKept(index)
-        offset, length = self._where[index]
         with self._lock:
-            self._file.seek(offset)
-            text = self._file.read(length)
+            text = self._in_memory.get(index)
+            if text is None:
+                if index not in self._where:
+                    raise NotKept(index)
+                offset, length = self._where[index]
+                assert self._file is not None
+                self._file.seek(offset)
+                text = self._file.read(length)
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
@@ -72,9 +89,14 @@ class LargeOutputs:
     def to_disk(self) -> None:
         """Move what is kept out of memory (a store that outlives its job)."""
         with self._lock:
-            self._file.rollover()
+            for index, data in self._in_memory.items():
+                self._to_file(index, data)
+            self._in_memory.clear()
+            self._held = 0
 
     def close(self) -> None:
         with self._lock:
-            self._file.close()
+            if self._file is not None:
+                self._file.close()
             self._where.clear()
+            self._in_memory.clear()

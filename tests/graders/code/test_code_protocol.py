@@ -2,11 +2,12 @@
 host refuses everything else.
 
 The real sandbox runs programs that end in each way a job can (a value, a digest with and
-without its bytes, an exception, a timeout, an output too large or too deep, a load error, a
-load timeout, a harness that breaks), and every raw line it writes must be exactly one kind of
-the table. The one line no program can provoke (the alarm firing while the harness handles
-the sample's exception) is written by the harness run directly, with the alarm forced there,
-and the source of the harness and job.py is read for any field a line could carry.
+without its bytes, an exact digest of a small output, an exception, a timeout, an output too
+large or too deep, a load error, a load timeout, a harness that breaks), and every raw line it
+writes must be exactly one kind of the table. The one line no program can provoke (the alarm
+firing while the harness handles the sample's exception) is written by the harness run
+directly, with the alarm forced there, and the source of the harness and job.py is read for any
+field a line could carry.
 """
 
 from __future__ import annotations
@@ -168,6 +169,9 @@ PROGRAMS: dict[str, tuple[str, dict[str, Any], set[str]]] = {
     "digest with its bytes": (f"def f(i):\n    return {{i: {LARGE!r}}}\n", {"keep_large": True},
                               {"ready", "digest", "end"}),
     "plain digest": (f"def f(i):\n    return [{LARGE!r}]\n", {"plain_digests": True},
+                     {"ready", "digest", "end"}),
+    "exact digest": ("def f(i):\n    return (i, [1.5, -0.0], 'yes')\n",
+                     {"inputs": 2, "keep_large": True, "exact_digests": True},
                      {"ready", "digest", "end"}),
     "exception": ("def f(i):\n    print('about to fail')\n    raise ValueError(i)\n",
                   {"inputs": 2}, {"ready", "exception", "end"}),

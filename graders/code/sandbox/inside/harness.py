@@ -1,12 +1,12 @@
 """Runs one sample against a range of test inputs inside the sandbox and streams what it did.
 
 Stdlib only; loaded by path inside the fork server. The harness never judges: it reports each
-output (as tagged plain data), exception or timeout on the result pipe, one line per input,
-and the grader compares in the host. Every line it writes is one kind of tagged.py's table
-`LINES`, with the fields `FIELDS` describes; the host refuses any other. Expected outputs
-never enter the sandbox. The harness runs in the sample's own interpreter, so the host trusts
-none of it: a sample that rewrites it can only make it claim other outputs, which is what
-returning them would do.
+output (as tagged plain data, or as the digest of its marshal bytes with those bytes),
+exception or timeout on the result pipe, one line per input, and the grader compares in the
+host. Every line it writes is one kind of tagged.py's table `LINES`, with the fields `FIELDS`
+describes; the host refuses any other. Expected outputs never enter the sandbox. The harness
+runs in the sample's own interpreter, so the host trusts none of it: a sample that rewrites it
+can only make it claim other outputs, which is what returning them would do.
 """
 
 from __future__ import annotations
@@ -98,9 +98,23 @@ def run(job: Job, program: str, tests: list[Any], out_fd: int,
     # alone, which settles equality without the bytes, where the host says equality judges
     tagged = sys.modules[encode.__module__]
     plain_digests, is_plain, plain = job.plain_digests, tagged.is_plain, tagged.PLAIN_MARSHAL
+    # every other output the marshal module can write travels as a digest of bytes without
+    # references or interning, with the bytes, when the host asks (`exact_digests`): equal
+    # digests settle equality in the host without reading the value, and writing the bytes
+    # costs a fraction of encoding the value
+    exact = tagged.EXACT_MARSHAL if job.exact_digests and keep_large else None
 
     def send(message: dict[str, Any]) -> None:
-        text = dumps(message, separators=(",", ":"), allow_nan=False)
+        digest = message.get("d")
+        if (exact is not None and digest is not None and len(message) == 5 and "m" in message
+                and digest[2:] == [exact]):
+            # an exact digest's line, in the one shape results.EXACT_LINE reads without the
+            # JSON parser (its fields need no escaping: numbers, hex and base64)
+            text = '{"i":%d,"t":%r,"w":%r,"d":["%s",%d,%d],"m":"%s"}' % (
+                message["i"], message["t"], message["w"], digest[0], digest[1], exact,
+                message["m"])
+        else:
+            text = dumps(message, separators=(",", ":"), allow_nan=False)
         if len(text) > max_bytes and "v" in message:
             del message["v"]
             message["big"] = f"output is {len(text)} bytes, over the {max_bytes} byte cap"
@@ -164,6 +178,17 @@ def run(job: Job, program: str, tests: list[Any], out_fd: int,
                     message["d"] = [sha256(blob).hexdigest(), len(blob)]
                     if len(blob) <= keep_large:
                         message["m"] = b64(blob).decode("ascii")
+                elif exact is not None and blob:
+                    try:  # without references, shared parts are written out in full
+                        written = dump(value, exact)
+                    except (ValueError, MemoryError):
+                        written = b""
+                    if written and len(written) <= keep_large:
+                        message["d"] = [sha256(written).hexdigest(), len(written), exact]
+                        blob = written
+                    else:
+                        message["d"] = [sha256(blob).hexdigest(), len(blob)]
+                    message["m"] = b64(blob).decode("ascii")
                 else:
                     try:
                         message["v"] = encode(value)

@@ -61,6 +61,7 @@ class Job:
     max_captured_chars: int  # stdout/stderr kept per input
     limits: Mapping[str, Any]  # the host's SandboxLimits and the job's `cpu_s` (rlimits)
     cgroup_paths: tuple[str, ...] | None = None  # the job's own cgroups, when the host made them
+    exact_digests: bool = False  # small outputs travel as a digest with their bytes too
 
     @classmethod
     def parse(cls, message: Mapping[str, Any]) -> Job:
@@ -73,6 +74,7 @@ class Job:
                    max_output_bytes=message["max_output_bytes"],
                    digest_over=message["digest_over"], keep_large=message.get("keep_large", 0),
                    plain_digests=bool(message.get("plain_digests")),
+                   exact_digests=bool(message.get("exact_digests")),
                    max_captured_chars=message["max_captured_chars"],
                    limits=dict(message["limits"]),
                    cgroup_paths=tuple(paths) if paths else None)

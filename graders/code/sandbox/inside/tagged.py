@@ -43,7 +43,8 @@ FIELDS: dict[str, str] = {
     "o": "text or null: what the sample printed meanwhile (stdout and stderr, capped)",
     "v": "the call's output as tagged plain data (`encode`)",
     "d": "[sha256 hex, size] of a large output's marshal bytes; [.., .., PLAIN_MARSHAL] for "
-         "plain data, whose digest settles equality",
+         "plain data, whose digest settles equality; [.., .., EXACT_MARSHAL] for an output "
+         "under the digest threshold when the host asks (the job's exact_digests)",
     "m": "text: those marshal bytes in base64, when the host keeps them (the job's keep_large)",
     "x": "{type, message, line}: the exception the call or the load raised (`describe`)",
     "to": "1: the call ran over its CPU-time limit",
@@ -111,6 +112,10 @@ class Opaque:
 
 
 PLAIN_MARSHAL = 0  # marshal version of plain data's digests: no references, no interning
+# marshal version of small outputs' digests (the job's exact_digests): no references and no
+# interning either, so equal bytes mean the same value of the same types; binary floats
+EXACT_MARSHAL = 2
+DIGEST_VERSIONS = (MARSHAL_VERSION, PLAIN_MARSHAL, EXACT_MARSHAL)
 
 
 class Digest:
@@ -293,7 +298,7 @@ def _from_object(data: dict[str, Any]) -> Any:
     if tag == "opaque":
         return Opaque(payload)
     if tag == "digest":  # a digest from another marshal format cannot be compared: opaque
-        if payload[2] not in (MARSHAL_VERSION, PLAIN_MARSHAL):
+        if payload[2] not in DIGEST_VERSIONS:
             return Opaque("digest of another marshal version")
         return Digest(payload[0], payload[1], payload[2])
     raise ValueError(f"unknown tag {tag!r}")
