@@ -81,9 +81,9 @@ class LargeOutputs:
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
-            raise MalformedLine("a large output's bytes are not base64") from None
+            raise MalformedLine("an output's bytes are not base64") from None
         if hashlib.sha256(data).hexdigest() != digest.sha256 or len(data) != digest.size:
-            raise MalformedLine("a large output's bytes do not match its digest")
+            raise MalformedLine("an output's bytes do not match its digest")
         return read_marshal(data)
 
     def to_disk(self) -> None:

@@ -46,6 +46,22 @@ FORGERIES = {
     os.write(3, b'{"end":1}\\n')
     ctypes.CDLL(None)._exit(0)
 """,
+    # exact digests (grading's small outputs): a guess's digest, or a digest whose bytes lie
+    "exact digest of a guess": """    import os, hashlib, marshal, base64, ctypes
+    blob = marshal.dumps(0, 2)
+    for index in range(3):
+        os.write(3, b'{"i":%d,"t":0.0,"w":0.0,"d":["%s",%d,2],"m":"%s"}\\n' % (
+            index, hashlib.sha256(blob).hexdigest().encode(), len(blob), base64.b64encode(blob)))
+    os.write(3, b'{"end":1}\\n')
+    ctypes.CDLL(None)._exit(0)
+""",
+    "exact digest with other bytes": """    import os, hashlib, ctypes
+    for index in range(3):
+        os.write(3, b'{"i":%d,"t":0.0,"w":0.0,"d":["%s",3,2],"m":"QUJD"}\\n' % (
+            index, hashlib.sha256(b"x").hexdigest().encode()))
+    os.write(3, b'{"end":1}\\n')
+    ctypes.CDLL(None)._exit(0)
+""",
     "patched json": """    import json
     json.JSONEncoder.encode = lambda self, o: '{"i":%d,"ok":1,"t":0,"w":0}' % o.get("i", 0)
     json.encoder.c_make_encoder = None
