@@ -174,6 +174,33 @@ def next_undo(db: Store, reviewer: str) -> list[int]:
                                              [reviewer, row[7]])]
 
 
+@dataclass(frozen=True)
+class UndoTarget:
+    """A reply an undo would touch, as a reviewer knows it."""
+
+    reply_id: int
+    benchmark: str
+    task_id: str
+    run: str
+    sample_index: int
+    action: str
+    label: str | None
+
+
+def undo_targets(db: Store, reviewer: str) -> list[UndoTarget]:
+    """The replies the next undo would touch, with what it would revert on each."""
+    events = next_undo(db, reviewer)
+    if not events:
+        return []
+    rows = db.execute(
+        f"""SELECT e.reply_id, p.benchmark, p.task_id, runs.name, r.sample_index, e.action,
+                   e.label
+            FROM label_events e JOIN replies r ON r.id = e.reply_id
+            JOIN problems p ON p.id = r.problem_id JOIN runs ON runs.id = r.run_id
+            WHERE e.id IN ({', '.join('?' * len(events))}) ORDER BY e.id""", events)
+    return [UndoTarget(*row) for row in rows]
+
+
 def _revert(db: Store, reviewer: str, row: Sequence) -> Undone:
     """Write the undo event of one event and put the state back to what it was before it."""
     event_id, reply_id, action, label, prev_label, prev_status, prev_note, _ = row

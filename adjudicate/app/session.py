@@ -19,7 +19,16 @@ from db.batches import Action, Decision, DecisionPreview, Scope, preview_decisio
 from db.connection import open_store
 from db.errata import Erratum, RetractionEffect
 from db.errors import StoreError
-from db.labels import Undone, adjudicate, record_label, record_skip, set_note, undo_last_action
+from db.labels import (
+    Undone,
+    UndoTarget,
+    adjudicate,
+    record_label,
+    record_skip,
+    set_note,
+    undo_last_action,
+    undo_targets,
+)
 from db.patterns import PatternSummary, pattern_examples, pattern_members, pattern_summaries
 from db.queue import (
     FilterChoices,
@@ -148,6 +157,14 @@ class ReviewSession(ErratumSession):
         if row is not None:
             with self._committing():
                 set_note(self.db, row.reply_id, self.reviewer, text)
+
+    def undo_out_of_view(self) -> list[UndoTarget]:
+        """What the next undo would revert, when none of it is a reply this view shows (the
+        review screen then names it instead of changing what the reviewer cannot see)."""
+        targets = undo_targets(self.db, self.reviewer)
+        if any(target.reply_id in self._index for target in targets):
+            return []
+        return targets
 
     def undo(self) -> list[Undone]:
         """Undo this reviewer's last action, from this session or an earlier one (a decision

@@ -107,6 +107,23 @@ async def test_undo_reverts_the_label_as_a_new_event_and_goes_back(review_db: Pa
         assert len(events_on_disk(review_db, "ann")) == 4
 
 
+async def test_undo_never_changes_a_reply_this_view_does_not_show(review_db: Path) -> None:
+    math_first = make_app(review_db, "ann", QueueFilter(rules=("boxed",)))
+    async with math_first.run_test(size=SIZE) as pilot:
+        labeled = current_id(math_first)
+        await pilot.press("x")
+    code_only = make_app(review_db, "ann", QueueFilter(runs=("qwen",)))
+    async with code_only.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert labeled not in {r.reply_id for r in code_only.screen.session.rows}
+        await pilot.press("u")
+        await pilot.pause()
+        warned = [str(n.message) for n in code_only._notifications]
+    assert labels_on_disk(review_db, "ann") == {labeled: ("incorrect", "labeled", None)}
+    assert [a for _, a, _ in events_on_disk(review_db, "ann")] == ["label"]
+    assert any("Nothing undone" in text and "sample" in text for text in warned), warned
+
+
 async def test_shift_label_asks_with_the_count_then_labels_the_whole_group(review_db: Path) -> None:
     app = make_app(review_db, "ann")
     async with app.run_test(size=SIZE) as pilot:

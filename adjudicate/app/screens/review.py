@@ -201,6 +201,17 @@ class ReviewScreen(Covered, DecisionActions):
     def action_undo(self) -> None:
         from adjudicate.app.dialogs.retract_erratum import undo_with_confirmation
 
+        elsewhere = self.session.undo_out_of_view()
+        if elsewhere:
+            first = elsewhere[0]
+            what = f"{first.action} {LABELS.short(first.label or '')}".strip()
+            more = f" and {plural(len(elsewhere) - 1, 'other reply')}" if len(elsewhere) > 1 else ""
+            self.notify(visible(
+                f"Nothing undone: your last {what} is on {first.benchmark} {first.task_id} "
+                f"sample {first.sample_index} (run {first.run}){more}, which this view does not "
+                "show. Undo it from a view that shows it (without the filter)."),
+                severity="warning", markup=False, timeout=10)
+            return
         undo_with_confirmation(self, self.session, self._undone)
 
     def _undone(self, undone: list[Undone]) -> None:
