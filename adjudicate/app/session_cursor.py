@@ -54,6 +54,30 @@ class QueueCursor:
         self._index = {row.reply_id: i for i, row in enumerate(self.rows)}
         self.refresh_progress()
 
+    def take_newly_queued(self) -> int:
+        """After the queue's marks changed under the reviewer (a key corrected or its
+        correction withdrawn): replies newly queued under this view's filter join the view, each
+        after the reply it follows in the queue; replies no longer queued stay in it until it
+        is opened again (the reviewer may be going back to one). Returns how many joined."""
+        queued = (sample_queue(self.db, self.reviewer, self.filter) if self.order == "sample"
+                  else load_queue(self.db, self.reviewer, self.filter))
+        joining = [i for i, row in enumerate(queued) if row.reply_id not in self._index]
+        if not joining:
+            return 0
+        current = self.rows[self.position].reply_id if self.rows else None
+        rows = list(self.rows)
+        for i in joining:  # after its predecessor in the queue, else first
+            before = next((queued[j].reply_id for j in range(i - 1, -1, -1)
+                           if queued[j].reply_id in self._index), None)
+            at = self._index[before] + 1 if before is not None else 0
+            rows.insert(at, queued[i])
+            self._index = {row.reply_id: k for k, row in enumerate(rows)}
+        self.rows = rows
+        if current is not None:
+            self.jump_to(current)
+        self.refresh_progress()
+        return len(joining)
+
     def refresh_progress(self) -> ReviewProgress:
         self.progress = progress(self.db, self.reviewer)
         return self.progress

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from sqlite_utils import Database
 
+from adjudicate.grading.requeue import queue_corrected_disputes
 from db.errata import replies_to_regrade, save_erratum_verdicts
 from graders.progress import Advance, Stage
 from graders.registry import GRADERS
@@ -17,10 +18,12 @@ from graders.registry import GRADERS
 
 def regrade_errata(db: Database, *, jobs: int | None = None, timeout_s: float = 5.0,
                    on_stage: Stage | None = None, on_progress: Advance | None = None) -> int:
-    """Grade every reply of a corrected problem not yet graded against its corrected key;
-    returns how many replies were graded."""
+    """Grade every reply of a corrected problem not yet graded against its corrected key, then
+    queue those the corrected key disputes (`queue_corrected_disputes`); returns how many
+    replies were graded."""
     todo = replies_to_regrade(db, GRADERS.versions("math"))
     if not todo:
+        queue_corrected_disputes(db)
         return 0
     if on_stage:
         on_stage("Grading replies against corrected keys", len(todo))
@@ -32,6 +35,7 @@ def regrade_errata(db: Database, *, jobs: int | None = None, timeout_s: float = 
                                            on_progress=on_progress)
             for verdict in grading.verdicts.values()]
     save_erratum_verdicts(db, rows)
+    queue_corrected_disputes(db)
     return len(todo)
 
 

@@ -1,14 +1,20 @@
 """The queue marks of replies whose verdicts changed outside grading (verdicts imported for
-replies already graded): the dispute rule applied again to everything stored for them."""
+replies already graded): the dispute rule applied again to everything stored for them. And the
+replies a corrected key disputes: the report scores their problem with it (its reviewers'
+standing errata settle on one key and every reply was graded against it), so each one its
+verdicts against that key dispute joins the queue, to be read like any other."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Sequence
 
 from sqlite_utils import Database
 
-from db.grading import QueueEntry, QueueMarks, store_batch
+from db.errata import Erratum, active_errata, corrected_replies, erratum_verdicts
+from db.grading import QueueEntry, QueueMarks, set_queue, store_batch
 from db.imported_verdicts import current_verdicts_except, stored_gradings
+from graders.key_errata import settle_key
 from graders.queue.disputes import code_dispute, math_dispute
 from graders.registry import GRADERS
 from graders.verdict import Verdict
@@ -45,3 +51,55 @@ def with_imported(db: Database, graded: dict[int, dict[str, Verdict]]
     imported = current_verdicts_except(db, list(graded), GRADERS.names())
     return {reply_id: {**imported.get(reply_id, {}), **verdicts}
             for reply_id, verdicts in graded.items()}
+
+
+def queue_corrected_disputes(db: Database) -> int:
+    """Queue every reply of a problem scored with a corrected key that its verdicts against
+    that key dispute and that is not queued yet; returns how many joined. None leaves: the
+    reviewer may be reading it, and a reading beyond what the report needs costs nothing."""
+    reply_ids = [row[0] for row in db.execute(
+        "SELECT r.id FROM replies r WHERE r.problem_id IN (SELECT problem_id FROM errata) "
+        "AND r.id NOT IN (SELECT reply_id FROM queue) ORDER BY r.id")]
+    answers = {g.reply_id: g.answer for g in stored_gradings(db, reply_ids)}
+    entries = []
+    for reply_id, (key, verdicts) in sorted(against_corrected_keys(db, reply_ids).items()):
+        dispute = math_dispute(verdicts, answers.get(reply_id), key)
+        if dispute is not None:
+            entries.append(QueueEntry(reply_id, "math", dispute.reason, dispute.group_key,
+                                      pattern=dispute.pattern.id, key_issue=dispute.key_issue))
+    if entries:
+        set_queue(db, [e.reply_id for e in entries], entries)
+    return len(entries)
+
+
+def against_corrected_keys(db: Database, reply_ids: Sequence[int]
+                           ) -> dict[int, tuple[str, dict[str, Verdict]]]:
+    """reply id -> (the corrected key, its verdicts against it), for those of `reply_ids`
+    whose problem the report scores with a corrected key (`report.compute.errata`)."""
+    if not reply_ids:
+        return {}
+    wanted = set(reply_ids)
+    problems: set[int] = set()
+    for start in range(0, len(reply_ids), 500):
+        chunk = list(reply_ids[start:start + 500])
+        problems.update(row[0] for row in db.execute(
+            f"SELECT DISTINCT problem_id FROM replies WHERE id IN ({', '.join('?' * len(chunk))})",
+            chunk))
+    by_problem: dict[int, list[Erratum]] = defaultdict(list)
+    for erratum in active_errata(db, sorted(problems)):
+        by_problem[erratum.problem_id].append(erratum)
+    versions = GRADERS.versions("math")
+    found: dict[int, tuple[str, dict[str, Verdict]]] = {}
+    for standing in by_problem.values():
+        kind, key = settle_key((e.kind, e.new_key) for e in standing)
+        if kind != "wrong" or not key:
+            continue
+        giver = [e for e in standing if e.new_key == key][-1]
+        verdicts = erratum_verdicts(db, giver.id, versions)
+        targets = corrected_replies(db, giver)
+        if not targets or any(reply_id not in verdicts for reply_id in targets):
+            continue  # not every reply graded against it yet: the shipped key still counts
+        for reply_id in set(targets) & wanted:
+            found[reply_id] = (key, {grader: Verdict(grader, versions[grader], outcome, evidence)
+                                     for grader, (outcome, evidence) in verdicts[reply_id].items()})
+    return found

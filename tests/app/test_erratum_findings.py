@@ -258,3 +258,28 @@ def test_the_retraction_says_what_the_report_does_then(errata_db: Path) -> None:
                 in retraction_text(retraction_effect(db, mine)))
     finally:
         db.close()
+
+
+async def test_a_reply_the_corrected_key_disputes_joins_the_view(errata_db: Path) -> None:
+    """The third reply (15) is not queued against the shipped key 15; against 16.5 every
+    grader rejects it: it joins the queue and this view, and can be labeled there."""
+    app = make_app(errata_db, "ann")
+    async with app.run_test(size=SIZE) as pilot:
+        assert len(app.screen.session.rows) == 2
+        await correct_the_first_key(pilot)
+        await until(pilot, lambda: len(app.screen.session.rows) == 3, "the third joined")
+        said = [str(n.message) for n in app._notifications]
+        third = app.screen.session.rows[2].reply_id
+        await pilot.press("right")  # `k` moved on to the second reply; the third follows it
+        await until(pilot, lambda: app.screen.item.reply_id == third, "on the third")
+        await pilot.press("c")
+    assert any("1 reply disputed against the key now in force joined this view" in s
+               for s in said), said
+    db = open_db(errata_db)
+    try:
+        assert db.execute("SELECT reason FROM queue WHERE reply_id = ?", [third]).fetchone() == (
+            "all_reject",)
+        assert db.execute("SELECT label FROM labels WHERE reply_id = ? AND reviewer = 'ann'",
+                          [third]).fetchone() == ("correct",)
+    finally:
+        db.close()

@@ -13,6 +13,7 @@ from adjudicate.grading.errata_stage import regrade_errata
 from adjudicate.importers.pipeline import ImportOptions
 from adjudicate.importers.reading import ReplyFields
 from adjudicate.report import build_report
+from adjudicate.report.compute.errata import apply_errata
 from adjudicate.report.source import errata_from_db, records_from_db
 from db.connection import open_db
 from db.errata import (
@@ -175,3 +176,36 @@ def test_errata_are_append_only(db: Database) -> None:
     for statement in ("UPDATE errata SET new_key = '15'", "DELETE FROM errata"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             db.execute(statement)
+
+
+def queue_of(db: Database, task_id: str) -> set[int]:
+    return {row[0] for row in db.execute(
+        "SELECT q.reply_id FROM queue q JOIN replies r ON r.id = q.reply_id "
+        "JOIN problems p ON p.id = r.problem_id WHERE p.task_id = ?", [task_id])}
+
+
+def queued_in_report(db: Database, task_id: str) -> set[int]:
+    records, _rows = apply_errata(records_from_db(db), errata_from_db(db))
+    return {r.reply_id for r in records if r.problem == task_id and r.queued}
+
+
+def test_a_reply_the_corrected_key_disputes_joins_the_queue(db: Database) -> None:
+    """A reviewer walk found a reply the report counted as queued (every grader rejects it
+    against the corrected key) that the queue, and so the app, never held."""
+    (four,) = reply_ids(db, "1")
+    assert queue_of(db, "1") == set() == queued_in_report(db, "1")  # 4 against the key 4
+    mine = record_erratum(db, four, "ann", "wrong", "5")
+    assert queue_of(db, "1") == set()  # not graded against 5 yet: the shipped key counts
+    regrade_errata(db, jobs=1)
+    assert queue_of(db, "1") == queued_in_report(db, "1") == {four}  # 4 against 5
+    reason = db.execute("SELECT reason FROM queue WHERE reply_id = ?", [four]).fetchone()
+    assert reason == ("all_reject",)
+    # problem 0: the replies its corrected key settles stay where a reviewer may be reading
+    first, second, third = reply_ids(db, "0")
+    shipped = queue_of(db, "0")
+    record_erratum(db, first, "ann", "wrong", "16.5")
+    regrade_errata(db, jobs=1)
+    assert queued_in_report(db, "0") <= queue_of(db, "0") == shipped | queued_in_report(db, "0")
+    retract_erratum(db, mine, "ann")
+    regrade_errata(db, jobs=1)  # grades nothing; nothing leaves the queue, the report agrees
+    assert queue_of(db, "1") == queued_in_report(db, "1") == {four}

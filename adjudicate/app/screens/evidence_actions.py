@@ -124,6 +124,7 @@ class EvidenceActions(Screen[None]):
                 self.notify(visible(f"Retracted your erratum on {erratum.benchmark} "
                                     f"{erratum.task_id}'s key."), markup=False)
                 self.show_current()
+                self.regrade_errata()  # the queue goes back to the key now in force
 
         self.app.push_screen(RetractErratumDialog(
             "Retract the key erratum", self.session.retraction_effect(erratum)), answered)
@@ -140,6 +141,14 @@ class EvidenceActions(Screen[None]):
             self.notify(visible(f"{message.error}; `adjudicate grade` will do it."),
                         severity="warning", markup=False, timeout=8)
             return
-        self.notify(f"Graded {plural(message.count, 'reply')} against the corrected key; "
-                    "the report "
-                    "scores the problem with it.")
+        joined = self.session.take_newly_queued()  # the child marked the queue again
+        self.show_current()
+        said = []
+        if message.count:
+            said.append(f"Graded {plural(message.count, 'reply')} against the corrected key; "
+                        "the report scores the problem with it.")
+        if joined:
+            said.append(f"{plural(joined, 'reply')} disputed against the key now in force "
+                        f"joined this view.")
+        if said:
+            self.notify(" ".join(said), timeout=8)

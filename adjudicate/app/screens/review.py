@@ -35,6 +35,7 @@ from adjudicate.app.widgets.not_saved import NotSavedLine, say_not_saved
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
 from adjudicate.words import plural, word
+from db.errata import bad_key_label as erratum_label
 from graders.labels import LABELS
 
 
@@ -224,6 +225,8 @@ class ReviewScreen(Covered, DecisionActions):
         self.notify(visible(f"Undid {what}{extra}."), markup=False)
         self.show_current()
         self._recount_soon()
+        if any(u.label == erratum_label() for u in undone):  # a `k` undone: its erratum too
+            self.regrade_errata()
 
     def action_note(self) -> None:
         item = self.item
