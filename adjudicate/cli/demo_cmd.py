@@ -9,12 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
 
 from adjudicate.cli.grade_cmd import grade_everything
 from adjudicate.demo_files import demo_data_dir
 from adjudicate.importers.pipeline import ImportOptions, import_file
-from adjudicate.report import build_report, print_report
+from adjudicate.report import build_report, print_report_here
 from adjudicate.report.source import (
     allocation_from_db,
     decisions_from_db,
@@ -87,7 +86,7 @@ def demo(db_path: Path, reviewer: str, no_review: bool, jobs: int) -> None:
                           errata=errata_from_db(db), decisions=decisions_from_db(db),
                           sample=sample_from_db(db), allocation=allocation_from_db(db),
                           source=provenance_from_db(db))
-    print_report(report, Console())
+    print_report_here(report)
     if report.partial:
         click.echo(f"\nSome disputed replies have no label yet: read them with\n"
                    f"  adjudicate review --db {db_path} --reviewer {reviewer}\n"

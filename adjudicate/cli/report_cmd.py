@@ -5,11 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
 
 from adjudicate.cli.common import db_option, out_option
 from adjudicate.cli.console import stderr
-from adjudicate.report import FORMATS, build_report, print_report, render
+from adjudicate.report import FORMATS, build_report, print_report_here, render
 from adjudicate.report.source import (
     allocation_from_db,
     decisions_from_db,
@@ -70,7 +69,7 @@ def report(db_path: Path, fmt: str, out: Path | None, run: str | None, resamples
                               sample=sample_from_db(db), allocation=allocation_from_db(db),
                               source=provenance_from_db(db, run))
     if fmt == "table" and out is None:
-        print_report(result, Console())
+        print_report_here(result)
         return
     text = render(result, fmt)
     if out is None:

@@ -8,7 +8,7 @@ from .render.formats import FORMATS, render
 from .render.html_page import render_html
 from .render.json_doc import render_json, report_to_dict
 from .render.markdown import render_markdown
-from .render.terminal import print_report, render_terminal
+from .render.terminal import print_report, print_report_here, render_terminal
 
 __all__ = [
     "FORMATS",
@@ -17,6 +17,7 @@ __all__ = [
     "SelfCheckFailure",
     "build_report",
     "print_report",
+    "print_report_here",
     "render",
     "render_csv",
     "render_html",

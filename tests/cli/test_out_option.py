@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import pytest
@@ -83,3 +84,18 @@ def test_every_out_option_shares_the_checking_type() -> None:
                 found.append(path)
                 assert isinstance(param.type, OutputPath), path
     assert sorted(found) == [("errata",), ("export",), ("labels", "export"), ("report",)]
+
+
+def test_the_table_report_into_a_pipe_is_what_out_writes(small_db: Database, db_path: Path,
+                                                        tmp_path: Path) -> None:
+    """A reviewer walk piped the report into a file: Rich assumed 80 columns and broke the
+    tables' words across lines ("Benchma / rk"). Without a terminal (and no COLUMNS) stdout
+    gets the layout `--out` writes."""
+    out = tmp_path / "report.txt"
+    runner = CliRunner(env={"COLUMNS": None})
+    written = runner.invoke(main, ["report", "--db", str(db_path), "--out", str(out)])
+    piped = runner.invoke(main, ["report", "--db", str(db_path)])
+    assert written.exit_code == piped.exit_code == 0, piped.output
+    stamp = re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC")  # when each was made
+    assert stamp.sub("T", piped.stdout) == stamp.sub("T", out.read_text(encoding="utf-8"))
+    assert max(len(line) for line in piped.stdout.splitlines()) > 80

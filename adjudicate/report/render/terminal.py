@@ -7,7 +7,9 @@ column mid-number)."""
 from __future__ import annotations
 
 import io
+import os
 import re
+import sys
 import textwrap
 
 from rich import box
@@ -184,6 +186,17 @@ def print_report(report: Report, console: Console | None = None) -> None:
     console = console or Console()
     for item in terminal_renderables(report, console.width):
         console.print(item)
+
+
+def print_report_here(report: Report) -> None:
+    """Print to stdout: laid out for the terminal's width, or, into a pipe or a file (without
+    COLUMNS), as `--out` writes it; Rich would assume 80 columns there and break the tables'
+    words across lines."""
+    if sys.stdout.isatty() or os.environ.get("COLUMNS"):
+        print_report(report, Console())
+    else:
+        sys.stdout.write(render_terminal(report))
+        sys.stdout.flush()
 
 
 def render_terminal(report: Report, *, width: int = 120, color: bool = False) -> str:
