@@ -136,6 +136,8 @@ class RetractionEffect:
     regraded: int  # replies graded against its corrected key, which go back to the old key
     others: tuple[Erratum, ...]  # other reviewers' errata on the problem, which still stand
     bad_key_labels: tuple[int, ...]  # the reviewer's replies of the problem labeled bad key
+    # the reviewer's replies of the problem labeled since the erratum (judged against its key)
+    judged_since: tuple[int, ...] = ()
 
 
 def retraction_effect(db: Store, erratum: Erratum) -> RetractionEffect:
@@ -147,7 +149,12 @@ def retraction_effect(db: Store, erratum: Erratum) -> RetractionEffect:
         "SELECT l.reply_id FROM labels l JOIN replies r ON r.id = l.reply_id "
         "WHERE r.problem_id = ? AND l.reviewer = ? AND l.status = 'labeled' AND l.label = ? "
         "ORDER BY l.reply_id", [erratum.problem_id, erratum.reviewer, bad_key_label()]))
-    return RetractionEffect(erratum, int(regraded), others, labeled)
+    judged = tuple(row[0] for row in db.execute(
+        "SELECT l.reply_id FROM labels l JOIN replies r ON r.id = l.reply_id "
+        "WHERE r.problem_id = ? AND l.reviewer = ? AND l.status = 'labeled' AND l.label != ? "
+        "AND l.event_id > (SELECT event_id FROM errata WHERE id = ?) ORDER BY l.reply_id",
+        [erratum.problem_id, erratum.reviewer, bad_key_label(), erratum.id]))
+    return RetractionEffect(erratum, int(regraded), others, labeled, judged)
 
 
 def _errata(db: Store, where: str, params: Sequence[Any]) -> Iterable[Erratum]:

@@ -17,7 +17,7 @@ from db.errata import (
     standing_erratum,
 )
 from db.errata import bad_key_label as erratum_label
-from db.labels import next_undo
+from db.labels import Undone, next_undo
 from db.review_item import QueueItem
 
 REGRADE_TIMEOUT_S = 600.0
@@ -52,6 +52,11 @@ class ErratumSession(CommittingCursor):
         """Withdraw the erratum; reply labels stay as they are (committed on return)."""
         with self._committing():
             retract_erratum(self.db, erratum, self.reviewer)
+
+    def undid_a_key_finding(self, undone: list[Undone]) -> bool:
+        """Did an undo take back a `k` (a bad-key label)? Its erratum went with it, and the
+        queue is marked again against the key now in force."""
+        return any(u.label == erratum_label() for u in undone)
 
     def undo_would_retract(self) -> list[Erratum]:
         """The standing errata the next undo takes back with the `k` that recorded them."""

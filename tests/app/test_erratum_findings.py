@@ -130,6 +130,8 @@ async def test_ctrl_k_retracts_after_a_confirmation_saying_what_changes(errata_d
         body = str(app.screen.query_one("#retract-body", Static).render())
         assert "gsm8k 0 · key 15 → 16.5 (by ann) · note: 11 pens" in body
         assert "3 replies graded against 16.5 go back to 15." in body
+        assert ("Your label on 1 reply given since the erratum (read against 16.5) stays as it "
+                "is: check it against 15." in body)
         assert "Report: the problem is scored against the original key 15 again." in body
         await pilot.press("n")  # kept
         await until(pilot, lambda: not isinstance(app.screen, RetractErratumDialog), "closed")

@@ -132,6 +132,7 @@ def test_a_retraction_withdraws_the_erratum_and_says_what_changes(db: Database) 
     effect = retraction_effect(db, mine)
     assert (effect.regraded, [e.reviewer for e in effect.others], effect.bad_key_labels) == (
         3, ["bob"], ())
+    assert effect.judged_since == (first,)  # labeled x against 16.5, after the erratum
     retract_erratum(db, mine, "ann")
     assert [e.reviewer for e in active_errata(db)] == ["bob"]
     with pytest.raises(StoreError, match="no longer stands"):

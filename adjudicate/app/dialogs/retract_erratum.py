@@ -34,6 +34,12 @@ def retraction_text(effect: RetractionEffect, undoing: int | None = None) -> str
         goes = "goes" if effect.regraded == 1 else "go"
         lines.append(f"{_replies(effect.regraded)} graded against {new} {goes} back to {old}."
                      if effect.regraded else f"No reply was graded against {new} yet.")
+    if e.corrects and effect.judged_since:
+        count = len(effect.judged_since)
+        lines.append(f"Your labels on {_replies(count)} given since the erratum (read against "
+                     f"{new}) stay as they are: check them against {old}." if count > 1 else
+                     f"Your label on 1 reply given since the erratum (read against {new}) "
+                     f"stays as it is: check it against {old}.")
     others = ", ".join(sorted({o.reviewer for o in effect.others}))
     labeled = [r for r in effect.bad_key_labels if r != undoing]
     if others:

@@ -35,7 +35,6 @@ from adjudicate.app.widgets.not_saved import NotSavedLine, say_not_saved
 from adjudicate.app.widgets.side_panels import GuidelinesPanel, ReferencePanel
 from adjudicate.safe_text import visible, visible_data
 from adjudicate.words import plural, word
-from db.errata import bad_key_label as erratum_label
 from graders.labels import LABELS
 
 
@@ -225,7 +224,7 @@ class ReviewScreen(Covered, DecisionActions):
         self.notify(visible(f"Undid {what}{extra}."), markup=False)
         self.show_current()
         self._recount_soon()
-        if any(u.label == erratum_label() for u in undone):  # a `k` undone: its erratum too
+        if self.session.undid_a_key_finding(undone):  # its erratum went with it
             self.regrade_errata()
 
     def action_note(self) -> None:
