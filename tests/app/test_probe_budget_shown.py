@@ -47,3 +47,12 @@ def test_a_tally_the_budget_did_not_stop_says_nothing_of_it() -> None:
     assert ("probes stopped at the budget: 3 of 9 samples run (a sample may spend 0.5 CPU s "
             "on a problem's inputs (a time limit counts in full); a problem may run 10 "
             "sample-input pairs per grade)") in shown
+
+
+def test_one_sample_is_one_sample() -> None:
+    """A reviewer walk read '1 of 1 samples'."""
+    alone = {"call": "f(1)", "reference": "[]", "samples": 1,
+             "groups": [{"output": "[True]", "kind": "wrong_output", "count": 1,
+                         "runs": ["codegen"], "matches_reference": False}]}
+    shown = " ".join(line.plain for line in tally_lines(alone))
+    assert "1 of 1 sample:" in shown and "samples" not in shown

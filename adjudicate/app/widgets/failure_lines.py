@@ -70,7 +70,7 @@ def failure_lines(item: QueueItem, original: bool = False) -> list[Content]:
     if item.suggested_label:
         key = LABELS[item.suggested_label].key if item.suggested_label in LABELS else None
         lines.append(Content.from_markup(
-            "[b]Suggested[/b]: $label$press", label=item.suggested_label,
+            "[b]Suggested[/b]: $label$press", label=LABELS.short(item.suggested_label),
             press=f" (press {key})" if key else ""))
     return lines
 
@@ -142,7 +142,7 @@ def tally_lines(tally: dict[str, Any] | None) -> list[Content]:
     parts = [f"reference {compact(tally.get('reference'), 30)}"]
     for number, group in enumerate(groups[:SHOWN_GROUPS]):
         runs = group.get("runs") or []
-        whose = " samples" if number == 0 else ""
+        whose = (" sample" if total == 1 else " samples") if number == 0 else ""
         same = " (as the reference)" if group.get("matches_reference") else ""
         parts.append(f"{group.get('count')} of {total}{whose}: "
                      f"{compact(group.get('output'), 30)}{same}"
