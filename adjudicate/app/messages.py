@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from adjudicate.app.session import ReviewProgress
+from adjudicate.app.session import QueueRow, ReviewProgress
 
 
 class ProgressRefreshed(Message):
@@ -18,6 +18,8 @@ class ProgressRefreshed(Message):
 class ErrataRegraded(Message):
     """A worker graded the replies of corrected problems against their corrected keys."""
 
-    def __init__(self, count: int | None, error: str | None = None) -> None:
+    def __init__(self, count: int | None, error: str | None = None,
+                 queued: list[QueueRow] | None = None) -> None:
         super().__init__()
         self.count, self.error = count, error  # count None: it failed, `error` says why
+        self.queued = queued or []  # the view's queue read after it, for new replies

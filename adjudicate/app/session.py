@@ -33,6 +33,7 @@ from db.patterns import PatternSummary, pattern_examples, pattern_members, patte
 from db.queue import (
     FilterChoices,
     QueueFilter,
+    QueueRow,
     filter_choices,
 )
 from db.review_item import (
@@ -51,7 +52,7 @@ from db.text_match import TextMatch
 __all__ = [
     "Decision", "DecisionPreview", "Erratum", "ExtractionView", "FilterChoices",
     "KeyStatus", "LabelConflict", "NotSaved", "PatternSummary", "QueueFilter", "QueueItem",
-    "ReferenceText", "RetractionEffect", "ReviewProgress", "ReviewSession", "Scope", "StoreError",
+    "QueueRow", "ReferenceText", "RetractionEffect", "ReviewProgress", "ReviewSession", "Scope", "StoreError",
     "TextMatch", "Undone", "VerdictView",
 ]
 

@@ -54,29 +54,41 @@ class QueueCursor:
         self._index = {row.reply_id: i for i, row in enumerate(self.rows)}
         self.refresh_progress()
 
-    def take_newly_queued(self) -> int:
+    def queued_now(self) -> list[QueueRow]:
+        """The queue under this view's filter and order, read on a connection of its own: safe
+        from a worker thread (the screen hands it to `take_newly_queued`)."""
+        db = open_store(self.db_path, readonly=True)
+        try:
+            return (sample_queue(db, self.reviewer, self.filter) if self.order == "sample"
+                    else load_queue(db, self.reviewer, self.filter))
+        finally:
+            db.close()
+
+    def take_newly_queued(self, queued: list[QueueRow]) -> int:
         """After the queue's marks changed under the reviewer (a key corrected or its
-        correction withdrawn): replies newly queued under this view's filter join the view, each
-        after the reply it follows in the queue; replies no longer queued stay in it until it
+        correction withdrawn): replies of `queued` (`queued_now`) not in the view join it, each
+        after the reply it follows in the queue; replies no longer queued stay until the view
         is opened again (the reviewer may be going back to one). Returns how many joined."""
-        queued = (sample_queue(self.db, self.reviewer, self.filter) if self.order == "sample"
-                  else load_queue(self.db, self.reviewer, self.filter))
-        joining = [i for i, row in enumerate(queued) if row.reply_id not in self._index]
-        if not joining:
+        after: dict[int | None, list[QueueRow]] = {}  # view reply (None: the start) -> joining
+        anchor: int | None = None
+        for row in queued:
+            if row.reply_id in self._index:
+                anchor = row.reply_id
+            else:
+                after.setdefault(anchor, []).append(row)
+        if not after:
             return 0
         current = self.rows[self.position].reply_id if self.rows else None
-        rows = list(self.rows)
-        for i in joining:  # after its predecessor in the queue, else first
-            before = next((queued[j].reply_id for j in range(i - 1, -1, -1)
-                           if queued[j].reply_id in self._index), None)
-            at = self._index[before] + 1 if before is not None else 0
-            rows.insert(at, queued[i])
-            self._index = {row.reply_id: k for k, row in enumerate(rows)}
+        rows = list(after.get(None, []))
+        for row in self.rows:
+            rows.append(row)
+            rows += after.get(row.reply_id, [])
         self.rows = rows
+        self._index = {row.reply_id: i for i, row in enumerate(rows)}
         if current is not None:
             self.jump_to(current)
         self.refresh_progress()
-        return len(joining)
+        return sum(len(joining) for joining in after.values())
 
     def refresh_progress(self) -> ReviewProgress:
         self.progress = progress(self.db, self.reviewer)

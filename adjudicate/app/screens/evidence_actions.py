@@ -132,7 +132,8 @@ class EvidenceActions(Screen[None]):
     @work(thread=True, exclusive=True, group="errata")
     def regrade_errata(self) -> None:
         try:
-            self.post_message(ErrataRegraded(self.session.regrade_errata()))
+            count = self.session.regrade_errata()
+            self.post_message(ErrataRegraded(count, queued=self.session.queued_now()))
         except (RuntimeError, OSError, subprocess.SubprocessError) as error:
             self.post_message(ErrataRegraded(None, str(error)))
 
@@ -141,7 +142,7 @@ class EvidenceActions(Screen[None]):
             self.notify(visible(f"{message.error}; `adjudicate grade` will do it."),
                         severity="warning", markup=False, timeout=8)
             return
-        joined = self.session.take_newly_queued()  # the child marked the queue again
+        joined = self.session.take_newly_queued(message.queued)  # the child marked it again
         self.show_current()
         said = []
         if message.count:
